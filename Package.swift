@@ -1,0 +1,33 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "DocLite",
+    products: [
+        .library(name: "DocLite", targets: ["DocLite"]),
+        .library(name: "DocLiteC", type: .dynamic, targets: ["DocLiteC"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .systemLibrary(
+            name: "CPCRE2",
+            pkgConfig: "libpcre2-8",
+            providers: [.apt(["libpcre2-dev"])]
+        ),
+        // The C header, imported by DocLiteC so that `@c @implementation`
+        // checks every exported function against its declaration.
+        .systemLibrary(name: "CDocLite", path: "include"),
+        .target(name: "DocLite", dependencies: ["CSQLite", "CPCRE2"]),
+        .target(name: "DocLiteC", dependencies: ["DocLite", "CDocLite"]),
+        .executableTarget(
+            name: "doclite-example",
+            dependencies: ["DocLite"],
+            path: "Examples/doclite-example"
+        ),
+        .testTarget(name: "DocLiteTests", dependencies: ["DocLite", "CSQLite"]),
+    ]
+)

@@ -1,0 +1,97 @@
+/// A JSON object inside a document (read-only).
+public class DictionaryObject: DictionaryProtocol, @unchecked Sendable {
+    var members: [String: JSONValue]
+
+    init(_ members: [String: JSONValue]) { self.members = members }
+
+    public var count: Int { members.count }
+    public var keys: [String] { members.keys.sorted() }
+    public func value(forKey key: String) -> Any? { members[key]?.anyValue }
+    public func toDictionary() -> [String: Any] { members.mapValues(\.plainValue) }
+    public func toJSON() -> String { JSONValue.dictionary(members).json }
+    /// A mutable copy.
+    public func toMutable() -> MutableDictionaryObject { MutableDictionaryObject(members) }
+}
+
+/// A JSON object that can be changed and then stored in a document.
+public final class MutableDictionaryObject: DictionaryObject, MutableDictionaryProtocol, @unchecked Sendable {
+    public convenience init() { self.init([:]) }
+
+    /// Creates an object from a Swift dictionary; throws for a value type JSON cannot hold.
+    public convenience init(data: [String: Any?]) throws {
+        self.init(try data.mapValues { try JSONValue(any: $0) })
+    }
+
+    @discardableResult
+    public func setValue(_ value: Any?, forKey key: String) throws -> Self {
+        members[key] = try JSONValue(any: value)
+        return self
+    }
+
+    @discardableResult
+    public func removeValue(forKey key: String) -> Self {
+        members[key] = nil
+        return self
+    }
+}
+
+/// A JSON array inside a document (read-only).
+public class ArrayObject: ArrayProtocol, @unchecked Sendable {
+    var items: [JSONValue]
+
+    init(_ items: [JSONValue]) { self.items = items }
+
+    public var count: Int { items.count }
+    public func value(at index: Int) -> Any? { items.indices.contains(index) ? items[index].anyValue : nil }
+    public func toArray() -> [Any] { items.map(\.plainValue) }
+    public func toJSON() -> String { JSONValue.array(items).json }
+    /// A mutable copy.
+    public func toMutable() -> MutableArrayObject { MutableArrayObject(items) }
+}
+
+/// A JSON array that can be changed and then stored in a document.
+public final class MutableArrayObject: ArrayObject, @unchecked Sendable {
+    public convenience init() { self.init([]) }
+
+    /// Creates an array from Swift values; throws for a value type JSON cannot hold.
+    public convenience init(data: [Any?]) throws {
+        self.init(try data.map { try JSONValue(any: $0) })
+    }
+
+    /// Appends a value; throws for a type JSON cannot hold.
+    @discardableResult
+    public func addValue(_ value: Any?) throws -> Self {
+        items.append(try JSONValue(any: value))
+        return self
+    }
+
+    /// Replaces the value at `index`; throws when the index is out of range.
+    @discardableResult
+    public func setValue(_ value: Any?, at index: Int) throws -> Self {
+        try checkIndex(index, upTo: items.count - 1)
+        items[index] = try JSONValue(any: value)
+        return self
+    }
+
+    /// Inserts a value at `index` (0...count).
+    @discardableResult
+    public func insertValue(_ value: Any?, at index: Int) throws -> Self {
+        try checkIndex(index, upTo: items.count)
+        items.insert(try JSONValue(any: value), at: index)
+        return self
+    }
+
+    /// Removes the value at `index`; throws when the index is out of range.
+    @discardableResult
+    public func removeValue(at index: Int) throws -> Self {
+        try checkIndex(index, upTo: items.count - 1)
+        items.remove(at: index)
+        return self
+    }
+
+    private func checkIndex(_ index: Int, upTo last: Int) throws {
+        guard index >= 0, index <= last else {
+            throw DocLiteError(.invalidParameter, "array index \(index) out of range 0...\(last)")
+        }
+    }
+}

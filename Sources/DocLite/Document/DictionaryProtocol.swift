@@ -1,0 +1,121 @@
+import Foundation
+
+/// Read access to a JSON object by key, with Couchbase Lite's typed getters.
+/// Adopted by ``Document``, ``DictionaryObject`` and their mutable forms.
+public protocol DictionaryProtocol: AnyObject {
+    /// The number of properties.
+    var count: Int { get }
+    /// The property names, sorted.
+    var keys: [String] { get }
+    /// The value: `String`, `Int`/`Int64`/`UInt64`, `Double`, `Bool`, ``ArrayObject``,
+    /// ``DictionaryObject``, `NSNull` for JSON null, or nil when absent.
+    func value(forKey key: String) -> Any?
+    /// The object as Swift dictionaries and arrays.
+    func toDictionary() -> [String: Any]
+    /// The object as JSON text.
+    func toJSON() -> String
+}
+
+extension DictionaryProtocol {
+    public func contains(key: String) -> Bool { value(forKey: key) != nil }
+    public func string(forKey key: String) -> String? { value(forKey: key) as? String }
+    public func int(forKey key: String) -> Int { Int(truncatingIfNeeded: AnyNumber.int64(value(forKey: key))) }
+    public func int64(forKey key: String) -> Int64 { AnyNumber.int64(value(forKey: key)) }
+    public func double(forKey key: String) -> Double { AnyNumber.double(value(forKey: key)) }
+    public func float(forKey key: String) -> Float { Float(AnyNumber.double(value(forKey: key))) }
+    public func number(forKey key: String) -> NSNumber? { AnyNumber.number(value(forKey: key)) }
+    public func boolean(forKey key: String) -> Bool { AnyNumber.boolean(value(forKey: key)) }
+    public func date(forKey key: String) -> Date? { (value(forKey: key) as? String).flatMap(ISO8601.date(from:)) }
+    public func array(forKey key: String) -> ArrayObject? { value(forKey: key) as? ArrayObject }
+    public func dictionary(forKey key: String) -> DictionaryObject? { value(forKey: key) as? DictionaryObject }
+}
+
+/// Write access to a JSON object by key. Typed setters store the value as
+/// JSON does; a `Date` is stored as an ISO-8601 string; nil stores JSON null.
+public protocol MutableDictionaryProtocol: DictionaryProtocol {
+    /// Stores `value`; throws for a type JSON cannot hold (or a non-finite double).
+    @discardableResult func setValue(_ value: Any?, forKey key: String) throws -> Self
+    @discardableResult func removeValue(forKey key: String) -> Self
+}
+
+extension MutableDictionaryProtocol {
+    @discardableResult public func setString(_ value: String?, forKey key: String) -> Self { try! setValue(value, forKey: key) }
+    @discardableResult public func setInt(_ value: Int, forKey key: String) -> Self { try! setValue(value, forKey: key) }
+    @discardableResult public func setInt64(_ value: Int64, forKey key: String) -> Self { try! setValue(value, forKey: key) }
+    @discardableResult public func setBoolean(_ value: Bool, forKey key: String) -> Self { try! setValue(value, forKey: key) }
+    @discardableResult public func setDate(_ value: Date?, forKey key: String) -> Self { try! setValue(value, forKey: key) }
+    @discardableResult public func setArray(_ value: ArrayObject?, forKey key: String) -> Self { try! setValue(value, forKey: key) }
+    @discardableResult public func setDictionary(_ value: DictionaryObject?, forKey key: String) -> Self { try! setValue(value, forKey: key) }
+    /// Stores a double; throws for NaN or infinity, which JSON cannot hold.
+    @discardableResult public func setDouble(_ value: Double, forKey key: String) throws -> Self { try setValue(value, forKey: key) }
+    /// Stores a float; throws for NaN or infinity, which JSON cannot hold.
+    @discardableResult public func setFloat(_ value: Float, forKey key: String) throws -> Self { try setValue(value, forKey: key) }
+}
+
+/// Read access to a JSON array by index, with Couchbase Lite's typed getters.
+public protocol ArrayProtocol: AnyObject {
+    var count: Int { get }
+    /// The value at `index` (types as ``DictionaryProtocol/value(forKey:)``), nil when out of range.
+    func value(at index: Int) -> Any?
+    func toArray() -> [Any]
+    func toJSON() -> String
+}
+
+extension ArrayProtocol {
+    public func string(at index: Int) -> String? { value(at: index) as? String }
+    public func int(at index: Int) -> Int { Int(truncatingIfNeeded: AnyNumber.int64(value(at: index))) }
+    public func int64(at index: Int) -> Int64 { AnyNumber.int64(value(at: index)) }
+    public func double(at index: Int) -> Double { AnyNumber.double(value(at: index)) }
+    public func float(at index: Int) -> Float { Float(AnyNumber.double(value(at: index))) }
+    public func number(at index: Int) -> NSNumber? { AnyNumber.number(value(at: index)) }
+    public func boolean(at index: Int) -> Bool { AnyNumber.boolean(value(at: index)) }
+    public func date(at index: Int) -> Date? { (value(at: index) as? String).flatMap(ISO8601.date(from:)) }
+    public func array(at index: Int) -> ArrayObject? { value(at: index) as? ArrayObject }
+    public func dictionary(at index: Int) -> DictionaryObject? { value(at: index) as? DictionaryObject }
+}
+
+/// Couchbase Lite's number coercions for the typed getters.
+enum AnyNumber {
+    static func int64(_ value: Any?) -> Int64 {
+        switch value {
+        case let v as Int: return Int64(v)
+        case let v as Int64: return v
+        case let v as UInt64: return Int64(truncatingIfNeeded: v)
+        case let v as Double: return Int64(exactly: v.rounded(.towardZero)) ?? 0
+        case let v as Bool: return v ? 1 : 0
+        default: return 0
+        }
+    }
+
+    static func double(_ value: Any?) -> Double {
+        switch value {
+        case let v as Int: return Double(v)
+        case let v as Int64: return Double(v)
+        case let v as UInt64: return Double(v)
+        case let v as Double: return v
+        case let v as Bool: return v ? 1 : 0
+        default: return 0
+        }
+    }
+
+    static func number(_ value: Any?) -> NSNumber? {
+        switch value {
+        case let v as Int: return NSNumber(value: v)
+        case let v as Int64: return NSNumber(value: v)
+        case let v as UInt64: return NSNumber(value: v)
+        case let v as Double: return NSNumber(value: v)
+        case let v as Bool: return NSNumber(value: v)
+        default: return nil
+        }
+    }
+
+    /// True for `true`, a non-zero number, or any other non-null value.
+    static func boolean(_ value: Any?) -> Bool {
+        switch value {
+        case nil, is NSNull: return false
+        case let v as Bool: return v
+        case is Int, is Int64, is UInt64, is Double: return double(value) != 0
+        default: return true
+        }
+    }
+}

@@ -1,0 +1,168 @@
+/// A document's properties: either the stored body, read lazily one property
+/// at a time, or a Swift tree once a ``MutableDocument`` has been changed.
+enum DocumentContent {
+    case encoded(body: [UInt8], keys: SharedKeys)
+    case tree([String: JSONValue])
+
+    static let empty = DocumentContent.tree([:])
+
+    /// The property `key`, decoding only that property of an encoded body.
+    func property(_ key: String) -> JSONValue? {
+        switch self {
+        case .tree(let members):
+            return members[key]
+        case .encoded(let body, let keys):
+            return keys.lock.withLock {
+                var path = KeyPath(components: [.key(PathKey(name: Array(key.utf8)))])
+                path.resolve(with: keys)
+                return body.withUnsafeBytes { raw in
+                    let reader = Body(raw)
+                    return reader.offset(of: path).map { JSONValue(reader, at: $0, keys: keys) }
+                }
+            }
+        }
+    }
+
+    /// Every property as a tree.
+    var members: [String: JSONValue] {
+        switch self {
+        case .tree(let members):
+            return members
+        case .encoded(let body, let keys):
+            return keys.lock.withLock {
+                body.withUnsafeBytes { raw in
+                    guard case .dictionary(let members) = JSONValue(Body(raw), at: 0, keys: keys) else { return [:] }
+                    return members
+                }
+            }
+        }
+    }
+
+    /// The JSON text of the properties (an encoded body is written without building a tree).
+    var json: String {
+        switch self {
+        case .tree(let members):
+            return JSONValue.dictionary(members).json
+        case .encoded(let body, let keys):
+            var out: [UInt8] = []
+            out.reserveCapacity(body.count * 2)
+            keys.lock.withLock {
+                body.withUnsafeBytes { JSONWriter.append(Body($0), at: 0, keys: keys, to: &out) }
+            }
+            return String(decoding: out, as: UTF8.self)
+        }
+    }
+
+    /// The body encoded with `keys` (re-encoded when it was written with other keys).
+    /// The caller holds the database lock and `keys.lock`.
+    func encoded(with keys: SharedKeys) -> [UInt8] {
+        var encoder = BodyEncoder(sharedKeys: keys)
+        switch self {
+        case .encoded(let body, let bodyKeys):
+            if bodyKeys === keys { return body }
+            body.withUnsafeBytes { encoder.writeValue(from: Body($0), at: 0, keys: bodyKeys) }
+        case .tree(let members):
+            JSONValue.dictionary(members).encode(into: &encoder)
+        }
+        return encoder.output
+    }
+}
+
+/// A saved document as read from a collection: its ID, revision, sequence and
+/// properties (read-only). Call ``toMutable()`` to change it.
+public class Document: DictionaryProtocol, @unchecked Sendable {
+    /// The document ID, unique within its collection.
+    public let id: String
+    /// The current revision (`<generation>-<digest>`), nil before the first save.
+    public internal(set) var revisionID: String?
+    /// The collection sequence of the current revision, 0 before the first save.
+    public internal(set) var sequence: UInt64
+    /// The collection the document was read from or saved to.
+    public internal(set) weak var collection: Collection?
+    var content: DocumentContent
+
+    init(id: String, revisionID: String?, sequence: UInt64, collection: Collection?, content: DocumentContent) {
+        self.id = id
+        self.revisionID = revisionID
+        self.sequence = sequence
+        self.collection = collection
+        self.content = content
+    }
+
+    public var count: Int { content.members.count }
+    public var keys: [String] { content.members.keys.sorted() }
+    public func value(forKey key: String) -> Any? { content.property(key)?.anyValue }
+    public func toDictionary() -> [String: Any] { content.members.mapValues(\.plainValue) }
+    public func toJSON() -> String { content.json }
+
+    /// A mutable copy with the same ID and revision, to change and save.
+    public func toMutable() -> MutableDocument {
+        MutableDocument(id: id, revisionID: revisionID, sequence: sequence, collection: collection, content: content)
+    }
+}
+
+/// A document that can be changed and saved. A new one gets a random ID unless given one.
+public final class MutableDocument: Document, MutableDictionaryProtocol, @unchecked Sendable {
+    /// A new, empty document with an automatic ID (`~` and 22 random characters).
+    public convenience init() {
+        self.init(id: nil)
+    }
+
+    /// A new, empty document; nil asks for an automatic ID. The ID is validated on save.
+    public init(id: String?) {
+        super.init(id: id ?? DocumentID.generate(), revisionID: nil, sequence: 0, collection: nil, content: .empty)
+    }
+
+    /// A new document with properties; throws for a value type JSON cannot hold.
+    public convenience init(id: String? = nil, data: [String: Any?]) throws {
+        self.init(id: id)
+        try setData(data)
+    }
+
+    /// A new document whose properties are the JSON object `json`.
+    public convenience init(id: String? = nil, json: String) throws {
+        self.init(id: id)
+        try setJSON(json)
+    }
+
+    override init(id: String, revisionID: String?, sequence: UInt64, collection: Collection?, content: DocumentContent) {
+        super.init(id: id, revisionID: revisionID, sequence: sequence, collection: collection, content: content)
+    }
+
+    @discardableResult
+    public func setValue(_ value: Any?, forKey key: String) throws -> Self {
+        let newValue = try JSONValue(any: value)
+        var members = content.members
+        members[key] = newValue
+        content = .tree(members)
+        return self
+    }
+
+    @discardableResult
+    public func removeValue(forKey key: String) -> Self {
+        var members = content.members
+        members[key] = nil
+        content = .tree(members)
+        return self
+    }
+
+    /// Replaces every property; throws for a value type JSON cannot hold.
+    public func setData(_ data: [String: Any?]) throws {
+        content = .tree(try data.mapValues { try JSONValue(any: $0) })
+    }
+
+    /// Replaces every property with the JSON object `json`. Throws, changing
+    /// nothing, for malformed JSON, invalid UTF-8 or a body that is not an object.
+    public func setJSON(_ json: String) throws {
+        // The document's own key table: saving re-maps it to the database's.
+        let keys = SharedKeys()
+        var encoder = BodyEncoder(sharedKeys: keys)
+        var text = json
+        try text.withUTF8 { try JSONParser.encodeObject($0, into: &encoder) }
+        content = .encoded(body: encoder.output, keys: keys)
+    }
+
+    public override func toMutable() -> MutableDocument {
+        MutableDocument(id: id, revisionID: revisionID, sequence: sequence, collection: collection, content: content)
+    }
+}

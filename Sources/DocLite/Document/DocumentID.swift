@@ -1,0 +1,49 @@
+/// Couchbase Lite's rules for document IDs and revision IDs.
+enum DocumentID {
+    static let maxLength = 240
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+
+    /// A new random ID in Couchbase Lite's form: `~` and 22 URL-safe characters.
+    static func generate() -> String {
+        var generator = SystemRandomNumberGenerator()
+        var bytes: [UInt8] = [UInt8(ascii: "~")]
+        for _ in 0..<22 { bytes.append(alphabet[Int(generator.next() % 64)]) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Throws `badDocID` unless `id` is 1–240 bytes of UTF-8 without control
+    /// characters and not starting with `_`.
+    static func validate(_ id: String) throws {
+        let utf8 = id.utf8
+        guard !utf8.isEmpty, utf8.count <= maxLength, utf8.first != UInt8(ascii: "_"),
+              !utf8.contains(where: { $0 < 0x20 }) else {
+            throw DocLiteError(.badDocID, "invalid document ID \"\(id)\": IDs are 1–\(maxLength) bytes of UTF-8, without control characters, not starting with '_'")
+        }
+    }
+}
+
+/// A revision ID in Couchbase Lite 3.x form, `<generation>-<SHA-1 hex>`.
+enum RevisionID {
+    /// The generation of `revisionID` (the number before the dash), 0 for nil.
+    static func generation(of revisionID: String?) -> Int {
+        guard let revisionID, let dash = revisionID.firstIndex(of: "-") else { return 0 }
+        return Int(revisionID[..<dash]) ?? 0
+    }
+
+    /// The next revision after `parent`: the digest covers the parent ID, the deletion flag and the body.
+    static func next(after parent: String?, deleted: Bool, body: [UInt8]) -> String {
+        var sha = SHA1()
+        let parentBytes = Array((parent ?? "").utf8)
+        sha.update([UInt8(min(parentBytes.count, 255))])
+        sha.update(parentBytes)
+        sha.update([deleted ? 1 : 0])
+        sha.update(body)
+        let hex = Array("0123456789abcdef".utf8)
+        var text = Array("\(generation(of: parent) + 1)-".utf8)
+        for byte in sha.finish() {
+            text.append(hex[Int(byte >> 4)])
+            text.append(hex[Int(byte & 0xF)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+}

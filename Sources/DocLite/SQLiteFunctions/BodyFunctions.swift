@@ -1,0 +1,129 @@
+import CSQLite
+
+/// SQL functions that read stored bodies one property at a time, registered
+/// on every connection. The property path argument is parsed once per
+/// statement (cached as SQLite auxiliary data) and its keys resolved to
+/// shared-key IDs; no Swift object is created per row.
+///
+/// - `doc_value(body, path)`: the property as a runtime value (``RuntimeSubtype``); NULL when missing.
+/// - `doc_eq(body, path, value)`: fused `doc_value(body, path) = value`: 1 or 0, NULL when missing.
+/// - `doc_like(body, path, pattern)`: fused `doc_value(body, path) LIKE pattern ESCAPE '\'`
+///   (case-sensitive): 1 or 0, NULL when missing.
+enum BodyFunctions {
+    static func register(on connection: SQLiteConnection, keys: SharedKeys) {
+        let flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS
+        func add(_ name: String, _ arity: Int32, _ function: @escaping @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void) {
+            let userData = Unmanaged.passRetained(keys).toOpaque()
+            sqlite3_create_function_v2(connection.handle, name, arity, flags, userData, function, nil, nil) {
+                Unmanaged<SharedKeys>.fromOpaque($0!).release()
+            }
+        }
+        add("doc_value", 2) { context, _, argv in
+            BodyFunctions.withProperty(context, argv) { body, offset in
+                RuntimeSubtype.setResult(context, body, at: offset)
+            }
+        }
+        add("doc_eq", 3) { context, _, argv in
+            BodyFunctions.withProperty(context, argv) { body, offset in
+                sqlite3_result_int(context, BodyFunctions.equals(body, offset, argv![2]) ? 1 : 0)
+            }
+        }
+        add("doc_like", 3) { context, _, argv in
+            BodyFunctions.withProperty(context, argv) { body, offset in
+                guard let text = body.string(at: offset) else {
+                    // Numbers match as their text; null, booleans and containers never match.
+                    sqlite3_result_int(context, 0)
+                    return
+                }
+                let matched = BodyFunctions.withAuxiliary(context, argument: 2, argv) { LikePattern(BodyFunctions.rawText(argv![2])) }?.matches(text) ?? false
+                sqlite3_result_int(context, matched ? 1 : 0)
+            }
+        }
+    }
+
+    /// A per-statement cache cell for a parsed argument.
+    fileprivate final class Cached<Value> {
+        var value: Value
+        init(_ value: Value) { self.value = value }
+    }
+
+    /// Finds the property named by argument 1 in the body in argument 0 and calls
+    /// `body` with it; sets a NULL (MISSING) result when either is absent.
+    @inline(__always)
+    fileprivate static func withProperty(_ context: OpaquePointer?, _ argv: UnsafeMutablePointer<OpaquePointer?>?,
+                                     _ use: (Body, Int) -> Void) {
+        guard let argv, let blob = sqlite3_value_blob(argv[0]) else {
+            sqlite3_result_null(context)
+            return
+        }
+        let keys = Unmanaged<SharedKeys>.fromOpaque(sqlite3_user_data(context)).takeUnretainedValue()
+        let body = Body(UnsafeRawBufferPointer(start: blob, count: Int(sqlite3_value_bytes(argv[0]))))
+        let cell: Cached<KeyPath>? = withAuxiliaryCell(context, argument: 1, argv) {
+            try KeyPath(parsing: String(decoding: rawText(argv[1]), as: UTF8.self))
+        }
+        guard let cell else { return }
+        cell.value.resolve(with: keys)
+        guard let offset = body.offset(of: cell.value) else {
+            sqlite3_result_null(context)
+            return
+        }
+        use(body, offset)
+    }
+
+    /// The cached parse of argument `argument`, made on first use in a statement.
+    fileprivate static func withAuxiliary<Value>(_ context: OpaquePointer?, argument: Int32,
+                                             _ argv: UnsafeMutablePointer<OpaquePointer?>?,
+                                             _ make: () throws -> Value) -> Value? {
+        let cell: Cached<Value>? = withAuxiliaryCell(context, argument: argument, argv, make)
+        return cell?.value
+    }
+
+    fileprivate static func withAuxiliaryCell<Value>(_ context: OpaquePointer?, argument: Int32,
+                                                 _ argv: UnsafeMutablePointer<OpaquePointer?>?,
+                                                 _ make: () throws -> Value) -> Cached<Value>? {
+        if let cached = sqlite3_get_auxdata(context, argument) {
+            return Unmanaged<Cached<Value>>.fromOpaque(cached).takeUnretainedValue()
+        }
+        do {
+            let cell = Cached(try make())
+            sqlite3_set_auxdata(context, argument, Unmanaged.passRetained(cell).toOpaque()) {
+                Unmanaged<AnyObject>.fromOpaque($0!).release()
+            }
+            return cell
+        } catch {
+            sqlite3_result_error(context, "\(error)", -1)
+            return nil
+        }
+    }
+
+    /// The UTF-8 text of an SQL argument (numbers converted by SQLite).
+    fileprivate static func rawText(_ value: OpaquePointer?) -> UnsafeRawBufferPointer {
+        guard let text = sqlite3_value_text(value) else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+        return UnsafeRawBufferPointer(start: text, count: Int(sqlite3_value_bytes(value)))
+    }
+
+    /// SQLite's `=` between a stored value and an SQL value: numbers (and
+    /// booleans) compare numerically, text bytewise, blobs never equal.
+    fileprivate static func equals(_ body: Body, _ offset: Int, _ value: OpaquePointer?) -> Bool {
+        switch sqlite3_value_type(value) {
+        case SQLITE_TEXT:
+            guard let stored = body.string(at: offset) else { return false }
+            let text = rawText(value)
+            return stored.count == text.count && (text.isEmpty || memcmp(stored.baseAddress!, text.baseAddress!, text.count) == 0)
+        case SQLITE_INTEGER:
+            if let stored = body.int64(at: offset) { return stored == sqlite3_value_int64(value) }
+            if let stored = body.double(at: offset) { return stored == Double(sqlite3_value_int64(value)) }
+            return false
+        case SQLITE_FLOAT:
+            if let stored = body.double(at: offset) { return stored == sqlite3_value_double(value) }
+            if let stored = body.int64(at: offset) { return Double(stored) == sqlite3_value_double(value) }
+            return false
+        default:
+            return false
+        }
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif

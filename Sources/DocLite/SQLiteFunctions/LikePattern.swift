@@ -1,0 +1,124 @@
+/// A compiled LIKE pattern with Couchbase Lite's rules: `%` matches any run of
+/// characters, `_` one character, a backslash escapes the next one, and the
+/// comparison is case-sensitive (bytewise UTF-8).
+struct LikePattern {
+    private enum Token: Equatable {
+        case literal(UInt8)
+        case anyCharacter
+        case anyRun
+    }
+
+    private let tokens: [Token]
+    /// When the pattern has no `_`: its literal pieces between `%`s, for a fast substring search.
+    private let pieces: [[UInt8]]?
+    private let anchoredStart: Bool
+    private let anchoredEnd: Bool
+
+    init(_ pattern: UnsafeRawBufferPointer) {
+        var tokens: [Token] = []
+        var escaped = false
+        for byte in pattern {
+            if escaped {
+                tokens.append(.literal(byte))
+                escaped = false
+            } else if byte == UInt8(ascii: "\\") {
+                escaped = true
+            } else if byte == UInt8(ascii: "%") {
+                if tokens.last != .anyRun { tokens.append(.anyRun) }
+            } else if byte == UInt8(ascii: "_") {
+                tokens.append(.anyCharacter)
+            } else {
+                tokens.append(.literal(byte))
+            }
+        }
+        self.tokens = tokens
+        anchoredStart = tokens.first != .anyRun
+        anchoredEnd = tokens.last != .anyRun
+        if tokens.contains(.anyCharacter) {
+            pieces = nil
+        } else {
+            var pieces: [[UInt8]] = [[]]
+            for token in tokens {
+                if case .literal(let byte) = token { pieces[pieces.count - 1].append(byte) } else { pieces.append([]) }
+            }
+            self.pieces = pieces
+        }
+    }
+
+    /// Whether `text` (UTF-8) matches the whole pattern.
+    func matches(_ text: UnsafeRawBufferPointer) -> Bool {
+        if let pieces { return matchPieces(pieces, text) }
+        return matchTokens(0, text, 0)
+    }
+
+    /// `%`-only patterns: anchored first and last pieces, the middle ones found left to right.
+    private func matchPieces(_ pieces: [[UInt8]], _ text: UnsafeRawBufferPointer) -> Bool {
+        if pieces.count == 1 { return text.elementsEqual(pieces[0]) }
+        var start = 0
+        var end = text.count
+        if anchoredStart {
+            guard hasPiece(pieces[0], in: text, at: 0) else { return false }
+            start = pieces[0].count
+        }
+        if anchoredEnd {
+            let last = pieces[pieces.count - 1]
+            guard end - start >= last.count, hasPiece(last, in: text, at: end - last.count) else { return false }
+            end -= last.count
+        }
+        for piece in pieces[1..<(pieces.count - 1)] where !piece.isEmpty {
+            guard let found = find(piece, in: text, from: start, to: end) else { return false }
+            start = found + piece.count
+        }
+        return true
+    }
+
+    private func hasPiece(_ piece: [UInt8], in text: UnsafeRawBufferPointer, at offset: Int) -> Bool {
+        if piece.isEmpty { return true }
+        guard offset + piece.count <= text.count else { return false }
+        return piece.withUnsafeBytes { memcmp(text.baseAddress! + offset, $0.baseAddress!, piece.count) == 0 }
+    }
+
+    private func find(_ piece: [UInt8], in text: UnsafeRawBufferPointer, from start: Int, to end: Int) -> Int? {
+        guard end - start >= piece.count else { return nil }
+        let first = piece[0]
+        var i = start
+        let last = end - piece.count
+        while i <= last {
+            guard let hit = memchr(text.baseAddress! + i, Int32(first), last - i + 1) else { return nil }
+            i = UnsafeRawPointer(hit) - text.baseAddress!
+            if hasPiece(piece, in: text, at: i) { return i }
+            i += 1
+        }
+        return nil
+    }
+
+    /// General matcher with backtracking on `%`; `_` consumes one UTF-8 character.
+    private func matchTokens(_ t: Int, _ text: UnsafeRawBufferPointer, _ i: Int) -> Bool {
+        var t = t, i = i
+        while t < tokens.count {
+            switch tokens[t] {
+            case .literal(let byte):
+                guard i < text.count, text[i] == byte else { return false }
+                i += 1
+            case .anyCharacter:
+                guard i < text.count else { return false }
+                i += 1
+                while i < text.count && text[i] & 0xC0 == 0x80 { i += 1 }
+            case .anyRun:
+                if t == tokens.count - 1 { return true }
+                var j = i
+                while j <= text.count {
+                    if matchTokens(t + 1, text, j) { return true }
+                    j += 1
+                }
+                return false
+            }
+            t += 1
+        }
+        return i == text.count
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif

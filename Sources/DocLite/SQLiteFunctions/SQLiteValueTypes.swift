@@ -1,0 +1,44 @@
+import CSQLite
+
+/// How values without an SQL equivalent travel through SQLite, marked with
+/// SQLite subtypes as Couchbase Lite's runtime does: MISSING is SQL NULL; JSON
+/// null is an empty blob; booleans are integers; arrays and dicts are encoded
+/// blobs (``BodyTag``).
+enum RuntimeSubtype {
+    static let null: UInt32 = 0x67
+    static let boolean: UInt32 = 0x68
+    static let container: UInt32 = 0x6A
+
+    /// Returns the body value at `offset` as the function's SQL result.
+    static func setResult(_ context: OpaquePointer?, _ body: Body, at offset: Int) {
+        guard let tag = body.tag(at: offset), let type = BodyValueType(tag: tag) else {
+            sqlite3_result_null(context)
+            return
+        }
+        switch type {
+        case .null:
+            sqlite3_result_zeroblob(context, 0)
+            sqlite3_result_subtype(context, null)
+        case .boolean:
+            sqlite3_result_int(context, tag == BodyTag.true ? 1 : 0)
+            sqlite3_result_subtype(context, boolean)
+        case .integer:
+            sqlite3_result_int64(context, body.int64(at: offset)!)
+        case .unsigned:
+            sqlite3_result_double(context, Double(body.uint64(at: offset)!))
+        case .double:
+            sqlite3_result_double(context, body.double(at: offset)!)
+        case .string:
+            let text = body.string(at: offset)!
+            if let start = text.baseAddress, !text.isEmpty {
+                sqlite3_result_text(context, start.assumingMemoryBound(to: CChar.self), Int32(text.count), csqlite_transient())
+            } else {
+                sqlite3_result_text(context, "", 0, csqlite_transient())
+            }
+        case .array, .dictionary:
+            guard let encoded = body.encoded(at: offset) else { sqlite3_result_null(context); return }
+            sqlite3_result_blob(context, encoded.baseAddress, Int32(encoded.count), csqlite_transient())
+            sqlite3_result_subtype(context, container)
+        }
+    }
+}

@@ -1,0 +1,92 @@
+/// The documents of one collection changed by a committed transaction.
+public struct CollectionChange: @unchecked Sendable {
+    public let collection: Collection
+    /// The IDs of the saved, deleted, purged or expired documents, in commit order.
+    public let documentIDs: [String]
+}
+
+/// A change to one document, committed.
+public struct DocumentChange: @unchecked Sendable {
+    public let collection: Collection
+    public let documentID: String
+}
+
+/// Keeps a change listener registered until ``remove()`` is called.
+public final class ListenerToken: @unchecked Sendable {
+    private weak var registry: ListenerRegistry?
+    let id: Int
+
+    init(registry: ListenerRegistry, id: Int) {
+        self.registry = registry
+        self.id = id
+    }
+
+    /// Unregisters the listener; later changes no longer reach it. Idempotent.
+    public func remove() {
+        registry?.remove(id)
+    }
+}
+
+extension Collection {
+    /// Calls `listener` after each commit that changed documents of this
+    /// collection, on the committing thread, outside the database lock (the
+    /// listener may use the database).
+    @discardableResult
+    public func addChangeListener(listener: @escaping @Sendable (CollectionChange) -> Void) throws -> ListenerToken {
+        try openDatabase().listeners.add(collectionID: id, documentID: nil) { collection, ids in
+            listener(CollectionChange(collection: collection, documentIDs: ids))
+        }
+    }
+
+    /// Calls `listener` after each commit that changed the document `id`.
+    @discardableResult
+    public func addDocumentChangeListener(id: String, listener: @escaping @Sendable (DocumentChange) -> Void) throws -> ListenerToken {
+        try openDatabase().listeners.add(collectionID: self.id, documentID: id) { collection, _ in
+            listener(DocumentChange(collection: collection, documentID: id))
+        }
+    }
+}
+
+/// A database's change listeners.
+final class ListenerRegistry: @unchecked Sendable {
+    typealias Callback = @Sendable (Collection, [String]) -> Void
+
+    private struct Entry {
+        let collectionID: Int64
+        let documentID: String?
+        let callback: Callback
+    }
+
+    private let lock = Lock()
+    private var entries: [Int: Entry] = [:]
+    private var nextID = 1
+
+    func add(collectionID: Int64, documentID: String?, callback: @escaping Callback) -> ListenerToken {
+        lock.withLock {
+            let id = nextID
+            nextID += 1
+            entries[id] = Entry(collectionID: collectionID, documentID: documentID, callback: callback)
+            return ListenerToken(registry: self, id: id)
+        }
+    }
+
+    func remove(_ id: Int) {
+        lock.withLock { entries[id] = nil }
+    }
+
+    /// Delivers committed changes. Called with no database lock held.
+    func notify(_ changes: [(collection: Collection, documentIDs: [String])]) {
+        guard !changes.isEmpty else { return }
+        let snapshot = lock.withLock { entries.sorted { $0.key < $1.key }.map(\.value) }
+        guard !snapshot.isEmpty else { return }
+        for change in changes {
+            for entry in snapshot where entry.collectionID == change.collection.id {
+                if let documentID = entry.documentID {
+                    if change.documentIDs.contains(documentID) { entry.callback(change.collection, [documentID]) }
+                } else {
+                    entry.callback(change.collection, change.documentIDs)
+                }
+            }
+        }
+    }
+}

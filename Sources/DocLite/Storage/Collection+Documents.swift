@@ -1,0 +1,183 @@
+import Foundation
+
+/// Reading, saving, deleting, purging and expiring documents.
+extension Collection {
+    /// The top-level keys Couchbase Lite rejects in a document body.
+    static let reservedKeys = ["_id", "_rev", "_deleted"]
+
+    /// The current revision of a stored document: live, or a tombstone.
+    private struct StoredRevision {
+        let revisionID: String
+        let isDeleted: Bool
+        let expiration: Int64?
+    }
+
+    /// The document with `id`, or nil when there is none (or it is deleted).
+    public func document(id: String) throws -> Document? {
+        try read { connection in
+            let select = try connection.cached("SELECT sequence, revid, body FROM \(liveTable) WHERE key = ?")
+            select.bind(1, id)
+            guard try select.step() else { return nil }
+            let keys = try openDatabase().sharedKeys
+            return Document(id: id, revisionID: select.string(1), sequence: UInt64(select.int64(0)),
+                            collection: self, content: .encoded(body: select.bytes(2), keys: keys))
+        }
+    }
+
+    /// Saves `document`; the last write wins over a concurrent change.
+    public func save(document: MutableDocument) throws {
+        _ = try save(document: document, concurrencyControl: .lastWriteWins)
+    }
+
+    /// Saves `document` as a new revision. Returns `false`, saving nothing, when
+    /// `concurrencyControl` is `.failOnConflict` and the stored document changed
+    /// since it was read (or a new document's ID is taken). Throws for other errors:
+    /// an invalid ID, a reserved top-level key (`_id`, `_rev`, `_deleted`), a closed database.
+    public func save(document: MutableDocument, concurrencyControl: ConcurrencyControl) throws -> Bool {
+        try DocumentID.validate(document.id)
+        try checkOwnership(of: document)
+        try Self.checkReservedKeys(document.content)
+        return try write { database, connection in
+            let stored = try storedRevision(id: document.id, connection)
+            let parent: String?
+            if let stored, stored.revisionID != document.revisionID, !(stored.isDeleted && document.revisionID == nil) {
+                guard concurrencyControl == .lastWriteWins else { return false }
+                parent = stored.revisionID
+            } else {
+                parent = stored?.revisionID
+            }
+            let keys = database.sharedKeys
+            let body = keys.lock.withLock { document.content.encoded(with: keys) }
+            try database.persistNewKeys()
+            let revisionID = RevisionID.next(after: parent, deleted: false, body: body)
+            let sequence = lastSequence + 1
+            if stored?.isDeleted == true { try deleteRow(id: document.id, from: deletedTable, connection) }
+            let upsert = try connection.cached("""
+                INSERT INTO \(liveTable) (sequence, key, revid, body, expiration) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (key) DO UPDATE SET sequence = excluded.sequence, revid = excluded.revid, body = excluded.body
+                """)
+            upsert.bind(1, Int64(sequence))
+            upsert.bind(2, document.id)
+            upsert.bind(3, revisionID)
+            upsert.bind(4, body)
+            upsert.bind(5, stored?.expiration)
+            try upsert.run()
+            lastSequence = sequence
+            database.transaction.recordChange(self, document.id)
+            document.revisionID = revisionID
+            document.sequence = sequence
+            document.collection = self
+            document.content = .encoded(body: body, keys: keys)
+            return true
+        }
+    }
+
+    /// Deletes `document`, leaving a tombstone; the last write wins.
+    public func delete(document: Document) throws {
+        _ = try delete(document: document, concurrencyControl: .lastWriteWins)
+    }
+
+    /// Deletes `document`, leaving a tombstone (a new revision without a body)
+    /// that keeps its ID, revision and sequence. Returns `false` on a conflict
+    /// with `.failOnConflict`. Throws `notFound` for a document never saved.
+    public func delete(document: Document, concurrencyControl: ConcurrencyControl) throws -> Bool {
+        guard document.revisionID != nil else {
+            throw DocLiteError(.notFound, "cannot delete a document that has not been saved")
+        }
+        try checkOwnership(of: document)
+        return try write { database, connection in
+            guard let stored = try storedRevision(id: document.id, connection) else {
+                return concurrencyControl == .lastWriteWins   // purged meanwhile: nothing to delete
+            }
+            if stored.revisionID != document.revisionID && concurrencyControl == .failOnConflict { return false }
+            if stored.isDeleted { return true }
+            let revisionID = RevisionID.next(after: stored.revisionID, deleted: true, body: [])
+            let sequence = lastSequence + 1
+            try deleteRow(id: document.id, from: liveTable, connection)
+            let insert = try connection.cached("INSERT INTO \(deletedTable) (sequence, key, revid, expiration) VALUES (?, ?, ?, ?)")
+            insert.bind(1, Int64(sequence))
+            insert.bind(2, document.id)
+            insert.bind(3, revisionID)
+            insert.bind(4, stored.expiration)
+            try insert.run()
+            lastSequence = sequence
+            database.transaction.recordChange(self, document.id)
+            document.revisionID = revisionID
+            document.sequence = sequence
+            return true
+        }
+    }
+
+    /// Removes every trace of `document` (no tombstone).
+    public func purge(document: Document) throws {
+        try purge(id: document.id)
+    }
+
+    /// Removes every trace of the document `id`; throws `notFound` when there is none.
+    public func purge(id: String) throws {
+        try write { database, connection in
+            let removed = try deleteRow(id: id, from: liveTable, connection) + deleteRow(id: id, from: deletedTable, connection)
+            guard removed > 0 else { throw DocLiteError(.notFound, "document '\(id)' not found in collection '\(fullName)'") }
+            database.transaction.recordChange(self, id)
+        }
+    }
+
+    /// Sets when the document `id` expires (nil: never). An expired document is
+    /// purged when the database opens and by a background pass at that time.
+    public func setDocumentExpiration(id: String, expiration: Date?) throws {
+        let millis = expiration.map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) }
+        try write { database, connection in
+            var updated = 0
+            for table in [liveTable, deletedTable] where updated == 0 {
+                let update = try connection.cached("UPDATE \(table) SET expiration = ? WHERE key = ?")
+                update.bind(1, millis)
+                update.bind(2, id)
+                try update.run()
+                updated = connection.changes
+            }
+            guard updated > 0 else { throw DocLiteError(.notFound, "document '\(id)' not found in collection '\(fullName)'") }
+        }
+        try openDatabase().housekeeper.schedule()
+    }
+
+    /// When the document `id` expires, or nil when it never does (or does not exist).
+    public func getDocumentExpiration(id: String) throws -> Date? {
+        try read { connection in
+            try storedRevision(id: id, connection)?.expiration.map { Date(timeIntervalSince1970: Double($0) / 1000) }
+        }
+    }
+
+    // MARK: Helpers
+
+    private func storedRevision(id: String, _ connection: SQLiteConnection) throws -> StoredRevision? {
+        for (table, isDeleted) in [(liveTable, false), (deletedTable, true)] {
+            let select = try connection.cached("SELECT revid, expiration FROM \(table) WHERE key = ?")
+            select.bind(1, id)
+            if try select.step() {
+                return StoredRevision(revisionID: select.string(0), isDeleted: isDeleted, expiration: select.optionalInt64(1))
+            }
+        }
+        return nil
+    }
+
+    @discardableResult
+    private func deleteRow(id: String, from table: String, _ connection: SQLiteConnection) throws -> Int {
+        let delete = try connection.cached("DELETE FROM \(table) WHERE key = ?")
+        delete.bind(1, id)
+        try delete.run()
+        return connection.changes
+    }
+
+    /// A document read from or saved to another collection cannot be saved here.
+    private func checkOwnership(of document: Document) throws {
+        if let owner = document.collection, owner !== self {
+            throw DocLiteError(.invalidParameter, "document '\(document.id)' belongs to collection '\(owner.fullName)', not '\(fullName)'")
+        }
+    }
+
+    private static func checkReservedKeys(_ content: DocumentContent) throws {
+        for key in reservedKeys where content.property(key) != nil {
+            throw DocLiteError(.corruptRevisionData, "illegal top-level key '\(key)' in document: '_id', '_rev' and '_deleted' are reserved")
+        }
+    }
+}

@@ -1,0 +1,139 @@
+/// The state of the database's one (possibly nested) transaction.
+struct TransactionState {
+    /// How many batches are open; 0 outside a transaction.
+    var depth = 0
+    /// Set when a nested batch failed: the outermost one then rolls back.
+    var failed = false
+    /// Shared-key count when the transaction began (IDs above it are new).
+    var keyCountAtBegin = 0
+    /// Collection last sequences when the transaction began.
+    var sequencesAtBegin: [Int64: UInt64] = [:]
+    /// Changed document IDs per collection, announced after the commit.
+    var changes: [(collection: Collection, documentIDs: [String])] = []
+
+    mutating func recordChange(_ collection: Collection, _ documentID: String) {
+        if let last = changes.indices.last, changes[last].collection === collection {
+            changes[last].documentIDs.append(documentID)
+        } else {
+            changes.append((collection, [documentID]))
+        }
+    }
+}
+
+extension Database {
+    /// Runs `body` as one batch: every change it makes is committed together, or
+    /// none is if it throws. A batch inside a batch joins the outer one. Change
+    /// listeners run after the commit, on this thread.
+    public func inBatch(using body: () throws -> Void) throws {
+        try inTransaction(body)
+    }
+
+    /// Runs `body` in a transaction (joining an open one) and returns its result.
+    func inTransaction<R>(_ body: () throws -> R) throws -> R {
+        try beginTransaction()
+        let result: R
+        do {
+            result = try body()
+        } catch {
+            try? endTransaction(commit: false)
+            throw error
+        }
+        try endTransaction(commit: true)
+        return result
+    }
+
+    /// Begins a transaction, or joins the open one. The calling thread holds the
+    /// database until the matching ``endTransaction(commit:)``.
+    public func beginTransaction() throws {
+        lock.lock()
+        do {
+            let connection = try openConnection()
+            if transaction.depth == 0 {
+                try connection.execute("BEGIN IMMEDIATE")
+                do {
+                    try syncWithFile()
+                } catch {
+                    try? connection.execute("ROLLBACK")
+                    throw error
+                }
+                transaction = TransactionState(keyCountAtBegin: sharedKeys.count,
+                                               sequencesAtBegin: collectionsByID.mapValues(\.lastSequence))
+            }
+            transaction.depth += 1
+        } catch {
+            lock.unlock()
+            throw error
+        }
+    }
+
+    /// Ends the innermost transaction. The outermost one commits when every
+    /// level committed, and rolls back otherwise; committing a transaction that
+    /// a nested batch rolled back throws. Must run on the thread that began it.
+    public func endTransaction(commit: Bool) throws {
+        guard transaction.depth > 0 else {
+            throw DocLiteError(.notInTransaction, "endTransaction called without a matching beginTransaction")
+        }
+        transaction.depth -= 1
+        if !commit { transaction.failed = true }
+        guard transaction.depth == 0 else {
+            lock.unlock()
+            return
+        }
+        let changes: [(collection: Collection, documentIDs: [String])]
+        do {
+            defer { lock.unlock() }
+            if transaction.failed {
+                rollback()
+                if commit {
+                    throw DocLiteError(.unexpectedError, "the transaction was rolled back because a nested batch failed")
+                }
+                return
+            }
+            do {
+                try persistSequences()
+                try openConnection().execute("COMMIT")
+            } catch {
+                rollback()
+                throw error
+            }
+            changes = transaction.changes
+            transaction = TransactionState()
+        }
+        listeners.notify(changes)
+    }
+
+    /// Rolls back SQLite and the in-memory state that followed it.
+    private func rollback() {
+        try? connection?.execute("ROLLBACK")
+        sharedKeys.lock.withLock { sharedKeys.rollback(to: transaction.keyCountAtBegin) }
+        persistedKeyCount = min(persistedKeyCount, transaction.keyCountAtBegin)
+        transaction = TransactionState()
+        // Reload collections and sequences as committed (drops collections created in the transaction).
+        dataVersion = -1
+        try? syncWithFile()
+    }
+
+    /// Writes the last sequence of every collection that changed.
+    private func persistSequences() throws {
+        let update = try openConnection().cached("UPDATE collections SET last_sequence = ? WHERE id = ?")
+        for (id, collection) in collectionsByID where transaction.sequencesAtBegin[id] != collection.lastSequence {
+            update.reset()
+            update.bind(1, Int64(collection.lastSequence))
+            update.bind(2, id)
+            try update.run()
+        }
+    }
+
+    /// Stores shared keys assigned since the last call. Inside a transaction.
+    func persistNewKeys() throws {
+        guard persistedKeyCount < sharedKeys.count else { return }
+        let insert = try openConnection().cached("INSERT INTO shared_keys (id, key) VALUES (?, ?)")
+        for id in persistedKeyCount..<sharedKeys.count {
+            insert.reset()
+            insert.bind(1, Int64(id))
+            insert.bind(2, sharedKeys.key(id))
+            try insert.run()
+        }
+        persistedKeyCount = sharedKeys.count
+    }
+}

@@ -1,0 +1,172 @@
+import Foundation
+
+/// A database: one SQLite file (WAL mode) holding scopes, collections and their
+/// documents. Safe to use from several threads: every operation is serialized
+/// behind the database's lock.
+public final class Database: @unchecked Sendable {
+    /// The name given when the database was opened.
+    public let name: String
+    /// The configuration it was opened with.
+    public let config: DatabaseConfiguration
+    /// The file extension of a database file.
+    public static let fileExtension = "doclite"
+
+    /// The path of the database file, nil once closed.
+    public var path: String? { lock.withLock { connection == nil ? nil : filePath } }
+
+    let filePath: String
+    /// Serializes every use of the connection; recursive so a batch can call save.
+    let lock = Lock(recursive: true)
+    private(set) var connection: SQLiteConnection?
+    let sharedKeys = SharedKeys()
+    /// Shared keys with an ID below this are stored in `shared_keys`.
+    var persistedKeyCount = 0
+    var transaction = TransactionState()
+    /// Open collections by ID.
+    var collectionsByID: [Int64: Collection] = [:]
+    /// `PRAGMA data_version` when the in-memory state was last synced with the file.
+    var dataVersion: Int64 = -1
+    let listeners = ListenerRegistry()
+    lazy var housekeeper = Housekeeper(database: self)
+
+    /// Opens the database `name` in `config.directory`, creating it when missing.
+    public init(name: String, config: DatabaseConfiguration = DatabaseConfiguration()) throws {
+        guard !name.isEmpty, !name.contains("/"), !name.contains("\0") else {
+            throw DocLiteError(.invalidParameter, "invalid database name '\(name)': it must be non-empty and contain no '/'")
+        }
+        self.name = name
+        self.config = config
+        self.filePath = Database.filePath(name: name, directory: config.directory)
+        do {
+            try FileManager.default.createDirectory(atPath: config.directory, withIntermediateDirectories: true)
+        } catch {
+            throw DocLiteError(.cantOpenFile, "cannot create directory '\(config.directory)': \(error.localizedDescription)")
+        }
+        let connection = try SQLiteConnection(path: filePath)
+        do {
+            try Self.prepare(connection, keys: sharedKeys, fullSync: config.fullSync)
+            self.connection = connection
+            try lock.withLock {
+                try syncWithFile()
+                try housekeeper.purgeExpired()
+            }
+        } catch {
+            connection.close()
+            self.connection = nil
+            throw error
+        }
+    }
+
+    deinit {
+        housekeeper.cancel()
+        connection?.close()
+    }
+
+    /// Closes the database. Throws `transactionNotClosed` inside an open batch.
+    public func close() throws {
+        try lock.withLock {
+            guard let connection else { return }
+            guard transaction.depth == 0 else {
+                throw DocLiteError(.transactionNotClosed, "cannot close the database inside a batch or transaction")
+            }
+            housekeeper.cancel()
+            for collection in collectionsByID.values { collection.database = nil }
+            collectionsByID.removeAll()
+            connection.close()
+            self.connection = nil
+        }
+    }
+
+    /// Closes and deletes the database file.
+    public func delete() throws {
+        try close()
+        try Database.delete(withName: name, inDirectory: config.directory)
+    }
+
+    /// Deletes the database file `name` in `directory` (the database must be closed).
+    public static func delete(withName name: String, inDirectory directory: String) throws {
+        let path = filePath(name: name, directory: directory)
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw DocLiteError(.notFound, "no database '\(name)' in '\(directory)'")
+        }
+        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
+            try FileManager.default.removeItem(atPath: path + suffix)
+        }
+    }
+
+    /// Whether a database file `name` exists in `directory`.
+    public static func exists(withName name: String, inDirectory directory: String) -> Bool {
+        FileManager.default.fileExists(atPath: filePath(name: name, directory: directory))
+    }
+
+    static func filePath(name: String, directory: String) -> String {
+        (directory as NSString).appendingPathComponent("\(name).\(fileExtension)")
+    }
+
+    /// The open connection; throws `notOpen` after ``close()``. The caller holds ``lock``.
+    func openConnection() throws -> SQLiteConnection {
+        guard let connection else { throw DocLiteError(.notOpen, "database '\(name)' is closed") }
+        return connection
+    }
+
+    /// Runs `body` with the lock held and the in-memory state in step with the file.
+    func read<R>(_ body: (SQLiteConnection) throws -> R) throws -> R {
+        try lock.withLock {
+            let connection = try openConnection()
+            if transaction.depth == 0 { try syncWithFile() }
+            return try body(connection)
+        }
+    }
+
+    // MARK: Opening
+
+    private static func prepare(_ connection: SQLiteConnection, keys: SharedKeys, fullSync: Bool) throws {
+        try connection.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = \(fullSync ? "FULL" : "NORMAL");")
+        BodyFunctions.register(on: connection, keys: keys)
+        let version = try connection.cached("PRAGMA user_version")
+        try version.step()
+        let found = version.int64(0)
+        version.reset()
+        if found == 0 {
+            try connection.execute("BEGIN IMMEDIATE; \(Schema.create) COMMIT;")
+        } else if found > Schema.version {
+            throw DocLiteError(.databaseTooNew, "the database file was written by a newer DocLite (schema \(found), this one reads \(Schema.version))")
+        }
+    }
+
+    /// Loads what another connection may have changed: new shared keys, new or
+    /// deleted collections and their last sequences. Cheap when nothing changed.
+    func syncWithFile() throws {
+        let connection = try openConnection()
+        let version = try connection.cached("PRAGMA data_version")
+        try version.step()
+        let current = version.int64(0)
+        guard current != dataVersion else { return }
+        dataVersion = current
+
+        let keys = try connection.cached("SELECT key FROM shared_keys WHERE id >= ? ORDER BY id")
+        keys.bind(1, Int64(sharedKeys.count))
+        while try keys.step() {
+            let key = keys.string(0)
+            sharedKeys.lock.withLock { sharedKeys.append(key) }
+        }
+        persistedKeyCount = sharedKeys.count
+
+        var seen = Set<Int64>()
+        let rows = try connection.cached("SELECT id, scope, name, last_sequence FROM collections")
+        while try rows.step() {
+            let id = rows.int64(0)
+            seen.insert(id)
+            if let existing = collectionsByID[id] {
+                existing.lastSequence = UInt64(rows.int64(3))
+            } else {
+                collectionsByID[id] = Collection(database: self, id: id, scope: rows.string(1),
+                                                 name: rows.string(2), lastSequence: UInt64(rows.int64(3)))
+            }
+        }
+        for (id, collection) in collectionsByID where !seen.contains(id) {
+            collection.database = nil
+            collectionsByID[id] = nil
+        }
+    }
+}

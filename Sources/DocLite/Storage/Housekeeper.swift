@@ -1,0 +1,65 @@
+import Foundation
+
+/// Purges expired documents: when the database opens, and from a timer set
+/// for the next expiration time.
+final class Housekeeper: @unchecked Sendable {
+    private weak var database: Database?
+    private var timer: DispatchSourceTimer?
+
+    init(database: Database) {
+        self.database = database
+    }
+
+    /// Purges every document whose expiration has passed, in one transaction,
+    /// then sets the timer for the next one. The caller may hold the database lock.
+    func purgeExpired() throws {
+        guard let database else { return }
+        let now = Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
+        try database.inTransaction {
+            let connection = try database.openConnection()
+            for collection in database.collectionsByID.values {
+                for table in [collection.liveTable, collection.deletedTable] {
+                    let expired = try connection.cached("DELETE FROM \(table) WHERE expiration <= ? RETURNING key")
+                    expired.bind(1, now)
+                    while try expired.step() {
+                        database.transaction.recordChange(collection, expired.string(0))
+                    }
+                }
+            }
+        }
+        try schedule()
+    }
+
+    /// Sets the timer for the earliest expiration in the database.
+    func schedule() throws {
+        guard let database else { return }
+        let next: Int64? = try database.read { connection in
+            var earliest: Int64?
+            for collection in database.collectionsByID.values {
+                for table in [collection.liveTable, collection.deletedTable] {
+                    let select = try connection.cached("SELECT min(expiration) FROM \(table) WHERE expiration IS NOT NULL")
+                    if try select.step(), let value = select.optionalInt64(0) {
+                        earliest = min(earliest ?? value, value)
+                    }
+                }
+            }
+            return earliest
+        }
+        database.lock.withLock {
+            timer?.cancel()
+            timer = nil
+            guard let next else { return }
+            let delay = max(0, Double(next) / 1000 - Date().timeIntervalSince1970)
+            let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
+            timer.schedule(deadline: .now() + delay, leeway: .milliseconds(50))
+            timer.setEventHandler { [weak self] in try? self?.purgeExpired() }
+            timer.resume()
+            self.timer = timer
+        }
+    }
+
+    func cancel() {
+        timer?.cancel()
+        timer = nil
+    }
+}

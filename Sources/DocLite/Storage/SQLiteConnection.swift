@@ -1,0 +1,153 @@
+import CSQLite
+
+/// One SQLite connection with a cache of prepared statements.
+///
+/// Not thread-safe by itself: ``Database`` serializes every use behind its lock.
+final class SQLiteConnection {
+    let handle: OpaquePointer
+    private var statementCache: [String: Statement] = [:]
+
+    /// Opens (creating if needed) the SQLite file at `path`.
+    init(path: String) throws {
+        var db: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        guard rc == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close_v2(db)
+            throw DocLiteError(.cantOpenFile, "cannot open database file '\(path)': \(message)")
+        }
+        handle = db
+        sqlite3_extended_result_codes(db, 1)
+        sqlite3_busy_timeout(db, 10_000)
+    }
+
+    /// Finalizes every cached statement and closes the connection.
+    func close() {
+        statementCache.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs one or more SQL statements that take no parameters and return no rows.
+    func execute(_ sql: String) throws {
+        var message: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(handle, sql, nil, nil, &message)
+        if rc != SQLITE_OK {
+            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(rc))
+            sqlite3_free(message)
+            throw DocLiteError(domain: .sqlite, code: rc, message: "SQLite error: \(text)")
+        }
+    }
+
+    /// A prepared statement for `sql`, reused from the cache and reset for a new run.
+    func cached(_ sql: String) throws -> Statement {
+        if let statement = statementCache[sql] {
+            statement.reset()
+            return statement
+        }
+        let statement = try Statement(connection: self, sql: sql, persistent: true)
+        statementCache[sql] = statement
+        return statement
+    }
+
+    /// Drops cached statements (after a schema change that invalidates them).
+    func clearStatementCache() {
+        statementCache.removeAll()
+    }
+
+    /// The error for result code `rc`, with SQLite's message for this connection.
+    func error(_ rc: Int32, context: String) -> DocLiteError {
+        let text = String(cString: sqlite3_errmsg(handle))
+        let primary = rc & 0xFF
+        if primary == SQLITE_BUSY || primary == SQLITE_LOCKED {
+            return DocLiteError(.busy, "\(context): database is busy (\(text))")
+        }
+        if primary == SQLITE_NOTADB {
+            return DocLiteError(.notADatabaseFile, "\(context): not a database file")
+        }
+        if primary == SQLITE_CORRUPT {
+            return DocLiteError(.corruptData, "\(context): database file is corrupt (\(text))")
+        }
+        return DocLiteError(domain: .sqlite, code: rc, message: "\(context): \(text)")
+    }
+
+    var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+    var changes: Int { Int(sqlite3_changes(handle)) }
+}
+
+/// A prepared SQLite statement. Parameters are numbered from 1, columns from 0.
+final class Statement {
+    let handle: OpaquePointer
+    private unowned let connection: SQLiteConnection
+
+    init(connection: SQLiteConnection, sql: String, persistent: Bool = false) throws {
+        var stmt: OpaquePointer?
+        let flags = persistent ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0
+        let rc = sqlite3_prepare_v3(connection.handle, sql, -1, flags, &stmt, nil)
+        guard rc == SQLITE_OK, let stmt else {
+            throw connection.error(rc, context: "cannot prepare SQL")
+        }
+        self.handle = stmt
+        self.connection = connection
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    func reset() {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    func bind(_ index: Int32, _ value: Int64?) {
+        if let value { sqlite3_bind_int64(handle, index, value) } else { sqlite3_bind_null(handle, index) }
+    }
+
+    func bind(_ index: Int32, _ value: Double) {
+        sqlite3_bind_double(handle, index, value)
+    }
+
+    func bind(_ index: Int32, _ value: String?) {
+        guard let value else { sqlite3_bind_null(handle, index); return }
+        sqlite3_bind_text(handle, index, value, -1, csqlite_transient())
+    }
+
+    func bind(_ index: Int32, _ bytes: [UInt8]?) {
+        guard let bytes else { sqlite3_bind_null(handle, index); return }
+        bytes.withUnsafeBytes { raw in
+            _ = sqlite3_bind_blob(handle, index, raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(raw.count), csqlite_transient())
+        }
+    }
+
+    /// Steps once: `true` when a row is available, `false` when the statement is done.
+    @discardableResult
+    func step() throws -> Bool {
+        let rc = sqlite3_step(handle)
+        switch rc {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default: throw connection.error(rc, context: "SQL statement failed")
+        }
+    }
+
+    /// Runs the statement to completion, ignoring rows.
+    func run() throws {
+        while try step() {}
+    }
+
+    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+    func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+    func optionalInt64(_ column: Int32) -> Int64? { isNull(column) ? nil : int64(column) }
+
+    func string(_ column: Int32) -> String {
+        guard let text = sqlite3_column_text(handle, column) else { return "" }
+        let count = Int(sqlite3_column_bytes(handle, column))
+        return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
+    }
+
+    /// The column's bytes, copied.
+    func bytes(_ column: Int32) -> [UInt8] {
+        let count = Int(sqlite3_column_bytes(handle, column))
+        guard count > 0, let blob = sqlite3_column_blob(handle, column) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: blob, count: count))
+    }
+}

@@ -1,0 +1,56 @@
+/// An error raised by DocLite, carrying Couchbase Lite's error domain and code
+/// and a message a user can act on.
+public struct DocLiteError: Error, Equatable, CustomStringConvertible, Sendable {
+    /// The error domains, numbered as Couchbase Lite's `CBLErrorDomain`.
+    public enum Domain: Int32, Sendable {
+        /// DocLite's (Couchbase Lite's) own errors; the code is a ``Code``.
+        case docLite = 1
+        /// An operating-system `errno`.
+        case posix = 2
+        /// An SQLite result code.
+        case sqlite = 3
+        /// An encoding error; the code is a ``FleeceCode`` (JSON and body errors).
+        case fleece = 4
+    }
+
+    /// Error codes in the ``Domain/docLite`` domain, numbered as Couchbase Lite's `CBLErrorCode`.
+    public enum Code: Int32, Sendable {
+        case assertionFailed = 1, unimplemented, unsupportedEncryption, badRevisionID,
+             corruptRevisionData, notOpen, notFound, conflict, invalidParameter,
+             unexpectedError, cantOpenFile, ioError, memoryError, notWriteable,
+             corruptData, busy, notInTransaction, transactionNotClosed, unsupported,
+             notADatabaseFile, wrongFormat, crypto, invalidQuery, missingIndex,
+             invalidQueryParam, remoteError, databaseTooOld, databaseTooNew, badDocID,
+             cantUpgradeDatabase
+    }
+
+    /// Error codes in the ``Domain/fleece`` domain, numbered as Fleece's `FLError`.
+    public enum FleeceCode: Int32, Sendable {
+        case memoryError = 1, outOfRange, invalidData, encodeError, jsonError, unknownValue, internalError
+    }
+
+    public let domain: Domain
+    public let code: Int32
+    public let message: String
+
+    public init(domain: Domain, code: Int32, message: String) {
+        self.domain = domain
+        self.code = code
+        self.message = message
+    }
+
+    /// An error in the DocLite domain.
+    public init(_ code: Code, _ message: String) {
+        self.init(domain: .docLite, code: code.rawValue, message: message)
+    }
+
+    /// An error in the Fleece (encoding) domain.
+    public init(_ code: FleeceCode, _ message: String) {
+        self.init(domain: .fleece, code: code.rawValue, message: message)
+    }
+
+    public var description: String { message }
+
+    /// Whether this is the DocLite-domain error `code`.
+    public func `is`(_ code: Code) -> Bool { domain == .docLite && self.code == code.rawValue }
+}

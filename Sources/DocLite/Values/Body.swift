@@ -1,0 +1,239 @@
+/// A read-only view of an encoded body (or any encoded value), bounds-checked:
+/// a malformed encoding reads as "absent", never out of bounds. Values are
+/// addressed by their byte offset; offset 0 is the root.
+struct Body {
+    let bytes: UnsafeRawBufferPointer
+
+    init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+
+    // MARK: Reading scalars
+
+    @inline(__always)
+    func tag(at offset: Int) -> UInt8? {
+        offset >= 0 && offset < bytes.count ? bytes[offset] : nil
+    }
+
+    func type(at offset: Int) -> BodyValueType? {
+        tag(at: offset).flatMap(BodyValueType.init(tag:))
+    }
+
+    @inline(__always)
+    private func uint(at offset: Int, width: Int) -> Int? {
+        guard offset >= 0, offset + width <= bytes.count else { return nil }
+        switch width {
+        case 1: return Int(bytes[offset])
+        case 2: return Int(UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt16.self)))
+        default: return Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
+        }
+    }
+
+    /// The integer at `offset` (booleans read as 0 and 1; unsigned values above `Int64.max` are not integers here).
+    func int64(at offset: Int) -> Int64? {
+        guard let tag = tag(at: offset) else { return nil }
+        switch tag {
+        case BodyTag.false: return 0
+        case BodyTag.true: return 1
+        case BodyTag.int8:
+            guard offset + 2 <= bytes.count else { return nil }
+            return Int64(Int8(bitPattern: bytes[offset + 1]))
+        case BodyTag.int16:
+            guard offset + 3 <= bytes.count else { return nil }
+            return Int64(Int16(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + 1, as: Int16.self)))
+        case BodyTag.int32:
+            guard offset + 5 <= bytes.count else { return nil }
+            return Int64(Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + 1, as: Int32.self)))
+        case BodyTag.int64:
+            guard offset + 9 <= bytes.count else { return nil }
+            return Int64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + 1, as: Int64.self))
+        default:
+            return nil
+        }
+    }
+
+    func uint64(at offset: Int) -> UInt64? {
+        guard tag(at: offset) == BodyTag.uint64, offset + 9 <= bytes.count else { return nil }
+        return UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + 1, as: UInt64.self))
+    }
+
+    func double(at offset: Int) -> Double? {
+        guard tag(at: offset) == BodyTag.double, offset + 9 <= bytes.count else { return nil }
+        return Double(bitPattern: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + 1, as: UInt64.self)))
+    }
+
+    /// The UTF-8 bytes of the string at `offset`.
+    @inline(__always)
+    func string(at offset: Int) -> UnsafeRawBufferPointer? {
+        guard let tag = tag(at: offset) else { return nil }
+        let start: Int, count: Int
+        if tag == BodyTag.shortString {
+            guard offset + 2 <= bytes.count else { return nil }
+            start = offset + 2; count = Int(bytes[offset + 1])
+        } else if tag == BodyTag.longString {
+            guard let length = uint(at: offset + 1, width: 4) else { return nil }
+            start = offset + 5; count = length
+        } else {
+            return nil
+        }
+        guard start + count <= bytes.count else { return nil }
+        return UnsafeRawBufferPointer(rebasing: bytes[start..<start + count])
+    }
+
+    /// The size in bytes of the value at `offset`.
+    func size(at offset: Int) -> Int? {
+        guard let tag = tag(at: offset) else { return nil }
+        switch tag {
+        case BodyTag.null, BodyTag.false, BodyTag.true: return 1
+        case BodyTag.int8: return 2
+        case BodyTag.int16: return 3
+        case BodyTag.int32: return 5
+        case BodyTag.int64, BodyTag.uint64, BodyTag.double: return 9
+        case BodyTag.shortString, BodyTag.longString:
+            guard let s = string(at: offset) else { return nil }
+            return s.count + (tag == BodyTag.shortString ? 2 : 5)
+        case BodyTag.dict1...BodyTag.array4:
+            guard let size = uint(at: offset + 1, width: BodyTag.width(tag)), offset + size <= bytes.count else { return nil }
+            return size
+        default:
+            return nil
+        }
+    }
+
+    /// The encoded bytes of the value at `offset`.
+    func encoded(at offset: Int) -> UnsafeRawBufferPointer? {
+        guard let size = size(at: offset) else { return nil }
+        return UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + size])
+    }
+
+    // MARK: Containers
+
+    /// The number of members of the dict or elements of the array at `offset`.
+    func count(at offset: Int) -> Int? {
+        guard let tag = tag(at: offset), (BodyTag.dict1...BodyTag.array4).contains(tag) else { return nil }
+        let width = BodyTag.width(tag)
+        return uint(at: offset + 1 + width, width: width)
+    }
+
+    /// The offset of element `index` of the array at `offset`; a negative index counts from the end.
+    func element(_ index: Int, ofArrayAt offset: Int) -> Int? {
+        guard let tag = tag(at: offset), (BodyTag.array1...BodyTag.array4).contains(tag) else { return nil }
+        let width = BodyTag.width(tag)
+        guard let count = uint(at: offset + 1 + width, width: width) else { return nil }
+        let i = index < 0 ? count + index : index
+        guard i >= 0, i < count, let relative = uint(at: offset + 1 + width * (2 + i), width: width) else { return nil }
+        return offset + relative
+    }
+
+    /// Calls `body` with the offset of each element of the array at `offset`.
+    func forEachElement(ofArrayAt offset: Int, _ body: (Int) throws -> Void) rethrows {
+        guard let tag = tag(at: offset), (BodyTag.array1...BodyTag.array4).contains(tag),
+              let count = count(at: offset) else { return }
+        let width = BodyTag.width(tag)
+        for i in 0..<count {
+            guard let relative = uint(at: offset + 1 + width * (2 + i), width: width) else { return }
+            try body(offset + relative)
+        }
+    }
+
+    /// Calls `body` with each member's key and value offset, in stored order.
+    func forEachMember(ofDictAt offset: Int, keys: SharedKeys, _ body: (UnsafeBufferPointer<UInt8>, Int) throws -> Void) rethrows {
+        guard let tag = tag(at: offset), (BodyTag.dict1...BodyTag.mixedDict).contains(tag),
+              let count = count(at: offset) else { return }
+        let width = BodyTag.width(tag)
+        let keysStart = offset + 1 + 2 * width
+        for i in 0..<count {
+            guard let entry = uint(at: keysStart + i * width, width: width),
+                  let relative = uint(at: keysStart + (count + i) * width, width: width) else { return }
+            if tag == BodyTag.mixedDict && UInt32(entry) & BodyTag.stringKeyFlag != 0 {
+                guard let key = string(at: offset + Int(UInt32(entry) & ~BodyTag.stringKeyFlag)) else { return }
+                try body(key.assumingMemoryBound(to: UInt8.self), offset + relative)
+            } else {
+                try keys.withKey(entry) { try body($0, offset + relative) }
+            }
+        }
+    }
+
+    /// The offset of the member named `key` in the dict at `offset`.
+    @inline(__always)
+    func member(_ key: PathKey, ofDictAt offset: Int) -> Int? {
+        guard let tag = tag(at: offset) else { return nil }
+        switch tag {
+        case BodyTag.dict1:
+            guard key.id >= 0, offset + 3 <= bytes.count else { return nil }
+            let count = Int(bytes[offset + 2])
+            guard offset + 3 + 2 * count <= bytes.count else { return nil }
+            var i = 0
+            while i < count {
+                let id = Int(bytes[offset + 3 + i])
+                if id == key.id { return offset + Int(bytes[offset + 3 + count + i]) }
+                if id > key.id { return nil }
+                i += 1
+            }
+            return nil
+        case BodyTag.dict2, BodyTag.dict4:
+            guard key.id >= 0 else { return nil }
+            return sharedMember(key.id, ofDictAt: offset, width: BodyTag.width(tag))
+        case BodyTag.mixedDict:
+            return mixedMember(key, ofDictAt: offset)
+        default:
+            return nil
+        }
+    }
+
+    private func sharedMember(_ id: Int, ofDictAt offset: Int, width: Int) -> Int? {
+        guard let count = uint(at: offset + 1 + width, width: width) else { return nil }
+        let keysStart = offset + 1 + 2 * width
+        var low = 0, high = count - 1
+        while low <= high {
+            let mid = (low + high) / 2
+            guard let entry = uint(at: keysStart + mid * width, width: width) else { return nil }
+            if entry == id {
+                return uint(at: keysStart + (count + mid) * width, width: width).map { offset + $0 }
+            }
+            if entry < id { low = mid + 1 } else { high = mid - 1 }
+        }
+        return nil
+    }
+
+    private func mixedMember(_ key: PathKey, ofDictAt offset: Int) -> Int? {
+        guard let count = uint(at: offset + 5, width: 4) else { return nil }
+        let keysStart = offset + 9
+        // Shared-ID entries come first (ascending), then string keys (bytewise ascending).
+        var low = 0, high = count - 1
+        while low <= high {
+            let mid = (low + high) / 2
+            guard let raw = uint(at: keysStart + mid * 4, width: 4) else { return nil }
+            let entry = UInt32(raw)
+            let order: Int
+            if entry & BodyTag.stringKeyFlag == 0 {
+                order = key.id >= 0 ? Int(entry) - key.id : -1
+            } else if key.id >= 0 {
+                order = 1
+            } else {
+                guard let stored = string(at: offset + Int(entry & ~BodyTag.stringKeyFlag)) else { return nil }
+                order = key.name.withUnsafeBufferPointer {
+                    BodyEncoder.compareBytes(stored.assumingMemoryBound(to: UInt8.self), $0)
+                }
+            }
+            if order == 0 { return uint(at: keysStart + (count + mid) * 4, width: 4).map { offset + $0 } }
+            if order < 0 { low = mid + 1 } else { high = mid - 1 }
+        }
+        return nil
+    }
+
+    /// The offset of the value at `path`, starting from the value at `offset` (the root by default).
+    @inline(__always)
+    func offset(of path: KeyPath, from offset: Int = 0) -> Int? {
+        var current = offset
+        for component in path.components {
+            switch component {
+            case .key(let key):
+                guard let next = member(key, ofDictAt: current) else { return nil }
+                current = next
+            case .index(let index):
+                guard let next = element(index, ofArrayAt: current) else { return nil }
+                current = next
+            }
+        }
+        return current
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+
+/// Conversions between ``JSONValue`` and the Swift values of Couchbase Lite's
+/// document API (`String`, numbers, `Bool`, `Date`, arrays, dictionaries,
+/// `ArrayObject`, `DictionaryObject`, `NSNull`).
+extension JSONValue {
+    /// Converts a Swift value as Couchbase Lite accepts it in `setValue`; `nil` becomes null.
+    init(any value: Any?) throws {
+        switch value {
+        case nil, is NSNull: self = .null
+        case let v as JSONValue: self = v
+        case let v as String: self = .string(v)
+        case let v as Bool: self = .bool(v)
+        case let v as Int: self = .int(Int64(v))
+        case let v as Int64: self = .int(v)
+        case let v as Int32: self = .int(Int64(v))
+        case let v as Int16: self = .int(Int64(v))
+        case let v as Int8: self = .int(Int64(v))
+        case let v as UInt64: self = .unsigned(v)
+        case let v as UInt: self = .unsigned(UInt64(v))
+        case let v as UInt32: self = .int(Int64(v))
+        case let v as UInt16: self = .int(Int64(v))
+        case let v as UInt8: self = .int(Int64(v))
+        case let v as Double: self = try .finite(v)
+        case let v as Float: self = try .finite(Double(v))
+        case let v as Date: self = .string(ISO8601.string(from: v))
+        case let v as ArrayObject: self = .array(v.items)
+        case let v as DictionaryObject: self = .dictionary(v.members)
+        case let v as [Any?]: self = .array(try v.map { try JSONValue(any: $0) })
+        case let v as [Any]: self = .array(try v.map { try JSONValue(any: $0) })
+        case let v as [String: Any?]: self = .dictionary(try v.mapValues { try JSONValue(any: $0) })
+        case let v as [String: Any]: self = .dictionary(try v.mapValues { try JSONValue(any: $0) })
+        default:
+            throw DocLiteError(.invalidParameter, "unsupported value type \(type(of: value!)) (use String, a number, Bool, Date, an array, a dictionary or nil)")
+        }
+    }
+
+    private static func finite(_ value: Double) throws -> JSONValue {
+        guard value.isFinite else { throw DocLiteError(.invalidParameter, "a document cannot store \(value) (JSON has no NaN or infinity)") }
+        return .double(value)
+    }
+
+    /// The value as Couchbase Lite's `value(forKey:)` returns it.
+    var anyValue: Any {
+        switch self {
+        case .null: return NSNull()
+        case .bool(let b): return b
+        case .int(let i): return Int(exactly: i) ?? i
+        case .unsigned(let u): return u
+        case .double(let d): return d
+        case .string(let s): return s
+        case .array(let items): return ArrayObject(items)
+        case .dictionary(let members): return DictionaryObject(members)
+        }
+    }
+
+    /// The value as plain Swift collections (`toDictionary()` / `toArray()` form).
+    var plainValue: Any {
+        switch self {
+        case .array(let items): return items.map(\.plainValue)
+        case .dictionary(let members): return members.mapValues(\.plainValue)
+        default: return anyValue
+        }
+    }
+
+    var string: String? { if case .string(let s) = self { return s } else { return nil } }
+
+    var int64: Int64 {
+        switch self {
+        case .int(let i): return i
+        case .unsigned(let u): return Int64(truncatingIfNeeded: u)
+        case .double(let d): return Int64(exactly: d.rounded(.towardZero)) ?? 0
+        case .bool(let b): return b ? 1 : 0
+        default: return 0
+        }
+    }
+
+    var double: Double {
+        switch self {
+        case .int(let i): return Double(i)
+        case .unsigned(let u): return Double(u)
+        case .double(let d): return d
+        case .bool(let b): return b ? 1 : 0
+        default: return 0
+        }
+    }
+
+    /// Couchbase Lite's `boolean(forKey:)`: numbers are true when non-zero, other non-null values true.
+    var boolean: Bool {
+        switch self {
+        case .null: return false
+        case .bool(let b): return b
+        case .int, .unsigned, .double: return double != 0
+        default: return true
+        }
+    }
+
+    var date: Date? { string.flatMap(ISO8601.date(from:)) }
+}
+
+/// ISO-8601 dates as Couchbase Lite stores them (`2024-05-01T12:00:00.000Z`).
+enum ISO8601 {
+    static func string(from date: Date) -> String {
+        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    }
+
+    static func date(from string: String) -> Date? {
+        if let date = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(string) { return date }
+        return try? Date.ISO8601FormatStyle().parse(string)
+    }
+}

@@ -1,0 +1,101 @@
+/// A JSON value as a Swift tree: what mutable documents, arrays and
+/// dictionaries hold before they are encoded.
+enum JSONValue: Equatable, Sendable {
+    case null
+    case bool(Bool)
+    case int(Int64)
+    case unsigned(UInt64)
+    case double(Double)
+    case string(String)
+    case array([JSONValue])
+    case dictionary([String: JSONValue])
+
+    /// Decodes the body value at `offset`. The caller holds `keys.lock` or the database lock.
+    init(_ body: Body, at offset: Int, keys: SharedKeys) {
+        switch body.type(at: offset) {
+        case .null, nil: self = .null
+        case .boolean: self = .bool(body.tag(at: offset) == BodyTag.true)
+        case .integer: self = .int(body.int64(at: offset) ?? 0)
+        case .unsigned: self = .unsigned(body.uint64(at: offset) ?? 0)
+        case .double: self = .double(body.double(at: offset) ?? 0)
+        case .string: self = .string(String(decoding: body.string(at: offset)!, as: UTF8.self))
+        case .array:
+            var items: [JSONValue] = []
+            body.forEachElement(ofArrayAt: offset) { items.append(JSONValue(body, at: $0, keys: keys)) }
+            self = .array(items)
+        case .dictionary:
+            var members: [String: JSONValue] = [:]
+            body.forEachMember(ofDictAt: offset, keys: keys) { key, value in
+                members[String(decoding: key, as: UTF8.self)] = JSONValue(body, at: value, keys: keys)
+            }
+            self = .dictionary(members)
+        }
+    }
+
+    /// Writes this value with `encoder`. Dictionary keys are written in sorted
+    /// order so that the output does not depend on hashing.
+    func encode(into encoder: inout BodyEncoder) {
+        switch self {
+        case .null: encoder.writeNull()
+        case .bool(let b): encoder.writeBool(b)
+        case .int(let i): encoder.writeInt(i)
+        case .unsigned(let u): encoder.writeUnsigned(u)
+        case .double(let d): encoder.writeDouble(d)
+        case .string(let s): encoder.writeString(s)
+        case .array(let items):
+            encoder.beginArray()
+            for item in items { item.encode(into: &encoder) }
+            encoder.endArray()
+        case .dictionary(let members):
+            encoder.beginDict()
+            for key in members.keys.sorted() {
+                encoder.writeKey(key)
+                members[key]!.encode(into: &encoder)
+            }
+            encoder.endDict()
+        }
+    }
+
+    /// Parses JSON text into a tree (through the body encoder, so the rules are the same).
+    init(json: String) throws {
+        let keys = SharedKeys()
+        var encoder = BodyEncoder(sharedKeys: keys)
+        var text = json
+        try text.withUTF8 { try JSONParser.encodeValue($0, into: &encoder) }
+        self = encoder.output.withUnsafeBytes { JSONValue(Body($0), at: 0, keys: keys) }
+    }
+
+    /// The JSON text of this value; dictionary keys sorted.
+    var json: String {
+        var out: [UInt8] = []
+        appendJSON(to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    func appendJSON(to out: inout [UInt8]) {
+        switch self {
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+        case .int(let i): out.append(contentsOf: String(i).utf8)
+        case .unsigned(let u): out.append(contentsOf: String(u).utf8)
+        case .double(let d): JSONWriter.appendDouble(d, to: &out)
+        case .string(let s): JSONWriter.appendString(s, to: &out)
+        case .array(let items):
+            out.append(UInt8(ascii: "["))
+            for (i, item) in items.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                item.appendJSON(to: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        case .dictionary(let members):
+            out.append(UInt8(ascii: "{"))
+            for (i, key) in members.keys.sorted().enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                JSONWriter.appendString(key, to: &out)
+                out.append(UInt8(ascii: ":"))
+                members[key]!.appendJSON(to: &out)
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+    }
+}

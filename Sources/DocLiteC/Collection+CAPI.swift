@@ -1,0 +1,121 @@
+import CDocLite
+import DocLite
+import Foundation
+
+func collection(_ handle: OpaquePointer?) throws -> DocLite.Collection {
+    try HandleRegistry.shared.object(handle, as: CollectionRef.self, "collection").collection
+}
+
+private func document(_ handle: OpaquePointer?) throws -> Document {
+    try HandleRegistry.shared.object(handle, as: Document.self, "document")
+}
+
+private func mutableDocument(_ handle: OpaquePointer?) throws -> MutableDocument {
+    guard let doc = try document(handle) as? MutableDocument else {
+        throw DocLiteError(.invalidParameter, "document is immutable: save a copy from CBLDocument_MutableCopy")
+    }
+    return doc
+}
+
+private func concurrencyControl(_ value: CBLConcurrencyControl) throws -> ConcurrencyControl {
+    guard let control = ConcurrencyControl(rawValue: value) else {
+        throw DocLiteError(.invalidParameter, "unknown concurrency control \(value)")
+    }
+    return control
+}
+
+@c @implementation
+public func CBLCollection_Name(_ handle: OpaquePointer?) -> UnsafePointer<CChar>? {
+    guard let name = try? collection(handle).name else { return nil }
+    return HandleRegistry.shared.borrowedString(handle, slot: "name", name)
+}
+
+@c @implementation
+public func CBLCollection_ScopeName(_ handle: OpaquePointer?) -> UnsafePointer<CChar>? {
+    guard let name = try? collection(handle).scopeName else { return nil }
+    return HandleRegistry.shared.borrowedString(handle, slot: "scope", name)
+}
+
+@c @implementation
+public func CBLCollection_Count(_ handle: OpaquePointer?) -> UInt64 {
+    (try? collection(handle).count) ?? 0
+}
+
+@c @implementation
+public func CBLCollection_GetDocument(_ handle: OpaquePointer?, _ docID: UnsafePointer<CChar>?,
+                                      _ outError: UnsafeMutablePointer<CBLError>?) -> OpaquePointer? {
+    bridge(outError, failure: nil) {
+        try collection(handle).document(id: try string(docID, "document ID")).map { HandleRegistry.shared.register($0) }
+    }
+}
+
+@c @implementation
+public func CBLCollection_GetMutableDocument(_ handle: OpaquePointer?, _ docID: UnsafePointer<CChar>?,
+                                             _ outError: UnsafeMutablePointer<CBLError>?) -> OpaquePointer? {
+    bridge(outError, failure: nil) {
+        try collection(handle).document(id: try string(docID, "document ID")).map { HandleRegistry.shared.register($0.toMutable()) }
+    }
+}
+
+@c @implementation
+public func CBLCollection_SaveDocument(_ handle: OpaquePointer?, _ doc: OpaquePointer?,
+                                       _ outError: UnsafeMutablePointer<CBLError>?) -> Bool {
+    CBLCollection_SaveDocumentWithConcurrencyControl(handle, doc, CBLConcurrencyControl(kCBLConcurrencyControlLastWriteWins), outError)
+}
+
+@c @implementation
+public func CBLCollection_SaveDocumentWithConcurrencyControl(_ handle: OpaquePointer?, _ doc: OpaquePointer?,
+                                                             _ concurrency: CBLConcurrencyControl,
+                                                             _ outError: UnsafeMutablePointer<CBLError>?) -> Bool {
+    bridge(outError, failure: false) {
+        let saved = try collection(handle).save(document: try mutableDocument(doc), concurrencyControl: try concurrencyControl(concurrency))
+        guard saved else { throw DocLiteError(.conflict, "the document was changed since it was read") }
+        return true
+    }
+}
+
+@c @implementation
+public func CBLCollection_DeleteDocument(_ handle: OpaquePointer?, _ doc: OpaquePointer?,
+                                         _ outError: UnsafeMutablePointer<CBLError>?) -> Bool {
+    CBLCollection_DeleteDocumentWithConcurrencyControl(handle, doc, CBLConcurrencyControl(kCBLConcurrencyControlLastWriteWins), outError)
+}
+
+@c @implementation
+public func CBLCollection_DeleteDocumentWithConcurrencyControl(_ handle: OpaquePointer?, _ doc: OpaquePointer?,
+                                                               _ concurrency: CBLConcurrencyControl,
+                                                               _ outError: UnsafeMutablePointer<CBLError>?) -> Bool {
+    bridge(outError, failure: false) {
+        let deleted = try collection(handle).delete(document: try document(doc), concurrencyControl: try concurrencyControl(concurrency))
+        guard deleted else { throw DocLiteError(.conflict, "the document was changed since it was read") }
+        return true
+    }
+}
+
+@c @implementation
+public func CBLCollection_PurgeDocumentByID(_ handle: OpaquePointer?, _ docID: UnsafePointer<CChar>?,
+                                            _ outError: UnsafeMutablePointer<CBLError>?) -> Bool {
+    bridge(outError, failure: false) {
+        try collection(handle).purge(id: try string(docID, "document ID"))
+        return true
+    }
+}
+
+@c @implementation
+public func CBLCollection_GetDocumentExpiration(_ handle: OpaquePointer?, _ docID: UnsafePointer<CChar>?,
+                                               _ outError: UnsafeMutablePointer<CBLError>?) -> CBLTimestamp {
+    bridge(outError, failure: -1) {
+        let date = try collection(handle).getDocumentExpiration(id: try string(docID, "document ID"))
+        return date.map { CBLTimestamp(($0.timeIntervalSince1970 * 1000).rounded()) } ?? 0
+    }
+}
+
+@c @implementation
+public func CBLCollection_SetDocumentExpiration(_ handle: OpaquePointer?, _ docID: UnsafePointer<CChar>?,
+                                               _ expiration: CBLTimestamp,
+                                               _ outError: UnsafeMutablePointer<CBLError>?) -> Bool {
+    bridge(outError, failure: false) {
+        let date = expiration == 0 ? nil : Date(timeIntervalSince1970: Double(expiration) / 1000)
+        try collection(handle).setDocumentExpiration(id: try string(docID, "document ID"), expiration: date)
+        return true
+    }
+}

@@ -1,0 +1,128 @@
+import DocLite
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The live C handles. A handle is an opaque number, never an address, so a
+/// released or foreign handle is recognised (and never reused): every entry
+/// point looks its handle arguments up here. An entry holds its object while
+/// its C reference count is above zero.
+final class HandleRegistry: @unchecked Sendable {
+    static let shared = HandleRegistry()
+
+    private final class Entry {
+        let object: AnyObject
+        var references = 1
+        /// Borrowed C strings handed out for this handle, freed with it.
+        var strings: [String: UnsafeMutablePointer<CChar>] = [:]
+
+        init(_ object: AnyObject) { self.object = object }
+
+        deinit { for pointer in strings.values { free(pointer) } }
+    }
+
+    private let lock = Lock()
+    private var entries: [UInt: Entry] = [:]
+    private var next: UInt = 0x1000
+
+    /// Registers `object` and returns a new handle with one reference.
+    func register(_ object: AnyObject) -> OpaquePointer {
+        lock.withLock {
+            next += 0x10
+            entries[next] = Entry(object)
+            return OpaquePointer(bitPattern: next)!
+        }
+    }
+
+    /// Adds a reference; false when the handle is not live.
+    func retain(_ handle: UnsafeRawPointer?) -> Bool {
+        lock.withLock {
+            guard let entry = entries[key(handle)] else { return false }
+            entry.references += 1
+            return true
+        }
+    }
+
+    /// Drops a reference; the last one unregisters the handle.
+    func release(_ handle: UnsafeRawPointer?) {
+        // The entry (and its object) is freed outside the lock: a deinit may release other handles.
+        let removed: Entry? = lock.withLock {
+            let key = key(handle)
+            guard let entry = entries[key] else { return nil }
+            entry.references -= 1
+            return entry.references == 0 ? entries.removeValue(forKey: key) : nil
+        }
+        _ = removed
+    }
+
+    var count: Int { lock.withLock { entries.count } }
+
+    /// The object behind `handle` as a `T`; throws `invalidParameter` for NULL,
+    /// released, foreign or wrongly typed handles.
+    func object<T>(_ handle: OpaquePointer?, as type: T.Type, _ role: String) throws -> T {
+        guard let handle else {
+            throw DocLiteError(.invalidParameter, "\(role) is NULL")
+        }
+        let object = lock.withLock { entries[key(UnsafeRawPointer(handle))]?.object }
+        guard let object else {
+            throw DocLiteError(.invalidParameter, "\(role) is not a live handle (released, or not from DocLite)")
+        }
+        guard let typed = object as? T else {
+            throw DocLiteError(.invalidParameter, "\(role) is a \(Self.typeName(object)), not a \(Self.typeName(T.self))")
+        }
+        return typed
+    }
+
+    /// A C copy of `value`, owned by the handle: valid while the handle lives
+    /// and until the same `slot` is asked for with a different value.
+    func borrowedString(_ handle: OpaquePointer?, slot: String, _ value: String) -> UnsafePointer<CChar>? {
+        lock.withLock {
+            guard let entry = entries[key(UnsafeRawPointer(handle))] else { return nil }
+            if let existing = entry.strings[slot], String(cString: existing) == value { return UnsafePointer(existing) }
+            if let old = entry.strings[slot] { free(old) }
+            let copy = strdup(value)!
+            entry.strings[slot] = copy
+            return UnsafePointer(copy)
+        }
+    }
+
+    private func key(_ handle: UnsafeRawPointer?) -> UInt { UInt(bitPattern: handle) }
+
+    private static func typeName(_ object: Any) -> String {
+        switch object {
+        case is Database, is Database.Type: return "CBLDatabase"
+        case is CollectionRef, is CollectionRef.Type: return "CBLCollection"
+        case is Document, is Document.Type, is MutableDocument.Type: return "CBLDocument"
+        case is ListenerTokenRef, is ListenerTokenRef.Type: return "CBLListenerToken"
+        default: return "\(type(of: object))"
+        }
+    }
+}
+
+/// A collection handle keeps its database open, as in couchbase-lite-C.
+final class CollectionRef {
+    let collection: DocLite.Collection
+    let database: Database
+
+    init(_ collection: DocLite.Collection, database: Database) {
+        self.collection = collection
+        self.database = database
+    }
+}
+
+/// A listener-token handle; keeps the collection handle it reports alive.
+final class ListenerTokenRef {
+    let token: ListenerToken
+    let collectionHandle: OpaquePointer
+
+    init(token: ListenerToken, collectionHandle: OpaquePointer) {
+        self.token = token
+        self.collectionHandle = collectionHandle
+        _ = HandleRegistry.shared.retain(UnsafeRawPointer(collectionHandle))
+    }
+
+    deinit {
+        token.remove()
+        HandleRegistry.shared.release(UnsafeRawPointer(collectionHandle))
+    }
+}

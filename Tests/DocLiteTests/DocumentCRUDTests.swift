@@ -1,0 +1,47 @@
+import Foundation
+import XCTest
+@testable import DocLite
+
+final class DocumentCRUDTests: DatabaseTestCase {
+    func testSaveGetUpdateDelete() throws {
+        let collection = defaultCollection
+        let doc = MutableDocument(id: "hotel-1")
+        doc.setString("hotel", forKey: "type").setInt(42, forKey: "rooms")
+        try doc.setDouble(4.5, forKey: "rating")
+        try collection.save(document: doc)
+        XCTAssertEqual(doc.sequence, 1)
+        XCTAssertTrue(doc.revisionID!.hasPrefix("1-"))
+        XCTAssertEqual(doc.revisionID!.count, 2 + 40)
+
+        let read = try XCTUnwrap(collection.document(id: "hotel-1"))
+        XCTAssertEqual(read.string(forKey: "type"), "hotel")
+        XCTAssertEqual(read.int(forKey: "rooms"), 42)
+        XCTAssertEqual(read.double(forKey: "rating"), 4.5)
+        XCTAssertNil(read.value(forKey: "missing"))
+        XCTAssertEqual(read.revisionID, doc.revisionID)
+        XCTAssertEqual(collection.count, 1)
+
+        let update = read.toMutable()
+        update.setString("Grand", forKey: "name")
+        try collection.save(document: update)
+        XCTAssertEqual(update.sequence, 2)
+        XCTAssertTrue(update.revisionID!.hasPrefix("2-"))
+        XCTAssertEqual(try collection.document(id: "hotel-1")?.string(forKey: "name"), "Grand")
+
+        try collection.delete(document: update)
+        XCTAssertNil(try collection.document(id: "hotel-1"))
+        XCTAssertEqual(update.sequence, 3)
+        XCTAssertTrue(update.revisionID!.hasPrefix("3-"))
+        XCTAssertEqual(collection.count, 0)
+    }
+
+    func testPersistsAcrossReopen() throws {
+        try defaultCollection.save(document: MutableDocument(id: "a", json: #"{"n": 1, "nested": {"x": [1, 2.5, "three", null, true]}}"#))
+        try reopen()
+        let doc = try XCTUnwrap(defaultCollection.document(id: "a"))
+        XCTAssertEqual(doc.toJSON(), #"{"n":1,"nested":{"x":[1,2.5,"three",null,true]}}"#)
+        XCTAssertEqual(doc.sequence, 1)
+        try defaultCollection.save(document: MutableDocument(id: "b", json: "{}"))
+        XCTAssertEqual(try defaultCollection.document(id: "b")?.sequence, 2)
+    }
+}

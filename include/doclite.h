@@ -1,0 +1,297 @@
+/*
+ * doclite.h — the C API of DocLite, an embedded JSON document database with
+ * Couchbase Lite's data model. Names follow couchbase-lite-C; JSON text
+ * (UTF-8) replaces Fleece values.
+ *
+ * OWNERSHIP
+ *
+ *   Returned +1 (the caller releases with CBL_Release):
+ *     CBLDatabase_Open, CBLDocument_Create*, CBLDocument_MutableCopy,
+ *     CBLCollection_GetDocument, CBLCollection_GetMutableDocument,
+ *     the collection lookups (CBLDatabase_DefaultCollection, _Collection,
+ *     _CreateCollection) and listener tokens (released by CBLListener_Remove).
+ *   Borrowed: every handle passed as an argument. A function that keeps a
+ *     handle retains it itself, so the caller may release right after the call.
+ *   Strings in: NUL-terminated UTF-8; NULL only where a parameter is marked
+ *     optional. Strings out: `const char*` results are borrowed and their
+ *     comment says until when they are valid; `char*` results are owned and
+ *     freed with CBL_FreeString. Lists come back as an owned JSON array.
+ *   NULL, released and foreign handles are detected (every live handle is in
+ *     a registry): the call fails with kCBLErrorInvalidParameter, never crashes.
+ *
+ * ERRORS
+ *
+ *   A function that can fail takes `CBLError* outError` last (optional: may be
+ *   NULL) and returns NULL, false or -1. A missing document is not an error:
+ *   NULL with outError->code == 0. CBLError_Message gives the text.
+ *
+ * THREADS
+ *
+ *   A database, its collections and its documents may be used from several
+ *   threads at once; calls on one database are serialized. A transaction
+ *   belongs to the thread that began it. Change listeners run on the thread
+ *   that committed, after the commit, outside internal locks: a listener may
+ *   call back into the database.
+ *
+ * EXAMPLE
+ *
+ *   CBLError err;
+ *   CBLDatabase* db = CBLDatabase_Open("hotels", NULL, &err);
+ *   CBLCollection* hotels = CBLDatabase_CreateCollection(db, "hotels", NULL, &err);
+ *   CBLDocument* doc = CBLDocument_CreateWithID("h1", &err);
+ *   CBLDocument_SetJSON(doc, "{\"name\": \"Grand\", \"rooms\": 42}", &err);
+ *   CBLCollection_SaveDocument(hotels, doc, &err);
+ *   CBL_Release(doc);
+ *   const CBLDocument* read = CBLCollection_GetDocument(hotels, "h1", &err);
+ *   char* json = CBLDocument_CreateJSON(read);   // {"name":"Grand","rooms":42}
+ *   CBL_FreeString(json);
+ *   CBL_Release(read);
+ *   CBL_Release(hotels);
+ *   CBLDatabase_Close(db, &err);
+ *   CBL_Release(db);
+ */
+#ifndef DOCLITE_H
+#define DOCLITE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- Errors ---------------------------------------------------------------- */
+
+/** Error domains. */
+typedef uint8_t CBLErrorDomain;
+enum {
+    kCBLDomain = 1,       /**< DocLite's own errors: a CBLErrorCode. */
+    kCBLPOSIXDomain = 2,  /**< An errno value. */
+    kCBLSQLiteDomain = 3, /**< An SQLite result code. */
+    kCBLFleeceDomain = 4  /**< An encoding error: kCBLFleeceErrorJSON for malformed JSON or bad UTF-8. */
+};
+
+/** Error codes in kCBLDomain (Couchbase Lite's numbering). */
+typedef int32_t CBLErrorCode;
+enum {
+    kCBLErrorAssertionFailed = 1,
+    kCBLErrorUnimplemented = 2,
+    kCBLErrorCorruptRevisionData = 5, /**< A reserved top-level key (_id, _rev, _deleted). */
+    kCBLErrorNotOpen = 6,             /**< The database is closed or the collection deleted. */
+    kCBLErrorNotFound = 7,
+    kCBLErrorConflict = 8,            /**< A save or delete lost to a concurrent change. */
+    kCBLErrorInvalidParameter = 9,    /**< Bad argument: NULL, released or wrong handle, bad UTF-8, bad name. */
+    kCBLErrorUnexpectedError = 10,
+    kCBLErrorCantOpenFile = 11,
+    kCBLErrorCorruptData = 15,
+    kCBLErrorBusy = 16,
+    kCBLErrorNotInTransaction = 17,
+    kCBLErrorTransactionNotClosed = 18,
+    kCBLErrorNotADatabaseFile = 20,
+    kCBLErrorDatabaseTooNew = 28,
+    kCBLErrorBadDocID = 29
+};
+
+/** Error codes in kCBLFleeceDomain. */
+enum {
+    kCBLFleeceErrorInvalidData = 3,
+    kCBLFleeceErrorJSON = 5
+};
+
+/** An error: domain and code, and `internal_info` that CBLError_Message uses. */
+typedef struct {
+    CBLErrorDomain domain;
+    int32_t code;
+    uint32_t internal_info;
+} CBLError;
+
+/** The message of an error, owned (free with CBL_FreeString); NULL when `error` is NULL or its code 0. */
+char* CBLError_Message(const CBLError* error);
+
+/** Frees a string returned as `char*` by DocLite. NULL is ignored. */
+void CBL_FreeString(char* string);
+
+/* ---- Reference counting ---------------------------------------------------- */
+
+/** Adds a reference to any DocLite handle and returns it; NULL when the handle is not live. */
+void* CBL_Retain(void* handle);
+
+/** Drops a reference to any DocLite handle; the last one frees it. NULL and unknown handles are ignored. */
+void CBL_Release(void* handle);
+
+/** The number of live handles of every type (for leak tests). */
+uint64_t CBL_InstanceCount(void);
+
+/** Milliseconds since 1970-01-01 UTC (the unit of expiration times). */
+typedef int64_t CBLTimestamp;
+
+/** The current time as a CBLTimestamp. */
+CBLTimestamp CBL_Now(void);
+
+/* ---- Databases ------------------------------------------------------------- */
+
+typedef struct CBLDatabase CBLDatabase;
+typedef struct CBLCollection CBLCollection;
+typedef struct CBLDocument CBLDocument;
+typedef struct CBLListenerToken CBLListenerToken;
+
+/** How a database is opened. */
+typedef struct {
+    const char* directory; /**< Directory of the database file; NULL: the current directory. */
+    bool fullSync;         /**< true: sync every commit to disk (survives power loss). */
+} CBLDatabaseConfiguration;
+
+/** The default configuration: the current directory, fullSync off. */
+CBLDatabaseConfiguration CBLDatabaseConfiguration_Default(void);
+
+/** Opens the database `name` (created when missing); `config` is optional. Returns +1. */
+CBLDatabase* CBLDatabase_Open(const char* name, const CBLDatabaseConfiguration* config, CBLError* outError);
+
+/** Closes the database; the handle stays valid (to release) but later calls fail with kCBLErrorNotOpen. */
+bool CBLDatabase_Close(CBLDatabase* db, CBLError* outError);
+
+/** Closes the database and deletes its file. */
+bool CBLDatabase_Delete(CBLDatabase* db, CBLError* outError);
+
+/** Deletes the closed database `name` in `inDirectory` (optional: NULL is the current directory). */
+bool CBL_DeleteDatabase(const char* name, const char* inDirectory, CBLError* outError);
+
+/** Whether a database `name` exists in `inDirectory` (optional). */
+bool CBL_DatabaseExists(const char* name, const char* inDirectory);
+
+/** The database name, borrowed: valid while the handle lives. NULL for a bad handle. */
+const char* CBLDatabase_Name(const CBLDatabase* db);
+
+/** The path of the database file, owned; NULL when closed or for a bad handle. */
+char* CBLDatabase_Path(const CBLDatabase* db);
+
+/** Begins a transaction, or joins the open one. The thread holds the database until the matching end. */
+bool CBLDatabase_BeginTransaction(CBLDatabase* db, CBLError* outError);
+
+/** Ends a transaction: the outermost one commits if every level committed, else rolls back. */
+bool CBLDatabase_EndTransaction(CBLDatabase* db, bool commit, CBLError* outError);
+
+/* ---- Collections ----------------------------------------------------------- */
+
+/** The default collection `_default._default`. Returns +1. */
+CBLCollection* CBLDatabase_DefaultCollection(CBLDatabase* db, CBLError* outError);
+
+/** Creates a collection, or returns the existing one; `scopeName` optional (default scope). Returns +1. */
+CBLCollection* CBLDatabase_CreateCollection(CBLDatabase* db, const char* collectionName, const char* scopeName, CBLError* outError);
+
+/** The collection, or NULL with code 0 when it does not exist; `scopeName` optional. Returns +1. */
+CBLCollection* CBLDatabase_Collection(CBLDatabase* db, const char* collectionName, const char* scopeName, CBLError* outError);
+
+/** Deletes a collection and its documents; `scopeName` optional. Missing collections are not an error. */
+bool CBLDatabase_DeleteCollection(CBLDatabase* db, const char* collectionName, const char* scopeName, CBLError* outError);
+
+/** The collection names of a scope as an owned JSON array; `scopeName` optional. */
+char* CBLDatabase_CollectionNames(CBLDatabase* db, const char* scopeName, CBLError* outError);
+
+/** The collection name, borrowed: valid while the handle lives. */
+const char* CBLCollection_Name(const CBLCollection* collection);
+
+/** The collection's scope name, borrowed: valid while the handle lives. */
+const char* CBLCollection_ScopeName(const CBLCollection* collection);
+
+/** The number of live documents; 0 for a bad handle or a closed database. */
+uint64_t CBLCollection_Count(const CBLCollection* collection);
+
+/* ---- Documents ------------------------------------------------------------- */
+
+/** What a save or delete does when the document changed since it was read. */
+typedef uint8_t CBLConcurrencyControl;
+enum {
+    kCBLConcurrencyControlLastWriteWins = 0,
+    kCBLConcurrencyControlFailOnConflict = 1
+};
+
+/** A new, empty document with an automatic ID. Returns +1. */
+CBLDocument* CBLDocument_Create(void);
+
+/** A new, empty document; `docID` optional (NULL: automatic ID). NULL for bad UTF-8. Returns +1. */
+CBLDocument* CBLDocument_CreateWithID(const char* docID, CBLError* outError);
+
+/** A mutable copy of a document, to change and save. Returns +1. */
+CBLDocument* CBLDocument_MutableCopy(const CBLDocument* doc);
+
+/** The document ID, borrowed: valid while the handle lives. */
+const char* CBLDocument_ID(const CBLDocument* doc);
+
+/** The revision ID, borrowed: valid until the document is saved or released. NULL before the first save. */
+const char* CBLDocument_RevisionID(const CBLDocument* doc);
+
+/** The sequence of the document's revision; 0 before the first save. */
+uint64_t CBLDocument_Sequence(const CBLDocument* doc);
+
+/** The properties as JSON text, owned. NULL for a bad handle. */
+char* CBLDocument_CreateJSON(const CBLDocument* doc);
+
+/** Replaces the properties with the JSON object `json`; on error nothing changes. */
+bool CBLDocument_SetJSON(CBLDocument* doc, const char* json, CBLError* outError);
+
+/** The document, immutable, or NULL with code 0 when missing or deleted. Returns +1. */
+const CBLDocument* CBLCollection_GetDocument(const CBLCollection* collection, const char* docID, CBLError* outError);
+
+/** The document, mutable, or NULL with code 0 when missing or deleted. Returns +1. */
+CBLDocument* CBLCollection_GetMutableDocument(CBLCollection* collection, const char* docID, CBLError* outError);
+
+/** Saves a mutable document (last write wins). */
+bool CBLCollection_SaveDocument(CBLCollection* collection, CBLDocument* doc, CBLError* outError);
+
+/** Saves a mutable document; with kCBLConcurrencyControlFailOnConflict a conflict fails with kCBLErrorConflict. */
+bool CBLCollection_SaveDocumentWithConcurrencyControl(CBLCollection* collection, CBLDocument* doc,
+                                                      CBLConcurrencyControl concurrency, CBLError* outError);
+
+/** Deletes a document, leaving a tombstone (last write wins). */
+bool CBLCollection_DeleteDocument(CBLCollection* collection, const CBLDocument* doc, CBLError* outError);
+
+/** Deletes a document; with kCBLConcurrencyControlFailOnConflict a conflict fails with kCBLErrorConflict. */
+bool CBLCollection_DeleteDocumentWithConcurrencyControl(CBLCollection* collection, const CBLDocument* doc,
+                                                        CBLConcurrencyControl concurrency, CBLError* outError);
+
+/** Removes every trace of a document; kCBLErrorNotFound when there is none. */
+bool CBLCollection_PurgeDocumentByID(CBLCollection* collection, const char* docID, CBLError* outError);
+
+/** When the document expires: 0 for never (or no such document), -1 on error. */
+CBLTimestamp CBLCollection_GetDocumentExpiration(CBLCollection* collection, const char* docID, CBLError* outError);
+
+/** Sets when the document expires (0: never); kCBLErrorNotFound when there is no such document. */
+bool CBLCollection_SetDocumentExpiration(CBLCollection* collection, const char* docID, CBLTimestamp expiration, CBLError* outError);
+
+/* ---- Change listeners ------------------------------------------------------ */
+
+/** The documents of a collection changed by one commit; everything is borrowed for the callback's duration. */
+typedef struct {
+    const CBLCollection* collection;
+    unsigned numDocs;
+    const char* const* docIDs;
+} CBLCollectionChange;
+
+/** A change to one document; borrowed for the callback's duration. */
+typedef struct {
+    const CBLCollection* collection;
+    const char* docID;
+} CBLDocumentChange;
+
+typedef void (*CBLCollectionChangeListener)(void* context, const CBLCollectionChange* change);
+typedef void (*CBLDocumentChangeListener)(void* context, const CBLDocumentChange* change);
+
+/** Calls `listener` after each commit that changes the collection. `context` must outlive the token. Returns +1. */
+CBLListenerToken* CBLCollection_AddChangeListener(const CBLCollection* collection, CBLCollectionChangeListener listener,
+                                                  void* context, CBLError* outError);
+
+/** Calls `listener` after each commit that changes the document `docID`. Returns +1. */
+CBLListenerToken* CBLCollection_AddDocumentChangeListener(const CBLCollection* collection, const char* docID,
+                                                          CBLDocumentChangeListener listener, void* context,
+                                                          CBLError* outError);
+
+/** Unregisters the listener and releases the token. NULL is ignored. */
+void CBLListener_Remove(CBLListenerToken* token);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DOCLITE_H */
