@@ -28,6 +28,11 @@ let package = Package(
             dependencies: ["DocLite"],
             path: "Examples/doclite-example"
         ),
+        .executableTarget(
+            name: "doclite-bench",
+            dependencies: ["DocLite", "CSQLite"],
+            path: "Benchmarks/doclite-bench"
+        ),
         .testTarget(name: "DocLiteTests", dependencies: ["DocLite", "CSQLite"]),
     ]
 )

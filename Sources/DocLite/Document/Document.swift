@@ -1,7 +1,36 @@
-/// A document's properties: either the stored body, read lazily one property
-/// at a time, or a Swift tree once a ``MutableDocument`` has been changed.
+/// JSON text already checked by ``JSONValidator``: saving encodes it straight
+/// into the database's body format, with the database's shared keys.
+struct ValidatedJSON {
+    let utf8: [UInt8]
+    let reservedKey: String?
+
+    /// Checks `json`; throws for malformed JSON, invalid UTF-8 or a non-object.
+    init(_ json: String) throws {
+        var validator = JSONValidator()
+        var text = json
+        try text.withUTF8 { try JSONParser.encodeObject($0, into: &validator) }
+        utf8 = Array(json.utf8)
+        reservedKey = validator.reservedKey
+    }
+
+    /// Encodes the text with `encoder` (which it cannot fail: it was validated).
+    func encode(into encoder: inout BodyEncoder) throws {
+        try utf8.withUnsafeBufferPointer { try JSONParser.encodeObject($0, into: &encoder) }
+    }
+
+    /// The text as a tree.
+    var members: [String: JSONValue] {
+        guard case .dictionary(let members)? = try? JSONValue(json: String(decoding: utf8, as: UTF8.self)) else { return [:] }
+        return members
+    }
+}
+
+/// A document's properties: the stored body, read lazily one property at a
+/// time; JSON text set on a ``MutableDocument``, encoded when saved; or a Swift
+/// tree once a ``MutableDocument`` has been changed property by property.
 enum DocumentContent {
     case encoded(body: [UInt8], keys: SharedKeys)
+    case json(ValidatedJSON)
     case tree([String: JSONValue])
 
     static let empty = DocumentContent.tree([:])
@@ -11,9 +40,11 @@ enum DocumentContent {
         switch self {
         case .tree(let members):
             return members[key]
+        case .json(let json):
+            return json.members[key]
         case .encoded(let body, let keys):
             return keys.lock.withLock {
-                var path = KeyPath(components: [.key(PathKey(name: Array(key.utf8)))])
+                let path = KeyPath(key: key)
                 path.resolve(with: keys)
                 return body.withUnsafeBytes { raw in
                     let reader = Body(raw)
@@ -28,6 +59,8 @@ enum DocumentContent {
         switch self {
         case .tree(let members):
             return members
+        case .json(let json):
+            return json.members
         case .encoded(let body, let keys):
             return keys.lock.withLock {
                 body.withUnsafeBytes { raw in
@@ -43,6 +76,8 @@ enum DocumentContent {
         switch self {
         case .tree(let members):
             return JSONValue.dictionary(members).json
+        case .json(let json):
+            return JSONValue.dictionary(json.members).json
         case .encoded(let body, let keys):
             var out: [UInt8] = []
             out.reserveCapacity(body.count * 2)
@@ -54,17 +89,26 @@ enum DocumentContent {
     }
 
     /// The body encoded with `keys` (re-encoded when it was written with other keys).
-    /// The caller holds the database lock and `keys.lock`.
-    func encoded(with keys: SharedKeys) -> [UInt8] {
-        var encoder = BodyEncoder(sharedKeys: keys)
+    /// The body encoded with `encoder`'s shared keys. The caller holds the
+    /// database lock and the keys' lock.
+    func encoded(with encoder: inout BodyEncoder) throws -> [UInt8] {
+        encoder.reset()
         switch self {
         case .encoded(let body, let bodyKeys):
-            if bodyKeys === keys { return body }
+            if bodyKeys === encoder.sharedKeys { return body }
             body.withUnsafeBytes { encoder.writeValue(from: Body($0), at: 0, keys: bodyKeys) }
+        case .json(let json):
+            try json.encode(into: &encoder)
         case .tree(let members):
             JSONValue.dictionary(members).encode(into: &encoder)
         }
         return encoder.output
+    }
+
+    /// The first reserved top-level key (`_id`, `_rev`, `_deleted`) present, if any.
+    var reservedKey: String? {
+        if case .json(let json) = self { return json.reservedKey }
+        return JSONValidator.reservedKeys.sorted().first { property($0) != nil }
     }
 }
 
@@ -154,12 +198,7 @@ public final class MutableDocument: Document, MutableDictionaryProtocol, @unchec
     /// Replaces every property with the JSON object `json`. Throws, changing
     /// nothing, for malformed JSON, invalid UTF-8 or a body that is not an object.
     public func setJSON(_ json: String) throws {
-        // The document's own key table: saving re-maps it to the database's.
-        let keys = SharedKeys()
-        var encoder = BodyEncoder(sharedKeys: keys)
-        var text = json
-        try text.withUTF8 { try JSONParser.encodeObject($0, into: &encoder) }
-        content = .encoded(body: encoder.output, keys: keys)
+        content = .json(try ValidatedJSON(json))
     }
 
     public override func toMutable() -> MutableDocument {

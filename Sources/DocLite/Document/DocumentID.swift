@@ -24,6 +24,8 @@ enum DocumentID {
 
 /// A revision ID in Couchbase Lite 3.x form, `<generation>-<SHA-1 hex>`.
 enum RevisionID {
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
     /// The generation of `revisionID` (the number before the dash), 0 for nil.
     static func generation(of revisionID: String?) -> Int {
         guard let revisionID, let dash = revisionID.firstIndex(of: "-") else { return 0 }
@@ -34,16 +36,16 @@ enum RevisionID {
     static func next(after parent: String?, deleted: Bool, body: [UInt8]) -> String {
         var sha = SHA1()
         let parentBytes = Array((parent ?? "").utf8)
-        sha.update([UInt8(min(parentBytes.count, 255))])
-        sha.update(parentBytes)
-        sha.update([deleted ? 1 : 0])
+        sha.update([UInt8(min(parentBytes.count, 255))] + parentBytes + [deleted ? 1 : 0])
         sha.update(body)
-        let hex = Array("0123456789abcdef".utf8)
-        var text = Array("\(generation(of: parent) + 1)-".utf8)
-        for byte in sha.finish() {
-            text.append(hex[Int(byte >> 4)])
-            text.append(hex[Int(byte & 0xF)])
+        let digest = sha.finish()
+        let prefix = "\(generation(of: parent) + 1)-"
+        return prefix + String(unsafeUninitializedCapacity: 2 * digest.count) { text in
+            for (i, byte) in digest.enumerated() {
+                text[2 * i] = hexDigits[Int(byte >> 4)]
+                text[2 * i + 1] = hexDigits[Int(byte & 0xF)]
+            }
+            return 2 * digest.count
         }
-        return String(decoding: text, as: UTF8.self)
     }
 }

@@ -35,61 +35,61 @@ enum BodyFunctions {
                     sqlite3_result_int(context, 0)
                     return
                 }
-                let matched = BodyFunctions.withAuxiliary(context, argument: 2, argv) { LikePattern(BodyFunctions.rawText(argv![2])) }?.matches(text) ?? false
-                sqlite3_result_int(context, matched ? 1 : 0)
+                let matched = BodyFunctions.withAuxiliary(context, argument: 2, argv, {
+                    Cached(LikePattern(BodyFunctions.rawText(argv![2])))
+                }) { $0.value.matches(text) }
+                sqlite3_result_int(context, matched == true ? 1 : 0)
             }
         }
     }
 
     /// A per-statement cache cell for a parsed argument.
     fileprivate final class Cached<Value> {
-        var value: Value
+        let value: Value
         init(_ value: Value) { self.value = value }
     }
 
     /// Finds the property named by argument 1 in the body in argument 0 and calls
-    /// `body` with it; sets a NULL (MISSING) result when either is absent.
+    /// `use` with it; sets a NULL (MISSING) result when either is absent.
     @inline(__always)
     fileprivate static func withProperty(_ context: OpaquePointer?, _ argv: UnsafeMutablePointer<OpaquePointer?>?,
-                                     _ use: (Body, Int) -> Void) {
+                                         _ use: (Body, Int) -> Void) {
         guard let argv, let blob = sqlite3_value_blob(argv[0]) else {
             sqlite3_result_null(context)
             return
         }
-        let keys = Unmanaged<SharedKeys>.fromOpaque(sqlite3_user_data(context)).takeUnretainedValue()
         let body = Body(UnsafeRawBufferPointer(start: blob, count: Int(sqlite3_value_bytes(argv[0]))))
-        let cell: Cached<KeyPath>? = withAuxiliaryCell(context, argument: 1, argv) {
+        let found: Int?? = withAuxiliary(context, argument: 1, argv, {
             try KeyPath(parsing: String(decoding: rawText(argv[1]), as: UTF8.self))
+        }) { path in
+            Unmanaged<SharedKeys>.fromOpaque(sqlite3_user_data(context))._withUnsafeGuaranteedRef { path.resolve(with: $0) }
+            return body.offset(of: path)
         }
-        guard let cell else { return }
-        cell.value.resolve(with: keys)
-        guard let offset = body.offset(of: cell.value) else {
+        guard let found else { return }   // the path was malformed: the error is set
+        guard let offset = found else {
             sqlite3_result_null(context)
             return
         }
         use(body, offset)
     }
 
-    /// The cached parse of argument `argument`, made on first use in a statement.
-    fileprivate static func withAuxiliary<Value>(_ context: OpaquePointer?, argument: Int32,
-                                             _ argv: UnsafeMutablePointer<OpaquePointer?>?,
-                                             _ make: () throws -> Value) -> Value? {
-        let cell: Cached<Value>? = withAuxiliaryCell(context, argument: argument, argv, make)
-        return cell?.value
-    }
-
-    fileprivate static func withAuxiliaryCell<Value>(_ context: OpaquePointer?, argument: Int32,
-                                                 _ argv: UnsafeMutablePointer<OpaquePointer?>?,
-                                                 _ make: () throws -> Value) -> Cached<Value>? {
+    /// Calls `use` with the parse of argument `argument`, made on first use in a
+    /// statement and cached as SQLite auxiliary data; nil (with the SQL error
+    /// set) when `make` throws.
+    @inline(__always)
+    fileprivate static func withAuxiliary<Value: AnyObject, R>(_ context: OpaquePointer?, argument: Int32,
+                                                               _ argv: UnsafeMutablePointer<OpaquePointer?>?,
+                                                               _ make: () throws -> Value,
+                                                               _ use: (Value) -> R) -> R? {
         if let cached = sqlite3_get_auxdata(context, argument) {
-            return Unmanaged<Cached<Value>>.fromOpaque(cached).takeUnretainedValue()
+            return Unmanaged<Value>.fromOpaque(cached)._withUnsafeGuaranteedRef(use)
         }
         do {
-            let cell = Cached(try make())
-            sqlite3_set_auxdata(context, argument, Unmanaged.passRetained(cell).toOpaque()) {
+            let value = try make()
+            sqlite3_set_auxdata(context, argument, Unmanaged.passRetained(value).toOpaque()) {
                 Unmanaged<AnyObject>.fromOpaque($0!).release()
             }
-            return cell
+            return use(value)
         } catch {
             sqlite3_result_error(context, "\(error)", -1)
             return nil

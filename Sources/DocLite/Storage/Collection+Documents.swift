@@ -2,9 +2,6 @@ import Foundation
 
 /// Reading, saving, deleting, purging and expiring documents.
 extension Collection {
-    /// The top-level keys Couchbase Lite rejects in a document body.
-    static let reservedKeys = ["_id", "_rev", "_deleted"]
-
     /// The current revision of a stored document: live, or a tombstone.
     private struct StoredRevision {
         let revisionID: String
@@ -36,7 +33,9 @@ extension Collection {
     public func save(document: MutableDocument, concurrencyControl: ConcurrencyControl) throws -> Bool {
         try DocumentID.validate(document.id)
         try checkOwnership(of: document)
-        try Self.checkReservedKeys(document.content)
+        if let key = document.content.reservedKey {
+            throw DocLiteError(.corruptRevisionData, "illegal top-level key '\(key)' in document: '_id', '_rev' and '_deleted' are reserved")
+        }
         return try write { database, connection in
             let stored = try storedRevision(id: document.id, connection)
             let parent: String?
@@ -47,7 +46,7 @@ extension Collection {
                 parent = stored?.revisionID
             }
             let keys = database.sharedKeys
-            let body = keys.lock.withLock { document.content.encoded(with: keys) }
+            let body = try keys.lock.withLock { try document.content.encoded(with: &database.encoder) }
             try database.persistNewKeys()
             let revisionID = RevisionID.next(after: parent, deleted: false, body: body)
             let sequence = lastSequence + 1
@@ -175,9 +174,4 @@ extension Collection {
         }
     }
 
-    private static func checkReservedKeys(_ content: DocumentContent) throws {
-        for key in reservedKeys where content.property(key) != nil {
-            throw DocLiteError(.corruptRevisionData, "illegal top-level key '\(key)' in document: '_id', '_rev' and '_deleted' are reserved")
-        }
-    }
 }

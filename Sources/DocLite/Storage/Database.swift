@@ -19,6 +19,8 @@ public final class Database: @unchecked Sendable {
     let lock = Lock(recursive: true)
     private(set) var connection: SQLiteConnection?
     let sharedKeys = SharedKeys()
+    /// Encodes bodies on save; reused so that a save allocates nothing for it.
+    lazy var encoder = BodyEncoder(sharedKeys: sharedKeys)
     /// Shared keys with an ID below this are stored in `shared_keys`.
     var persistedKeyCount = 0
     var transaction = TransactionState()
@@ -169,4 +171,17 @@ public final class Database: @unchecked Sendable {
             collectionsByID[id] = nil
         }
     }
+}
+
+extension Database {
+    /// Runs `body` with the SQLite connection, under the database lock. For
+    /// DocLite's own tools (benchmarks) that run SQL in the compiler's forms.
+    package func withSQLiteConnection<R>(_ body: (OpaquePointer) throws -> R) throws -> R {
+        try read { try body($0.handle) }
+    }
+}
+
+extension Collection {
+    /// The SQLite table of the collection's live documents (for DocLite's own tools).
+    package var liveTableName: String { liveTable }
 }

@@ -152,26 +152,27 @@ struct Body {
         }
     }
 
-    /// The offset of the member named `key` in the dict at `offset`.
+    /// The offset of the member named by `key` in the dict at `offset`.
     @inline(__always)
-    func member(_ key: PathKey, ofDictAt offset: Int) -> Int? {
+    func member(_ key: UnsafePointer<KeyPath.Step>, ofDictAt offset: Int) -> Int? {
         guard let tag = tag(at: offset) else { return nil }
+        let keyID = key.pointee.keyID
         switch tag {
         case BodyTag.dict1:
-            guard key.id >= 0, offset + 3 <= bytes.count else { return nil }
+            guard keyID >= 0, offset + 3 <= bytes.count else { return nil }
             let count = Int(bytes[offset + 2])
             guard offset + 3 + 2 * count <= bytes.count else { return nil }
             var i = 0
             while i < count {
                 let id = Int(bytes[offset + 3 + i])
-                if id == key.id { return offset + Int(bytes[offset + 3 + count + i]) }
-                if id > key.id { return nil }
+                if id == keyID { return offset + Int(bytes[offset + 3 + count + i]) }
+                if id > keyID { return nil }
                 i += 1
             }
             return nil
         case BodyTag.dict2, BodyTag.dict4:
-            guard key.id >= 0 else { return nil }
-            return sharedMember(key.id, ofDictAt: offset, width: BodyTag.width(tag))
+            guard keyID >= 0 else { return nil }
+            return sharedMember(keyID, ofDictAt: offset, width: BodyTag.width(tag))
         case BodyTag.mixedDict:
             return mixedMember(key, ofDictAt: offset)
         default:
@@ -194,7 +195,8 @@ struct Body {
         return nil
     }
 
-    private func mixedMember(_ key: PathKey, ofDictAt offset: Int) -> Int? {
+    private func mixedMember(_ key: UnsafePointer<KeyPath.Step>, ofDictAt offset: Int) -> Int? {
+        let keyID = key.pointee.keyID
         guard let count = uint(at: offset + 5, width: 4) else { return nil }
         let keysStart = offset + 9
         // Shared-ID entries come first (ascending), then string keys (bytewise ascending).
@@ -205,12 +207,12 @@ struct Body {
             let entry = UInt32(raw)
             let order: Int
             if entry & BodyTag.stringKeyFlag == 0 {
-                order = key.id >= 0 ? Int(entry) - key.id : -1
-            } else if key.id >= 0 {
+                order = keyID >= 0 ? Int(entry) - keyID : -1
+            } else if keyID >= 0 {
                 order = 1
             } else {
                 guard let stored = string(at: offset + Int(entry & ~BodyTag.stringKeyFlag)) else { return nil }
-                order = key.name.withUnsafeBufferPointer {
+                order = key.pointee.name.withUnsafeBufferPointer {
                     BodyEncoder.compareBytes(stored.assumingMemoryBound(to: UInt8.self), $0)
                 }
             }
@@ -224,15 +226,15 @@ struct Body {
     @inline(__always)
     func offset(of path: KeyPath, from offset: Int = 0) -> Int? {
         var current = offset
-        for component in path.components {
-            switch component {
-            case .key(let key):
-                guard let next = member(key, ofDictAt: current) else { return nil }
-                current = next
-            case .index(let index):
-                guard let next = element(index, ofArrayAt: current) else { return nil }
-                current = next
+        let steps = UnsafePointer(path.steps.baseAddress!)
+        for i in 0..<path.steps.count {
+            let next = if let index = steps[i].index {
+                element(index, ofArrayAt: current)
+            } else {
+                member(steps + i, ofDictAt: current)
             }
+            guard let next else { return nil }
+            current = next
         }
         return current
     }

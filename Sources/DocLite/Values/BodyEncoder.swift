@@ -1,11 +1,11 @@
 /// Writes values in the body format (``BodyTag``), streaming: containers are opened,
 /// filled and closed, and each close writes the container's header in front of
 /// its values. Used by the JSON parser and by ``MutableDocument``.
-struct BodyEncoder {
+struct BodyEncoder: JSONSink {
     private(set) var output: [UInt8] = []
-    private let sharedKeys: SharedKeys
+    let sharedKeys: SharedKeys
     /// Shared-key count before this encoder assigned any: IDs at or above it are new.
-    let firstNewKeyID: Int
+    private(set) var firstNewKeyID: Int
 
     private struct Member {
         var keyID: Int32          // shared key ID, or -1 for a string key
@@ -26,7 +26,6 @@ struct BodyEncoder {
     private var elements: [Int32] = []   // array element starts
     private var keyBytes: [UInt8] = []
     private var pendingKey: (id: Int32, start: Int32, count: Int32)?
-    private var scratch: [UInt8] = []
 
     init(sharedKeys: SharedKeys) {
         self.sharedKeys = sharedKeys
@@ -36,6 +35,7 @@ struct BodyEncoder {
 
     /// Clears the output for another document, keeping buffers.
     mutating func reset() {
+        firstNewKeyID = sharedKeys.count
         output.removeAll(keepingCapacity: true)
         frames.removeAll(keepingCapacity: true)
         members.removeAll(keepingCapacity: true)

@@ -1,6 +1,23 @@
-/// Parses JSON text (UTF-8) straight into the body format, without building an
-/// intermediate tree. Integers stay integers (every `Int64` and `UInt64`), numbers
-/// written with a fraction or exponent stay doubles, strings are validated UTF-8.
+/// What the JSON parser reports its values to: ``BodyEncoder`` writes the body
+/// format; ``JSONValidator`` only checks.
+protocol JSONSink {
+    mutating func writeNull()
+    mutating func writeBool(_ value: Bool)
+    mutating func writeInt(_ value: Int64)
+    mutating func writeUnsigned(_ value: UInt64)
+    mutating func writeDouble(_ value: Double)
+    mutating func writeString(_ utf8: UnsafeBufferPointer<UInt8>)
+    mutating func writeKey(_ utf8: UnsafeBufferPointer<UInt8>)
+    mutating func beginDict()
+    mutating func endDict()
+    mutating func beginArray()
+    mutating func endArray()
+}
+
+/// Parses JSON text (UTF-8) straight into a ``JSONSink`` — the body format,
+/// without an intermediate tree. Integers stay integers (every `Int64` and
+/// `UInt64`), numbers written with a fraction or exponent stay doubles,
+/// strings are validated UTF-8.
 struct JSONParser {
     /// Nesting deeper than this is rejected rather than risking the stack.
     static let maxDepth = 256
@@ -15,7 +32,7 @@ struct JSONParser {
     }
 
     /// Encodes the JSON object in `json` with `encoder`; anything but one object throws.
-    static func encodeObject(_ json: UnsafeBufferPointer<UInt8>, into encoder: inout BodyEncoder) throws {
+    static func encodeObject<Sink: JSONSink>(_ json: UnsafeBufferPointer<UInt8>, into encoder: inout Sink) throws {
         var parser = JSONParser(json)
         parser.skipWhitespace()
         guard parser.peek() == UInt8(ascii: "{") else {
@@ -28,7 +45,7 @@ struct JSONParser {
     }
 
     /// Encodes any one JSON value in `json` with `encoder`.
-    static func encodeValue(_ json: UnsafeBufferPointer<UInt8>, into encoder: inout BodyEncoder) throws {
+    static func encodeValue<Sink: JSONSink>(_ json: UnsafeBufferPointer<UInt8>, into encoder: inout Sink) throws {
         var parser = JSONParser(json)
         try parser.parseValue(into: &encoder)
         parser.skipWhitespace()
@@ -37,7 +54,7 @@ struct JSONParser {
 
     // MARK: Grammar
 
-    private mutating func parseValue(into encoder: inout BodyEncoder) throws {
+    private mutating func parseValue<Sink: JSONSink>(into encoder: inout Sink) throws {
         skipWhitespace()
         guard let byte = peek() else { throw error("unexpected end of JSON text") }
         switch byte {
@@ -53,7 +70,7 @@ struct JSONParser {
         }
     }
 
-    private mutating func parseObject(into encoder: inout BodyEncoder) throws {
+    private mutating func parseObject<Sink: JSONSink>(into encoder: inout Sink) throws {
         try enterContainer()
         position += 1
         encoder.beginDict()
@@ -80,7 +97,7 @@ struct JSONParser {
         depth -= 1
     }
 
-    private mutating func parseArray(into encoder: inout BodyEncoder) throws {
+    private mutating func parseArray<Sink: JSONSink>(into encoder: inout Sink) throws {
         try enterContainer()
         position += 1
         encoder.beginArray()
@@ -107,6 +124,7 @@ struct JSONParser {
     }
 
     /// Parses a string literal and hands its unescaped, validated UTF-8 to `use`.
+    @inline(__always)
     private mutating func parseString(_ use: (UnsafeBufferPointer<UInt8>) -> Void) throws {
         position += 1  // opening quote
         let start = position
@@ -201,7 +219,7 @@ struct JSONParser {
         return value
     }
 
-    private mutating func parseNumber(into encoder: inout BodyEncoder) throws {
+    private mutating func parseNumber<Sink: JSONSink>(into encoder: inout Sink) throws {
         let start = position
         let negative = peek() == UInt8(ascii: "-")
         if negative { position += 1 }
@@ -323,6 +341,34 @@ enum UTF8Validation {
             isValid(UnsafeBufferPointer(start: $0, count: count))
         }
     }
+}
+
+/// A ``JSONSink`` that writes nothing: checks that text is a JSON object the
+/// body format can hold, and notes a reserved top-level key.
+struct JSONValidator: JSONSink {
+    private var depth = 0
+    /// The first top-level key Couchbase Lite reserves (`_id`, `_rev`, `_deleted`), if any.
+    private(set) var reservedKey: String?
+
+    mutating func writeNull() {}
+    mutating func writeBool(_ value: Bool) {}
+    mutating func writeInt(_ value: Int64) {}
+    mutating func writeUnsigned(_ value: UInt64) {}
+    mutating func writeDouble(_ value: Double) {}
+    mutating func writeString(_ utf8: UnsafeBufferPointer<UInt8>) {}
+    mutating func beginDict() { depth += 1 }
+    mutating func endDict() { depth -= 1 }
+    mutating func beginArray() { depth += 1 }
+    mutating func endArray() { depth -= 1 }
+
+    mutating func writeKey(_ utf8: UnsafeBufferPointer<UInt8>) {
+        guard depth == 1, reservedKey == nil, utf8.first == UInt8(ascii: "_"), utf8.count <= 8 else { return }
+        let key = String(decoding: utf8, as: UTF8.self)
+        if Self.reservedKeys.contains(key) { reservedKey = key }
+    }
+
+    /// The top-level keys Couchbase Lite rejects in a document body.
+    static let reservedKeys: Set<String> = ["_id", "_rev", "_deleted"]
 }
 
 #if canImport(Glibc)

@@ -1,30 +1,44 @@
-/// A property key inside a ``KeyPath``: its UTF-8 name and, when the database
-/// shares it, its shared-key ID (-1 otherwise).
-struct PathKey {
-    let name: [UInt8]
-    var id: Int = -1
-}
-
 /// A parsed property path such as `address.zip` or `tags[0]`: dots separate
 /// keys, `[n]` indexes an array (negative from the end), and a backslash escapes
 /// the next character.
-struct KeyPath {
-    enum Component {
-        case key(PathKey)
-        case index(Int)
+///
+/// A class, so that an SQL function can cache one per statement and re-resolve
+/// its shared-key IDs in place; its steps live in a plain buffer so that a
+/// lookup per row copies and retains nothing.
+final class KeyPath {
+    struct Step {
+        /// The array index, or nil for a dictionary key.
+        let index: Int?
+        /// The key's UTF-8 bytes (empty for an index).
+        let name: [UInt8]
+        /// The key's shared-key ID, or -1 when it has none.
+        var keyID: Int = -1
     }
 
-    private(set) var components: [Component]
+    let steps: UnsafeMutableBufferPointer<Step>
     /// The shared-key count when IDs were last looked up (-1: never).
-    private var resolvedKeyCount = -1
+    private let resolvedKeyCount = UnsafeMutablePointer<Int>.allocate(capacity: 1)
 
-    init(components: [Component]) {
-        self.components = components
+    private init(_ steps: [Step]) {
+        self.steps = .allocate(capacity: steps.count)
+        _ = self.steps.initialize(from: steps)
+        resolvedKeyCount.initialize(to: -1)
+    }
+
+    deinit {
+        steps.deinitialize()
+        steps.deallocate()
+        resolvedKeyCount.deallocate()
+    }
+
+    /// The path of one top-level key (no escapes).
+    convenience init(key: String) {
+        self.init([Step(index: nil, name: Array(key.utf8))])
     }
 
     /// Parses `path`; throws for an empty path, an empty key or a malformed index.
-    init(parsing path: String) throws {
-        var components: [Component] = []
+    convenience init(parsing path: String) throws {
+        var steps: [Step] = []
         var key: [UInt8] = []
         var bytes = Array(path.utf8)[...]
         var pendingKey = true   // a key is expected (start, or after '.')
@@ -34,7 +48,7 @@ struct KeyPath {
         func flushKey() throws {
             if pendingKey {
                 guard !key.isEmpty else { throw fail("empty property name") }
-                components.append(.key(PathKey(name: key)))
+                steps.append(Step(index: nil, name: key))
             }
             key.removeAll()
         }
@@ -55,7 +69,7 @@ struct KeyPath {
                       let index = Int(String(decoding: bytes[bytes.startIndex..<close], as: UTF8.self)) else {
                     throw fail("array index must be an integer in brackets")
                 }
-                components.append(.index(index))
+                steps.append(Step(index: index, name: []))
                 bytes = bytes[(close + 1)...]
             default:
                 guard pendingKey else { throw fail("expected '.' or '[' after ']'") }
@@ -63,18 +77,17 @@ struct KeyPath {
             }
         }
         if pendingKey || !key.isEmpty { try flushKey() }
-        self.components = components
+        self.init(steps)
     }
 
-    /// Looks up shared-key IDs, again only when the table has grown since last time.
+    /// Looks up shared-key IDs, again only when the table has changed since last time.
     @inline(__always)
-    mutating func resolve(with keys: SharedKeys) {
-        guard resolvedKeyCount != keys.count else { return }
-        resolvedKeyCount = keys.count
-        for i in components.indices {
-            guard case .key(var key) = components[i] else { continue }
-            key.id = key.name.withUnsafeBufferPointer { keys.id(of: $0) } ?? -1
-            components[i] = .key(key)
+    func resolve(with keys: SharedKeys) {
+        let count = keys.count
+        guard resolvedKeyCount.pointee != count else { return }
+        resolvedKeyCount.pointee = count
+        for i in steps.indices where steps[i].index == nil {
+            steps[i].keyID = steps[i].name.withUnsafeBufferPointer { keys.id(of: $0) } ?? -1
         }
     }
 }

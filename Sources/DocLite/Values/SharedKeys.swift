@@ -24,7 +24,16 @@ final class SharedKeys: @unchecked Sendable {
     /// Open-addressing hash table of key IDs + 1 (0 = empty slot).
     private var slots = [Int32](repeating: 0, count: 64)
 
-    var count: Int { ends.count }
+    /// The number of keys; kept in a plain cell so the SQL functions read it per row cheaply.
+    private let countCell: UnsafeMutablePointer<Int> = {
+        let cell = UnsafeMutablePointer<Int>.allocate(capacity: 1)
+        cell.initialize(to: 0)
+        return cell
+    }()
+
+    var count: Int { countCell.pointee }
+
+    deinit { countCell.deallocate() }
 
     /// Whether `key` may receive a shared ID: 1–16 bytes of ASCII letters, digits, `_` and `-`.
     static func isEligible(_ key: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -86,6 +95,7 @@ final class SharedKeys: @unchecked Sendable {
     func append(_ key: UnsafeBufferPointer<UInt8>) {
         storage.append(contentsOf: key)
         ends.append(storage.count)
+        countCell.pointee = ends.count
         if count * 2 > slots.count { rehash(capacity: slots.count * 2) } else { insertSlot(count - 1) }
     }
 
@@ -98,6 +108,7 @@ final class SharedKeys: @unchecked Sendable {
     func rollback(to count: Int) {
         guard count < self.count else { return }
         ends.removeSubrange(count...)
+        countCell.pointee = ends.count
         storage.removeSubrange((ends.last ?? 0)...)
         rehash(capacity: slots.count)
     }

@@ -1,0 +1,43 @@
+import Foundation
+
+/// Wall-clock timing and the medians the report prints.
+enum Measure {
+    /// Seconds taken by `body`.
+    static func seconds(_ body: () throws -> Void) rethrows -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        try body()
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    }
+
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        return sorted.isEmpty ? .nan : sorted[sorted.count / 2]
+    }
+}
+
+/// Results of one scenario: median per contender, printed as a table row.
+struct Row {
+    let scenario: String
+    let unit: String            // "ms" (lower is better) or "docs/s" (higher is better)
+    var medians: [String: Double] = [:]
+    var goal: String = ""
+
+    func ratio(_ a: String, to b: String) -> Double? {
+        guard let x = medians[a], let y = medians[b] else { return nil }
+        return x / y
+    }
+}
+
+/// Prints rows as a Markdown table with ratios to R and J.
+func printTable(_ rows: [Row]) {
+    func fmt(_ v: Double?, _ unit: String) -> String {
+        guard let v else { return "—" }
+        return unit == "ms" ? String(format: "%.3f", v) : String(format: "%.0f", v)
+    }
+    func ratio(_ v: Double?) -> String { v.map { String(format: "%.2f×", $0) } ?? "—" }
+    print("| scenario | unit | DocLite | R | J | DocLite ÷ R | DocLite ÷ J | goal |")
+    print("|---|---|---|---|---|---|---|---|")
+    for row in rows {
+        print("| \(row.scenario) | \(row.unit) | \(fmt(row.medians["DocLite"], row.unit)) | \(fmt(row.medians["R"], row.unit)) | \(fmt(row.medians["J"], row.unit)) | \(ratio(row.ratio("DocLite", to: "R"))) | \(ratio(row.ratio("DocLite", to: "J"))) | \(row.goal) |")
+    }
+}

@@ -1,0 +1,184 @@
+// DocLite's storage benchmark: insert, get by ID, and full scans over stored
+// bodies in the SQL forms the query compiler will emit (Q0 point, Q3 LIKE,
+// Q2 grouping), each side by side with relational SQLite (R) and JSON text
+// with json_extract (J) in the same run: interleaved rounds, medians, row
+// counts checked equal. Usage: doclite-bench [--rounds N] [--docs N]
+import CSQLite
+import DocLite
+import Foundation
+
+var rounds = 7
+var documentCount = 100_000
+var arguments = CommandLine.arguments.dropFirst()
+while let argument = arguments.popFirst() {
+    switch argument {
+    case "--rounds": rounds = Int(arguments.popFirst() ?? "") ?? rounds
+    case "--docs": documentCount = Int(arguments.popFirst() ?? "") ?? documentCount
+    default: print("usage: doclite-bench [--rounds N] [--docs N]"); exit(2)
+    }
+}
+
+let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+let shared = root.deletingLastPathComponent().appendingPathComponent("shared")
+guard FileManager.default.fileExists(atPath: shared.appendingPathComponent("bench/gen_hotels.py").path) else {
+    print("skipped: ../shared/bench/gen_hotels.py not found next to the repository (the standard data comes from it)")
+    exit(0)
+}
+let work = root.appendingPathComponent("Benchmarks/data")
+let data = try Dataset.load(count: documentCount, shared: shared, cache: work)
+let hotels = data.hotels
+print("DocLite benchmark: \(hotels.count) documents, \(rounds) interleaved rounds, medians (wall clock)\n")
+
+// MARK: Insert
+
+func insertDocLite() throws -> Database {
+    try? Database.delete(withName: "bench", inDirectory: work.path)
+    let db = try Database(name: "bench", config: DatabaseConfiguration(directory: work.path))
+    let collection = try db.defaultCollection()
+    try db.inBatch {
+        for hotel in hotels { try collection.save(document: MutableDocument(id: hotel.id, json: hotel.json)) }
+    }
+    return db
+}
+
+func insertJ() -> OpaquePointer {
+    let db = openBaseline(work.appendingPathComponent("j.sqlite").path)
+    execute(db, "CREATE TABLE docs (id TEXT PRIMARY KEY, body TEXT NOT NULL); BEGIN")
+    let insert = RawStatement(db, "INSERT INTO docs (id, body) VALUES (?, ?)")
+    for hotel in hotels {
+        insert.bind([hotel.id, hotel.json])
+        _ = insert.run()
+    }
+    insert.finalize()
+    execute(db, "COMMIT")
+    return db
+}
+
+func insertR() -> OpaquePointer {
+    let db = openBaseline(work.appendingPathComponent("r.sqlite").path)
+    execute(db, """
+        CREATE TABLE hotels (id TEXT PRIMARY KEY, type TEXT, name TEXT, city TEXT, rating REAL, price INTEGER,
+                             tags TEXT, description TEXT, street TEXT, zip TEXT);
+        BEGIN
+        """)
+    let insert = RawStatement(db, "INSERT INTO hotels VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+    for h in hotels {
+        insert.bind([h.id, h.type, h.name, h.city, h.rating, h.price, h.tags, h.description, h.street, h.zip])
+        _ = insert.run()
+    }
+    insert.finalize()
+    execute(db, "COMMIT; PRAGMA case_sensitive_like = ON")
+    return db
+}
+
+var insertTimes: [String: [Double]] = [:]
+var docLite: Database!
+var r: OpaquePointer!
+var j: OpaquePointer!
+for round in 0..<max(3, rounds / 2) {
+    if round > 0 { try docLite.close(); sqlite3_close(r); sqlite3_close(j) }
+    insertTimes["DocLite", default: []].append(try Measure.seconds { docLite = try insertDocLite() })
+    insertTimes["J", default: []].append(Measure.seconds { j = insertJ() })
+    insertTimes["R", default: []].append(Measure.seconds { r = insertR() })
+}
+var rows: [Row] = []
+var insertRow = Row(scenario: "I insert \(hotels.count) docs, one batch", unit: "docs/s", goal: "≥ 150,000 docs/s and ≥ 0.6× J")
+for (name, times) in insertTimes { insertRow.medians[name] = Double(hotels.count) / Measure.median(times) }
+rows.append(insertRow)
+let collection = try docLite.defaultCollection()
+guard collection.count == UInt64(hotels.count) else { throw BenchmarkError("DocLite stored \(collection.count) documents") }
+
+// MARK: Get by ID
+
+var rng = SplitMix(seed: 42)
+let lookups = (0..<10_000).map { _ in hotels[Int(rng.next() % UInt64(hotels.count))].id }
+var getTimes: [String: [Double]] = [:]
+let rSelect = RawStatement(r, "SELECT * FROM hotels WHERE id = ?")
+for _ in 0..<rounds {
+    getTimes["DocLite", default: []].append(try Measure.seconds {
+        for id in lookups {
+            guard try collection.document(id: id)?.string(forKey: "name") != nil else { throw BenchmarkError("missing \(id)") }
+        }
+    })
+    getTimes["R", default: []].append(Measure.seconds {
+        for id in lookups {
+            rSelect.bind([id])
+            guard rSelect.run() == 1 else { fatalError("R missing \(id)") }
+        }
+    })
+}
+rSelect.finalize()
+var getRow = Row(scenario: "get 10,000 random docs by ID", unit: "docs/s", goal: "≥ 0.8× R")
+for (name, times) in getTimes { getRow.medians[name] = Double(lookups.count) / Measure.median(times) }
+rows.append(getRow)
+
+// MARK: Scans
+
+struct Scan {
+    let name: String
+    let goal: String
+    let docLite: String
+    let r: String
+    let j: String
+    let parameters: [Any]
+}
+
+let table = collection.liveTableName
+let scans = [
+    Scan(name: "Q0 point, no index", goal: "≤ 1.3× R",
+         docLite: "SELECT key, doc_value(body, 'name'), doc_value(body, 'city'), doc_value(body, 'rating') FROM \(table) WHERE doc_eq(body, 'name', ?)",
+         r: "SELECT id, name, city, rating FROM hotels WHERE name = ?",
+         j: "SELECT id, body ->> '$.name', body ->> '$.city', body ->> '$.rating' FROM docs WHERE body ->> '$.name' = ?",
+         parameters: ["Hotel 54321"]),
+    Scan(name: "Q3 LIKE '%royal palace%'", goal: "≤ 1.3× R (stretch 1.1×)",
+         docLite: "SELECT doc_value(body, 'name') FROM \(table) WHERE doc_like(body, 'description', ?)",
+         r: "SELECT name FROM hotels WHERE description LIKE ? ESCAPE '\\'",
+         j: "SELECT body ->> '$.name' FROM docs WHERE body ->> '$.description' LIKE ? ESCAPE '\\'",
+         parameters: ["%royal palace%"]),
+    Scan(name: "Q2 GROUP BY city", goal: "≤ 1.6× R (stretch 1.4×)",
+         docLite: "SELECT c, count(*) FROM (SELECT doc_value(body, 'city') AS c FROM \(table) LIMIT -1) GROUP BY c ORDER BY c",
+         r: "SELECT city, count(*) FROM hotels GROUP BY city ORDER BY city",
+         j: "SELECT body ->> '$.city' AS c, count(*) FROM docs GROUP BY c ORDER BY c",
+         parameters: []),
+]
+execute(j, "PRAGMA case_sensitive_like = ON")
+try docLite.withSQLiteConnection { handle in
+    for scan in scans {
+        let statements = ["DocLite": RawStatement(handle, scan.docLite), "R": RawStatement(r, scan.r), "J": RawStatement(j, scan.j)]
+        var times: [String: [Double]] = [:]
+        var counts: [String: Int] = [:]
+        for round in 0...rounds {
+            for name in ["DocLite", "R", "J"] {
+                let statement = statements[name]!
+                statement.bind(scan.parameters)
+                var count = 0
+                let seconds = Measure.seconds { count = statement.run() }
+                if round > 0 { times[name, default: []].append(seconds) }  // round 0 warms the cache
+                counts[name] = count
+            }
+        }
+        guard Set(counts.values).count == 1 else { throw BenchmarkError("\(scan.name): row counts differ \(counts)") }
+        var row = Row(scenario: "\(scan.name) (\(counts["R"]!) rows)", unit: "ms", goal: scan.goal)
+        for (name, values) in times { row.medians[name] = Measure.median(values) * 1000 }
+        rows.append(row)
+        statements.values.forEach { $0.finalize() }
+    }
+}
+
+printTable(rows)
+try docLite.close()
+sqlite3_close(r)
+sqlite3_close(j)
+
+/// A small seeded generator, so every run looks up the same IDs.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E3779B97F4A7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
+        z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
+        return z ^ (z >> 31)
+    }
+}
