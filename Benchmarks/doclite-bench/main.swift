@@ -27,7 +27,7 @@ guard FileManager.default.fileExists(atPath: shared.appendingPathComponent("benc
 let work = root.appendingPathComponent("Benchmarks/data")
 let data = try Dataset.load(count: documentCount, shared: shared, cache: work)
 let hotels = data.hotels
-print("DocLite benchmark: \(hotels.count) documents, \(rounds) interleaved rounds, medians (wall clock)\n")
+print("DocLite benchmark: \(hotels.count) documents, \(rounds) interleaved rounds, medians of thread CPU time\n")
 
 // MARK: Insert
 

@@ -1,26 +1,28 @@
 /// JSON text already checked by ``JSONValidator``: saving encodes it straight
 /// into the database's body format, with the database's shared keys.
 struct ValidatedJSON {
-    let utf8: [UInt8]
+    /// The text, made contiguous UTF-8 once.
+    private let text: String
     let reservedKey: String?
 
     /// Checks `json`; throws for malformed JSON, invalid UTF-8 or a non-object.
     init(_ json: String) throws {
-        var validator = JSONValidator()
         var text = json
+        var validator = JSONValidator()
         try text.withUTF8 { try JSONParser.encodeObject($0, into: &validator) }
-        utf8 = Array(json.utf8)
+        self.text = text
         reservedKey = validator.reservedKey
     }
 
-    /// Encodes the text with `encoder` (which it cannot fail: it was validated).
+    /// Encodes the text with `encoder` (which cannot fail: it was validated).
     func encode(into encoder: inout BodyEncoder) throws {
-        try utf8.withUnsafeBufferPointer { try JSONParser.encodeObject($0, into: &encoder) }
+        var text = text
+        try text.withUTF8 { try JSONParser.encodeObject($0, into: &encoder) }
     }
 
     /// The text as a tree.
     var members: [String: JSONValue] {
-        guard case .dictionary(let members)? = try? JSONValue(json: String(decoding: utf8, as: UTF8.self)) else { return [:] }
+        guard case .dictionary(let members)? = try? JSONValue(json: text) else { return [:] }
         return members
     }
 }

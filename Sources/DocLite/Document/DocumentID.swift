@@ -35,17 +35,19 @@ enum RevisionID {
     /// The next revision after `parent`: the digest covers the parent ID, the deletion flag and the body.
     static func next(after parent: String?, deleted: Bool, body: [UInt8]) -> String {
         var sha = SHA1()
-        let parentBytes = Array((parent ?? "").utf8)
-        sha.update([UInt8(min(parentBytes.count, 255))] + parentBytes + [deleted ? 1 : 0])
+        var header = Array((parent ?? "").utf8)
+        header.insert(UInt8(min(header.count, 255)), at: 0)
+        header.append(deleted ? 1 : 0)
+        sha.update(header)
         sha.update(body)
         let digest = sha.finish()
-        let prefix = "\(generation(of: parent) + 1)-"
-        return prefix + String(unsafeUninitializedCapacity: 2 * digest.count) { text in
-            for (i, byte) in digest.enumerated() {
-                text[2 * i] = hexDigits[Int(byte >> 4)]
-                text[2 * i + 1] = hexDigits[Int(byte & 0xF)]
+        return "\(generation(of: parent) + 1)-" + String(unsafeUninitializedCapacity: 40) { text in
+            for (i, word) in [digest.0, digest.1, digest.2, digest.3, digest.4].enumerated() {
+                for nibble in 0..<8 {
+                    text[8 * i + nibble] = hexDigits[Int(word >> UInt32(28 - 4 * nibble) & 0xF)]
+                }
             }
-            return 2 * digest.count
+            return 40
         }
     }
 }

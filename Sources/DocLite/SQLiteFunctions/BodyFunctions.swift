@@ -30,17 +30,34 @@ enum BodyFunctions {
         }
         add("doc_like", 3) { context, _, argv in
             BodyFunctions.withProperty(context, argv) { body, offset in
-                guard let text = body.string(at: offset) else {
-                    // Numbers match as their text; null, booleans and containers never match.
-                    sqlite3_result_int(context, 0)
-                    return
+                let matched = BodyFunctions.withText(of: body, at: offset) { text in
+                    BodyFunctions.withAuxiliary(context, argument: 2, argv, {
+                        Cached(LikePattern(BodyFunctions.rawText(argv![2])))
+                    }) { $0.value.matches(text) }
                 }
-                let matched = BodyFunctions.withAuxiliary(context, argument: 2, argv, {
-                    Cached(LikePattern(BodyFunctions.rawText(argv![2])))
-                }) { $0.value.matches(text) }
                 sqlite3_result_int(context, matched == true ? 1 : 0)
             }
         }
+    }
+
+    /// Calls `use` with the value's text as SQLite's LIKE sees it: a string as
+    /// is, a number as SQLite prints it; nil for null, booleans and containers
+    /// (which never match, as blobs never do in SQLite).
+    @inline(__always)
+    fileprivate static func withText<R>(of body: Body, at offset: Int, _ use: (UnsafeRawBufferPointer) -> R?) -> R? {
+        if let text = body.string(at: offset) { return use(text) }
+        let printed: String
+        switch body.type(at: offset) {
+        case .integer: printed = String(body.int64(at: offset)!)
+        case .unsigned: printed = String(body.uint64(at: offset)!)
+        case .double:
+            guard let cText = withVaList([body.double(at: offset)!], { sqlite3_vmprintf("%!.15g", $0) }) else { return nil }
+            defer { sqlite3_free(cText) }
+            printed = String(cString: cText)
+        default: return nil
+        }
+        var utf8 = printed
+        return utf8.withUTF8 { use(UnsafeRawBufferPointer($0)) }
     }
 
     /// A per-statement cache cell for a parsed argument.

@@ -149,14 +149,13 @@ extension Collection {
     // MARK: Helpers
 
     private func storedRevision(id: String, _ connection: SQLiteConnection) throws -> StoredRevision? {
-        for (table, isDeleted) in [(liveTable, false), (deletedTable, true)] {
-            let select = try connection.cached("SELECT revid, expiration FROM \(table) WHERE key = ?")
-            select.bind(1, id)
-            if try select.step() {
-                return StoredRevision(revisionID: select.string(0), isDeleted: isDeleted, expiration: select.optionalInt64(1))
-            }
-        }
-        return nil
+        let select = try connection.cached("""
+            SELECT revid, expiration, 0 FROM \(liveTable) WHERE key = ?1
+            UNION ALL SELECT revid, expiration, 1 FROM \(deletedTable) WHERE key = ?1
+            """)
+        select.bind(1, id)
+        guard try select.step() else { return nil }
+        return StoredRevision(revisionID: select.string(0), isDeleted: select.int64(2) != 0, expiration: select.optionalInt64(1))
     }
 
     @discardableResult

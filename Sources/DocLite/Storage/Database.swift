@@ -18,9 +18,9 @@ public final class Database: @unchecked Sendable {
     /// Serializes every use of the connection; recursive so a batch can call save.
     let lock = Lock(recursive: true)
     private(set) var connection: SQLiteConnection?
-    let sharedKeys = SharedKeys()
+    let sharedKeys: SharedKeys
     /// Encodes bodies on save; reused so that a save allocates nothing for it.
-    lazy var encoder = BodyEncoder(sharedKeys: sharedKeys)
+    var encoder: BodyEncoder
     /// Shared keys with an ID below this are stored in `shared_keys`.
     var persistedKeyCount = 0
     var transaction = TransactionState()
@@ -38,6 +38,9 @@ public final class Database: @unchecked Sendable {
         }
         self.name = name
         self.config = config
+        let keys = SharedKeys()
+        self.sharedKeys = keys
+        self.encoder = BodyEncoder(sharedKeys: keys)
         self.filePath = Database.filePath(name: name, directory: config.directory)
         do {
             try FileManager.default.createDirectory(atPath: config.directory, withIntermediateDirectories: true)

@@ -30,22 +30,19 @@ struct SHA1 {
         bytes.withUnsafeBytes { update($0) }
     }
 
-    /// The 20-byte digest.
-    mutating func finish() -> [UInt8] {
+    /// Pads the message and returns the digest as five big-endian words.
+    mutating func finish() -> (UInt32, UInt32, UInt32, UInt32, UInt32) {
         let bitLength = length &* 8
-        var tail: [UInt8] = [0x80]
-        let padding = (56 - (pending.count + 1) % 64 + 64) % 64
-        tail.append(contentsOf: repeatElement(0, count: padding))
-        for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
-        let savedLength = length
-        update(tail)
-        length = savedLength
-        var digest: [UInt8] = []
-        digest.reserveCapacity(20)
-        for word in [h.0, h.1, h.2, h.3, h.4] {
-            for shift in stride(from: 24, through: 0, by: -8) { digest.append(UInt8(truncatingIfNeeded: word >> UInt32(shift))) }
+        pending.append(0x80)
+        if pending.count > 56 {
+            pending.append(contentsOf: repeatElement(0, count: 64 - pending.count))
+            pending.withUnsafeBytes { compress($0) }
+            pending.removeAll(keepingCapacity: true)
         }
-        return digest
+        pending.append(contentsOf: repeatElement(0, count: 56 - pending.count))
+        withUnsafeBytes(of: bitLength.bigEndian) { pending.append(contentsOf: $0) }
+        pending.withUnsafeBytes { compress($0) }
+        return h
     }
 
     private mutating func compress(_ block: UnsafeRawBufferPointer) {
@@ -58,17 +55,14 @@ struct SHA1 {
                 w[i] = x << 1 | x >> 31
             }
             var (a, b, c, d, e) = h
-            for i in 0..<80 {
-                let f: UInt32, k: UInt32
-                switch i {
-                case 0..<20: f = (b & c) | (~b & d); k = 0x5A827999
-                case 20..<40: f = b ^ c ^ d; k = 0x6ED9EBA1
-                case 40..<60: f = (b & c) | (b & d) | (c & d); k = 0x8F1BBCDC
-                default: f = b ^ c ^ d; k = 0xCA62C1D6
-                }
+            @inline(__always) func round(_ f: UInt32, _ k: UInt32, _ i: Int) {
                 let t = (a << 5 | a >> 27) &+ f &+ e &+ k &+ w[i]
                 e = d; d = c; c = b << 30 | b >> 2; b = a; a = t
             }
+            for i in 0..<20 { round((b & c) | (~b & d), 0x5A827999, i) }
+            for i in 20..<40 { round(b ^ c ^ d, 0x6ED9EBA1, i) }
+            for i in 40..<60 { round((b & c) | (b & d) | (c & d), 0x8F1BBCDC, i) }
+            for i in 60..<80 { round(b ^ c ^ d, 0xCA62C1D6, i) }
             h = (h.0 &+ a, h.1 &+ b, h.2 &+ c, h.3 &+ d, h.4 &+ e)
         }
     }

@@ -1,0 +1,47 @@
+import XCTest
+@testable import DocLite
+
+/// SHA-1 against the FIPS 180 test vectors, and the revision IDs built on it.
+final class SHA1Tests: XCTestCase {
+    private func hex(_ text: String) -> String {
+        var sha = SHA1()
+        sha.update(Array(text.utf8))
+        let d = sha.finish()
+        return [d.0, d.1, d.2, d.3, d.4].map { String(format: "%08x", $0) }.joined()
+    }
+
+    func testVectors() {
+        XCTAssertEqual(hex(""), "da39a3ee5e6b4b0d3255bfef95601890afd80709")
+        XCTAssertEqual(hex("abc"), "a9993e364706816aba3e25717850c26c9cd0d89d")
+        XCTAssertEqual(hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"), "84983e441c3bd26ebaae4aa1f95129e5e54670f1")
+        XCTAssertEqual(hex(String(repeating: "a", count: 1000)), "291e9a6c66994949b57ba5e650361e98fc36b1ba")
+    }
+
+    func testPiecewiseUpdatesMatchOneUpdate() {
+        let text = Array(String(repeating: "0123456789", count: 37).utf8)
+        var whole = SHA1()
+        whole.update(text)
+        var pieces = SHA1()
+        for chunk in stride(from: 0, to: text.count, by: 7) { pieces.update(Array(text[chunk..<min(chunk + 7, text.count)])) }
+        XCTAssertTrue(whole.finish() == pieces.finish())
+    }
+
+    func testRevisionIDs() {
+        let first = RevisionID.next(after: nil, deleted: false, body: [1, 2, 3])
+        XCTAssertTrue(first.hasPrefix("1-"))
+        XCTAssertEqual(first.count, 42)
+        let second = RevisionID.next(after: first, deleted: false, body: [1, 2, 3])
+        XCTAssertTrue(second.hasPrefix("2-"))
+        XCTAssertNotEqual(RevisionID.next(after: first, deleted: true, body: [1, 2, 3]), second)
+        XCTAssertEqual(RevisionID.next(after: first, deleted: false, body: [1, 2, 3]), second, "the digest depends only on its inputs")
+        XCTAssertEqual(RevisionID.generation(of: "17-abc"), 17)
+    }
+
+    func testAutomaticIDs() {
+        let id = DocumentID.generate()
+        XCTAssertEqual(id.count, 23)
+        XCTAssertTrue(id.hasPrefix("~"))
+        XCTAssertNoThrow(try DocumentID.validate(id))
+        XCTAssertNotEqual(DocumentID.generate(), id)
+    }
+}
