@@ -18,10 +18,15 @@ let package = Package(
             pkgConfig: "libpcre2-8",
             providers: [.apt(["libpcre2-dev"])]
         ),
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
         // The C header, imported by DocLiteC so that `@c @implementation`
         // checks every exported function against its declaration.
         .systemLibrary(name: "CDocLite", path: "include"),
-        .target(name: "DocLite", dependencies: ["CSQLite", "CPCRE2"]),
+        .target(name: "DocLite", dependencies: ["CSQLite", "CPCRE2", "COpenSSL"]),
         .target(name: "DocLiteC", dependencies: ["DocLite", "CDocLite"]),
         .executableTarget(
             name: "doclite-example",

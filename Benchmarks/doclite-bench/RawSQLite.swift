@@ -1,5 +1,12 @@
 import CSQLite
 
+/// A value bound to a baseline statement (typed, so binding costs no dynamic casts).
+enum SQLValue {
+    case int(Int)
+    case double(Double)
+    case text(String)
+}
+
 /// Minimal SQLite access for the baselines (R and J) and for running SQL on
 /// DocLite's tables in the forms its compiler will emit.
 struct RawStatement {
@@ -15,15 +22,14 @@ struct RawStatement {
 
     func finalize() { sqlite3_finalize(handle) }
 
-    func bind(_ values: [Any]) {
+    func bind(_ values: [SQLValue]) {
         sqlite3_reset(handle)
         for (i, value) in values.enumerated() {
             let index = Int32(i + 1)
             switch value {
-            case let v as Int: sqlite3_bind_int64(handle, index, Int64(v))
-            case let v as Double: sqlite3_bind_double(handle, index, v)
-            case let v as String: sqlite3_bind_text(handle, index, v, -1, csqlite_transient())
-            default: sqlite3_bind_null(handle, index)
+            case .int(let v): sqlite3_bind_int64(handle, index, Int64(v))
+            case .double(let v): sqlite3_bind_double(handle, index, v)
+            case .text(let v): v.withCString { _ = sqlite3_bind_text(handle, index, $0, -1, csqlite_transient()) }
             }
         }
     }

@@ -2,19 +2,21 @@
 // bodies in the SQL forms the query compiler will emit (Q0 point, Q3 LIKE,
 // Q2 grouping), each side by side with relational SQLite (R) and JSON text
 // with json_extract (J) in the same run: interleaved rounds, medians, row
-// counts checked equal. Usage: doclite-bench [--rounds N] [--docs N]
+// counts checked equal. Usage: doclite-bench [--rounds N] [--docs N] [--insert-only]
 import CSQLite
 import DocLite
 import Foundation
 
 var rounds = 7
 var documentCount = 100_000
+var insertOnly = false
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
     case "--rounds": rounds = Int(arguments.popFirst() ?? "") ?? rounds
     case "--docs": documentCount = Int(arguments.popFirst() ?? "") ?? documentCount
-    default: print("usage: doclite-bench [--rounds N] [--docs N]"); exit(2)
+    case "--insert-only": insertOnly = true   // for profiling the insert path
+    default: print("usage: doclite-bench [--rounds N] [--docs N] [--insert-only]"); exit(2)
     }
 }
 
@@ -46,7 +48,7 @@ func insertJ() -> OpaquePointer {
     execute(db, "CREATE TABLE docs (id TEXT PRIMARY KEY, body TEXT NOT NULL); BEGIN")
     let insert = RawStatement(db, "INSERT INTO docs (id, body) VALUES (?, ?)")
     for hotel in hotels {
-        insert.bind([hotel.id, hotel.json])
+        insert.bind([.text(hotel.id), .text(hotel.json)])
         _ = insert.run()
     }
     insert.finalize()
@@ -63,7 +65,8 @@ func insertR() -> OpaquePointer {
         """)
     let insert = RawStatement(db, "INSERT INTO hotels VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
     for h in hotels {
-        insert.bind([h.id, h.type, h.name, h.city, h.rating, h.price, h.tags, h.description, h.street, h.zip])
+        insert.bind([.text(h.id), .text(h.type), .text(h.name), .text(h.city), .double(h.rating), .int(h.price),
+                     .text(h.tags), .text(h.description), .text(h.street), .text(h.zip)])
         _ = insert.run()
     }
     insert.finalize()
@@ -85,6 +88,10 @@ var rows: [Row] = []
 var insertRow = Row(scenario: "I insert \(hotels.count) docs, one batch", unit: "docs/s", goal: "≥ 150,000 docs/s and ≥ 0.6× J")
 for (name, times) in insertTimes { insertRow.medians[name] = Double(hotels.count) / Measure.median(times) }
 rows.append(insertRow)
+if insertOnly {
+    printTable(rows)
+    exit(0)
+}
 let collection = try docLite.defaultCollection()
 guard collection.count == UInt64(hotels.count) else { throw BenchmarkError("DocLite stored \(collection.count) documents") }
 
@@ -102,7 +109,7 @@ for _ in 0..<rounds {
     })
     getTimes["R", default: []].append(Measure.seconds {
         for id in lookups {
-            rSelect.bind([id])
+            rSelect.bind([.text(id)])
             guard rSelect.run() == 1 else { fatalError("R missing \(id)") }
         }
     })
@@ -120,7 +127,7 @@ struct Scan {
     let docLite: String
     let r: String
     let j: String
-    let parameters: [Any]
+    let parameters: [SQLValue]
 }
 
 let table = collection.liveTableName
@@ -129,12 +136,12 @@ let scans = [
          docLite: "SELECT key, doc_value(body, 'name'), doc_value(body, 'city'), doc_value(body, 'rating') FROM \(table) WHERE doc_eq(body, 'name', ?)",
          r: "SELECT id, name, city, rating FROM hotels WHERE name = ?",
          j: "SELECT id, body ->> '$.name', body ->> '$.city', body ->> '$.rating' FROM docs WHERE body ->> '$.name' = ?",
-         parameters: ["Hotel 54321"]),
+         parameters: [.text("Hotel 54321")]),
     Scan(name: "Q3 LIKE '%royal palace%'", goal: "≤ 1.3× R (stretch 1.1×)",
          docLite: "SELECT doc_value(body, 'name') FROM \(table) WHERE doc_like(body, 'description', ?)",
          r: "SELECT name FROM hotels WHERE description LIKE ? ESCAPE '\\'",
          j: "SELECT body ->> '$.name' FROM docs WHERE body ->> '$.description' LIKE ? ESCAPE '\\'",
-         parameters: ["%royal palace%"]),
+         parameters: [.text("%royal palace%")]),
     Scan(name: "Q2 GROUP BY city", goal: "≤ 1.6× R (stretch 1.4×)",
          docLite: "SELECT c, count(*) FROM (SELECT doc_value(body, 'city') AS c FROM \(table) LIMIT -1) GROUP BY c ORDER BY c",
          r: "SELECT city, count(*) FROM hotels GROUP BY city ORDER BY city",

@@ -32,20 +32,17 @@ enum RevisionID {
         return Int(revisionID[..<dash]) ?? 0
     }
 
-    /// The next revision after `parent`: the digest covers the parent ID, the deletion flag and the body.
-    static func next(after parent: String?, deleted: Bool, body: [UInt8]) -> String {
-        var sha = SHA1()
+    /// The next revision after `parent`: the digest covers the parent ID (after
+    /// a one-byte length), the deletion flag and the body, as Couchbase Lite's does.
+    static func next(after parent: String?, deleted: Bool, body: [UInt8], sha1: SHA1) -> String {
         var header = Array((parent ?? "").utf8)
         header.insert(UInt8(min(header.count, 255)), at: 0)
         header.append(deleted ? 1 : 0)
-        sha.update(header)
-        sha.update(body)
-        let digest = sha.finish()
+        let digest = header.withUnsafeBytes { header in body.withUnsafeBytes { sha1.digest(header, $0) } }
         return "\(generation(of: parent) + 1)-" + String(unsafeUninitializedCapacity: 40) { text in
-            for (i, word) in [digest.0, digest.1, digest.2, digest.3, digest.4].enumerated() {
-                for nibble in 0..<8 {
-                    text[8 * i + nibble] = hexDigits[Int(word >> UInt32(28 - 4 * nibble) & 0xF)]
-                }
+            for (i, byte) in digest.enumerated() {
+                text[2 * i] = hexDigits[Int(byte >> 4)]
+                text[2 * i + 1] = hexDigits[Int(byte & 0xF)]
             }
             return 40
         }

@@ -12,7 +12,7 @@ extension Collection {
     /// The document with `id`, or nil when there is none (or it is deleted).
     public func document(id: String) throws -> Document? {
         try read { connection in
-            let select = try connection.cached("SELECT sequence, revid, body FROM \(liveTable) WHERE key = ?")
+            let select = try connection.cached(sql.getDocument)
             select.bind(1, id)
             guard try select.step() else { return nil }
             let keys = try openDatabase().sharedKeys
@@ -37,6 +37,23 @@ extension Collection {
             throw DocLiteError(.corruptRevisionData, "illegal top-level key '\(key)' in document: '_id', '_rev' and '_deleted' are reserved")
         }
         return try write { database, connection in
+            let keys = database.sharedKeys
+            let body = try keys.lock.withLock { try document.content.encoded(with: &database.encoder) }
+            try database.persistNewKeys()
+            // A new document, where no tombstone can share its ID, is inserted
+            // directly: the unique ID column tells whether the ID was taken.
+            if document.revisionID == nil && !hasTombstones {
+                let revisionID = RevisionID.next(after: nil, deleted: false, body: body, sha1: database.sha1)
+                let insert = try connection.cached(sql.insertLive)
+                insert.bind(1, Int64(lastSequence + 1))
+                insert.bind(2, document.id)
+                insert.bind(3, revisionID)
+                insert.bind(4, body)
+                if try insert.runUnlessDuplicate() {
+                    didSave(document, revisionID: revisionID, body: body, in: database)
+                    return true
+                }
+            }
             let stored = try storedRevision(id: document.id, connection)
             let parent: String?
             if let stored, stored.revisionID != document.revisionID, !(stored.isDeleted && document.revisionID == nil) {
@@ -45,30 +62,28 @@ extension Collection {
             } else {
                 parent = stored?.revisionID
             }
-            let keys = database.sharedKeys
-            let body = try keys.lock.withLock { try document.content.encoded(with: &database.encoder) }
-            try database.persistNewKeys()
-            let revisionID = RevisionID.next(after: parent, deleted: false, body: body)
-            let sequence = lastSequence + 1
-            if stored?.isDeleted == true { try deleteRow(id: document.id, from: deletedTable, connection) }
-            let upsert = try connection.cached("""
-                INSERT INTO \(liveTable) (sequence, key, revid, body, expiration) VALUES (?, ?, ?, ?, ?)
-                ON CONFLICT (key) DO UPDATE SET sequence = excluded.sequence, revid = excluded.revid, body = excluded.body
-                """)
-            upsert.bind(1, Int64(sequence))
+            let revisionID = RevisionID.next(after: parent, deleted: false, body: body, sha1: database.sha1)
+            if stored?.isDeleted == true { try deleteRow(id: document.id, using: sql.deleteTombstone, connection) }
+            let upsert = try connection.cached(sql.upsertLive)
+            upsert.bind(1, Int64(lastSequence + 1))
             upsert.bind(2, document.id)
             upsert.bind(3, revisionID)
             upsert.bind(4, body)
             upsert.bind(5, stored?.expiration)
             try upsert.run()
-            lastSequence = sequence
-            database.transaction.recordChange(self, document.id)
-            document.revisionID = revisionID
-            document.sequence = sequence
-            document.collection = self
-            document.content = .encoded(body: body, keys: keys)
+            didSave(document, revisionID: revisionID, body: body, in: database)
             return true
         }
+    }
+
+    /// Records a saved revision: the next sequence, the change, and the document's new state.
+    private func didSave(_ document: MutableDocument, revisionID: String, body: [UInt8], in database: Database) {
+        lastSequence += 1
+        database.transaction.recordChange(self, document.id)
+        document.revisionID = revisionID
+        document.sequence = lastSequence
+        document.collection = self
+        document.content = .encoded(body: body, keys: database.sharedKeys)
     }
 
     /// Deletes `document`, leaving a tombstone; the last write wins.
@@ -90,16 +105,17 @@ extension Collection {
             }
             if stored.revisionID != document.revisionID && concurrencyControl == .failOnConflict { return false }
             if stored.isDeleted { return true }
-            let revisionID = RevisionID.next(after: stored.revisionID, deleted: true, body: [])
+            let revisionID = RevisionID.next(after: stored.revisionID, deleted: true, body: [], sha1: database.sha1)
             let sequence = lastSequence + 1
-            try deleteRow(id: document.id, from: liveTable, connection)
-            let insert = try connection.cached("INSERT INTO \(deletedTable) (sequence, key, revid, expiration) VALUES (?, ?, ?, ?)")
+            try deleteRow(id: document.id, using: sql.deleteLive, connection)
+            let insert = try connection.cached(sql.insertTombstone)
             insert.bind(1, Int64(sequence))
             insert.bind(2, document.id)
             insert.bind(3, revisionID)
             insert.bind(4, stored.expiration)
             try insert.run()
             lastSequence = sequence
+            hasTombstones = true
             database.transaction.recordChange(self, document.id)
             document.revisionID = revisionID
             document.sequence = sequence
@@ -115,7 +131,7 @@ extension Collection {
     /// Removes every trace of the document `id`; throws `notFound` when there is none.
     public func purge(id: String) throws {
         try write { database, connection in
-            let removed = try deleteRow(id: id, from: liveTable, connection) + deleteRow(id: id, from: deletedTable, connection)
+            let removed = try deleteRow(id: id, using: sql.deleteLive, connection) + deleteRow(id: id, using: sql.deleteTombstone, connection)
             guard removed > 0 else { throw DocLiteError(.notFound, "document '\(id)' not found in collection '\(fullName)'") }
             database.transaction.recordChange(self, id)
         }
@@ -127,8 +143,8 @@ extension Collection {
         let millis = expiration.map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) }
         try write { database, connection in
             var updated = 0
-            for table in [liveTable, deletedTable] where updated == 0 {
-                let update = try connection.cached("UPDATE \(table) SET expiration = ? WHERE key = ?")
+            for statement in sql.setExpiration where updated == 0 {
+                let update = try connection.cached(statement)
                 update.bind(1, millis)
                 update.bind(2, id)
                 try update.run()
@@ -149,18 +165,15 @@ extension Collection {
     // MARK: Helpers
 
     private func storedRevision(id: String, _ connection: SQLiteConnection) throws -> StoredRevision? {
-        let select = try connection.cached("""
-            SELECT revid, expiration, 0 FROM \(liveTable) WHERE key = ?1
-            UNION ALL SELECT revid, expiration, 1 FROM \(deletedTable) WHERE key = ?1
-            """)
+        let select = try connection.cached(sql.storedRevision)
         select.bind(1, id)
         guard try select.step() else { return nil }
         return StoredRevision(revisionID: select.string(0), isDeleted: select.int64(2) != 0, expiration: select.optionalInt64(1))
     }
 
     @discardableResult
-    private func deleteRow(id: String, from table: String, _ connection: SQLiteConnection) throws -> Int {
-        let delete = try connection.cached("DELETE FROM \(table) WHERE key = ?")
+    private func deleteRow(id: String, using sql: String, _ connection: SQLiteConnection) throws -> Int {
+        let delete = try connection.cached(sql)
         delete.bind(1, id)
         try delete.run()
         return connection.changes

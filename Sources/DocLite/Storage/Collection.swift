@@ -13,6 +13,9 @@ public final class Collection: @unchecked Sendable {
     let id: Int64
     /// The highest sequence used by the collection (persisted at commit).
     var lastSequence: UInt64
+    /// Whether the collection may hold tombstones (false only when it surely has none).
+    var hasTombstones = true
+    let sql: CollectionSQL
 
     init(database: Database, id: Int64, scope: String, name: String, lastSequence: UInt64) {
         self.database = database
@@ -20,6 +23,7 @@ public final class Collection: @unchecked Sendable {
         self.scopeName = scope
         self.name = name
         self.lastSequence = lastSequence
+        self.sql = CollectionSQL(collectionID: id)
     }
 
     /// `scope.collection`.
@@ -60,7 +64,7 @@ public final class Collection: @unchecked Sendable {
     /// The number of live documents.
     public var count: UInt64 {
         (try? read { connection in
-            let statement = try connection.cached("SELECT count(*) FROM \(liveTable)")
+            let statement = try connection.cached(sql.count)
             try statement.step()
             return UInt64(statement.int64(0))
         }) ?? 0

@@ -21,6 +21,8 @@ public final class Database: @unchecked Sendable {
     let sharedKeys: SharedKeys
     /// Encodes bodies on save; reused so that a save allocates nothing for it.
     var encoder: BodyEncoder
+    /// Digests revisions (used under ``lock``).
+    let sha1: SHA1
     /// Shared keys with an ID below this are stored in `shared_keys`.
     var persistedKeyCount = 0
     var transaction = TransactionState()
@@ -41,6 +43,7 @@ public final class Database: @unchecked Sendable {
         let keys = SharedKeys()
         self.sharedKeys = keys
         self.encoder = BodyEncoder(sharedKeys: keys)
+        self.sha1 = try SHA1()
         self.filePath = Database.filePath(name: name, directory: config.directory)
         do {
             try FileManager.default.createDirectory(atPath: config.directory, withIntermediateDirectories: true)
@@ -152,7 +155,10 @@ public final class Database: @unchecked Sendable {
         let keys = try connection.cached("SELECT key FROM shared_keys WHERE id >= ? ORDER BY id")
         keys.bind(1, Int64(sharedKeys.count))
         while try keys.step() {
-            let key = keys.string(0)
+            var key = keys.string(0)
+            guard key.withUTF8(SharedKeys.isEligible) else {
+                throw DocLiteError(.corruptData, "database '\(name)' has an invalid shared key '\(key)'")
+            }
             sharedKeys.lock.withLock { sharedKeys.append(key) }
         }
         persistedKeyCount = sharedKeys.count
@@ -168,6 +174,11 @@ public final class Database: @unchecked Sendable {
                 collectionsByID[id] = Collection(database: self, id: id, scope: rows.string(1),
                                                  name: rows.string(2), lastSequence: UInt64(rows.int64(3)))
             }
+        }
+        for collection in collectionsByID.values {
+            let tombstones = try connection.cached(collection.sql.hasTombstones)
+            try tombstones.step()
+            collection.hasTombstones = tombstones.int64(0) != 0
         }
         for (id, collection) in collectionsByID where !seen.contains(id) {
             collection.database = nil

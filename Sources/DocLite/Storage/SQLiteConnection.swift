@@ -108,7 +108,7 @@ final class Statement {
 
     func bind(_ index: Int32, _ value: String?) {
         guard let value else { sqlite3_bind_null(handle, index); return }
-        sqlite3_bind_text(handle, index, value, -1, csqlite_transient())
+        value.withCString { _ = sqlite3_bind_text(handle, index, $0, -1, csqlite_transient()) }
     }
 
     func bind(_ index: Int32, _ bytes: [UInt8]?) {
@@ -127,6 +127,17 @@ final class Statement {
         case SQLITE_DONE: return false
         default: throw connection.error(rc, context: "SQL statement failed")
         }
+    }
+
+    /// Runs an INSERT; `false` when a UNIQUE constraint rejected the row (nothing written).
+    func runUnlessDuplicate() throws -> Bool {
+        let rc = sqlite3_step(handle)
+        if rc == SQLITE_DONE { return true }
+        if rc == csqlite_constraint_unique || rc == csqlite_constraint_primarykey {
+            sqlite3_reset(handle)
+            return false
+        }
+        throw connection.error(rc, context: "SQL statement failed")
     }
 
     /// Runs the statement to completion, ignoring rows.

@@ -49,3 +49,38 @@ enum Schema {
         "DROP TABLE \(liveTable(id)); DROP TABLE \(deletedTable(id));"
     }
 }
+
+/// The SQL of one collection's document operations, written once per collection
+/// (the statement cache is keyed by this text).
+struct CollectionSQL {
+    let getDocument: String
+    let storedRevision: String
+    let insertLive: String
+    let upsertLive: String
+    let hasTombstones: String
+    let insertTombstone: String
+    let deleteLive: String
+    let deleteTombstone: String
+    let setExpiration: [String]   // live table first, then tombstones
+    let count: String
+
+    init(collectionID id: Int64) {
+        let live = Schema.liveTable(id), deleted = Schema.deletedTable(id)
+        getDocument = "SELECT sequence, revid, body FROM \(live) WHERE key = ?"
+        storedRevision = """
+            SELECT revid, expiration, 0 FROM \(live) WHERE key = ?1
+            UNION ALL SELECT revid, expiration, 1 FROM \(deleted) WHERE key = ?1
+            """
+        insertLive = "INSERT INTO \(live) (sequence, key, revid, body) VALUES (?, ?, ?, ?)"
+        hasTombstones = "SELECT EXISTS (SELECT 1 FROM \(deleted))"
+        upsertLive = """
+            INSERT INTO \(live) (sequence, key, revid, body, expiration) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT (key) DO UPDATE SET sequence = excluded.sequence, revid = excluded.revid, body = excluded.body
+            """
+        insertTombstone = "INSERT INTO \(deleted) (sequence, key, revid, expiration) VALUES (?, ?, ?, ?)"
+        deleteLive = "DELETE FROM \(live) WHERE key = ?"
+        deleteTombstone = "DELETE FROM \(deleted) WHERE key = ?"
+        setExpiration = [live, deleted].map { "UPDATE \($0) SET expiration = ? WHERE key = ?" }
+        count = "SELECT count(*) FROM \(live)"
+    }
+}

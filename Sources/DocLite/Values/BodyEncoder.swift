@@ -26,6 +26,8 @@ struct BodyEncoder: JSONSink {
     private var elements: [Int32] = []   // array element starts
     private var keyBytes: [UInt8] = []
     private var pendingKey: (id: Int32, start: Int32, count: Int32)?
+    /// Scratch space for a container header.
+    private var header: [UInt8] = []
 
     init(sharedKeys: SharedKeys) {
         self.sharedKeys = sharedKeys
@@ -139,17 +141,17 @@ struct BodyEncoder: JSONSink {
     mutating func endDict() {
         closeLastValue()
         let frame = frames.removeLast()
-        var list = Array(members[frame.firstMember...])
-        members.removeSubrange(frame.firstMember...)
-        if !isSortedAndUnique(list) {
-            list = sortedKeepingLast(list)
-        }
-        let hasStringKeys = list.last.map { $0.keyID < 0 } ?? false
-        if hasStringKeys {
-            writeMixedDict(list, frame: frame)
+        if isSortedAndUnique(members[frame.firstMember...]) {
+            writeSharedDict(members[frame.firstMember...], frame: frame)
         } else {
-            writeSharedDict(list, frame: frame)
+            let sorted = sortedKeepingLast(members[frame.firstMember...])
+            if sorted.last.map({ $0.keyID < 0 }) ?? false {
+                writeMixedDict(sorted, frame: frame)
+            } else {
+                writeSharedDict(sorted[...], frame: frame)
+            }
         }
+        members.removeSubrange(frame.firstMember...)
     }
 
     mutating func beginArray() {
@@ -159,17 +161,15 @@ struct BodyEncoder: JSONSink {
 
     mutating func endArray() {
         let frame = frames.removeLast()
-        let starts = elements[frame.firstMember...]
-        let count = starts.count
+        let count = elements.count - frame.firstMember
         let valuesSize = output.count - frame.start
         let width = Self.width(forHeaderEntries: count, valuesSize: valuesSize, maxEntry: 0)
         let headerSize = 1 + width * (2 + count)
-        var header: [UInt8] = []
-        header.reserveCapacity(headerSize)
+        header.removeAll(keepingCapacity: true)
         header.append(width == 1 ? BodyTag.array1 : width == 2 ? BodyTag.array2 : BodyTag.array4)
         Self.appendUInt(headerSize + valuesSize, width: width, to: &header)
         Self.appendUInt(count, width: width, to: &header)
-        for start in starts {
+        for start in elements[frame.firstMember...] {
             Self.appendUInt(headerSize + Int(start) - frame.start, width: width, to: &header)
         }
         elements.removeSubrange(frame.firstMember...)
@@ -199,7 +199,8 @@ struct BodyEncoder: JSONSink {
         members[members.count - 1].valueEnd = Int32(output.count)
     }
 
-    private func isSortedAndUnique(_ list: [Member]) -> Bool {
+    /// True when every key is shared and the IDs ascend (the usual case: keys in first-seen order).
+    private func isSortedAndUnique(_ list: ArraySlice<Member>) -> Bool {
         var previous: Int32 = -1
         for member in list {
             if member.keyID <= previous { return false }
@@ -209,7 +210,7 @@ struct BodyEncoder: JSONSink {
     }
 
     /// Members sorted by key (shared IDs first), keeping only the last of duplicate keys.
-    private func sortedKeepingLast(_ list: [Member]) -> [Member] {
+    private func sortedKeepingLast(_ list: ArraySlice<Member>) -> [Member] {
         let indexed = list.enumerated().sorted { a, b in
             let order = compareKeys(a.element, b.element)
             return order != 0 ? order < 0 : a.offset < b.offset
@@ -248,7 +249,7 @@ struct BodyEncoder: JSONSink {
     }
 
     /// Whether the members' values lie in `output` in member order with nothing between.
-    private func valuesAreInPlace(_ list: [Member], from start: Int) -> Bool {
+    private func valuesAreInPlace(_ list: ArraySlice<Member>, from start: Int) -> Bool {
         var expected = Int32(start)
         for member in list {
             if member.valueStart != expected { return false }
@@ -257,14 +258,13 @@ struct BodyEncoder: JSONSink {
         return Int(expected) == output.count
     }
 
-    private mutating func writeSharedDict(_ list: [Member], frame: Frame) {
+    private mutating func writeSharedDict(_ list: ArraySlice<Member>, frame: Frame) {
         let count = list.count
         let valuesSize = list.reduce(0) { $0 + Int($1.valueEnd - $1.valueStart) }
         let maxID = Int(list.last?.keyID ?? 0)
         let width = Self.width(forHeaderEntries: 2 * count, valuesSize: valuesSize, maxEntry: maxID)
         let headerSize = 1 + width * (2 + 2 * count)
-        var header: [UInt8] = []
-        header.reserveCapacity(headerSize + (valuesAreInPlace(list, from: frame.start) ? 0 : valuesSize))
+        header.removeAll(keepingCapacity: true)
         header.append(width == 1 ? BodyTag.dict1 : width == 2 ? BodyTag.dict2 : BodyTag.dict4)
         Self.appendUInt(headerSize + valuesSize, width: width, to: &header)
         Self.appendUInt(count, width: width, to: &header)

@@ -18,22 +18,29 @@ final class SharedKeys: @unchecked Sendable {
     /// Keys longer than this are never shared.
     static let maxKeyLength = 16
 
-    /// Key bytes, concatenated; key `id` spans `ends[id-1]..<ends[id]` (`ends[-1]` = 0).
-    private var storage: [UInt8] = []
-    private var ends: [Int] = []
-    /// Open-addressing hash table of key IDs + 1 (0 = empty slot).
-    private var slots = [Int32](repeating: 0, count: 64)
+    /// The keys and their hash index. Kept behind a pointer: the hot lookups
+    /// then pay no dynamic exclusivity checks, which class properties would.
+    private struct Table {
+        /// Key `id` is `bytes[16 * id ..< 16 * id + lengths[id]]`.
+        var bytes: [UInt8] = []
+        var lengths: [UInt8] = []
+        /// Open-addressing hash table of key IDs + 1 (0 = empty slot).
+        var slots = [Int32](repeating: 0, count: 64)
+    }
 
-    /// The number of keys; kept in a plain cell so the SQL functions read it per row cheaply.
-    private let countCell: UnsafeMutablePointer<Int> = {
-        let cell = UnsafeMutablePointer<Int>.allocate(capacity: 1)
-        cell.initialize(to: 0)
-        return cell
+    private let table: UnsafeMutablePointer<Table> = {
+        let table = UnsafeMutablePointer<Table>.allocate(capacity: 1)
+        table.initialize(to: Table())
+        return table
     }()
 
-    var count: Int { countCell.pointee }
+    deinit {
+        table.deinitialize(count: 1)
+        table.deallocate()
+    }
 
-    deinit { countCell.deallocate() }
+    /// The number of keys.
+    var count: Int { table.pointee.lengths.count }
 
     /// Whether `key` may receive a shared ID: 1–16 bytes of ASCII letters, digits, `_` and `-`.
     static func isEligible(_ key: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -53,13 +60,15 @@ final class SharedKeys: @unchecked Sendable {
     /// The ID of `key`, or nil when it has none.
     func id(of key: UnsafeBufferPointer<UInt8>) -> Int? {
         guard key.count <= Self.maxKeyLength else { return nil }
-        let mask = slots.count - 1
-        var slot = Self.hash(key) & mask
-        while true {
-            let entry = Int(slots[slot])
-            if entry == 0 { return nil }
-            if bytesEqual(id: entry - 1, key) { return entry - 1 }
-            slot = (slot + 1) & mask
+        return table.pointee.slots.withUnsafeBufferPointer { slots in
+            let mask = slots.count - 1
+            var slot = Self.hash(key) & mask
+            while true {
+                let entry = Int(slots[slot])
+                if entry == 0 { return nil }
+                if bytesEqual(id: entry - 1, key) { return entry - 1 }
+                slot = (slot + 1) & mask
+            }
         }
     }
 
@@ -82,8 +91,10 @@ final class SharedKeys: @unchecked Sendable {
     /// Calls `body` with the UTF-8 bytes of key `id`.
     func withKey<R>(_ id: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R? {
         guard id >= 0, id < count else { return nil }
-        let start = id == 0 ? 0 : ends[id - 1]
-        return try storage.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[start..<ends[id]])) }
+        let length = Int(table.pointee.lengths[id])
+        return try table.pointee.bytes.withUnsafeBufferPointer {
+            try body(UnsafeBufferPointer(rebasing: $0[16 * id ..< 16 * id + length]))
+        }
     }
 
     /// Key `id` as a string.
@@ -91,12 +102,13 @@ final class SharedKeys: @unchecked Sendable {
         withKey(id) { String(decoding: $0, as: UTF8.self) }
     }
 
-    /// Appends a key read back from storage (IDs must arrive in order).
+    /// Appends a key (at most 16 bytes) read back from storage or newly assigned.
     func append(_ key: UnsafeBufferPointer<UInt8>) {
-        storage.append(contentsOf: key)
-        ends.append(storage.count)
-        countCell.pointee = ends.count
-        if count * 2 > slots.count { rehash(capacity: slots.count * 2) } else { insertSlot(count - 1) }
+        precondition(key.count <= Self.maxKeyLength, "shared keys are at most 16 bytes")
+        table.pointee.bytes.append(contentsOf: key)
+        table.pointee.bytes.append(contentsOf: repeatElement(0, count: 16 - key.count))
+        table.pointee.lengths.append(UInt8(key.count))
+        if count * 2 > table.pointee.slots.count { rehash(capacity: table.pointee.slots.count * 2) } else { insertSlot(count - 1) }
     }
 
     func append(_ key: String) {
@@ -107,36 +119,33 @@ final class SharedKeys: @unchecked Sendable {
     /// Forgets every ID at or above `count` (keys assigned by a rolled-back transaction).
     func rollback(to count: Int) {
         guard count < self.count else { return }
-        ends.removeSubrange(count...)
-        countCell.pointee = ends.count
-        storage.removeSubrange((ends.last ?? 0)...)
-        rehash(capacity: slots.count)
+        table.pointee.lengths.removeSubrange(count...)
+        table.pointee.bytes.removeSubrange((16 * count)...)
+        rehash(capacity: table.pointee.slots.count)
     }
 
+    @inline(__always)
     private func bytesEqual(id: Int, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
-        let start = id == 0 ? 0 : ends[id - 1]
-        guard ends[id] - start == key.count else { return false }
-        return storage.withUnsafeBufferPointer { stored in
-            memcmp(stored.baseAddress! + start, key.baseAddress!, key.count) == 0
-        }
+        guard Int(table.pointee.lengths[id]) == key.count else { return false }
+        guard let base = key.baseAddress else { return true }
+        return table.pointee.bytes.withUnsafeBufferPointer { memcmp($0.baseAddress! + 16 * id, base, key.count) == 0 }
     }
 
     private func insertSlot(_ id: Int) {
-        let mask = slots.count - 1
-        let start = id == 0 ? 0 : ends[id - 1]
-        var slot = storage.withUnsafeBufferPointer {
-            Self.hash(UnsafeBufferPointer(rebasing: $0[start..<ends[id]]))
-        } & mask
-        while slots[slot] != 0 { slot = (slot + 1) & mask }
-        slots[slot] = Int32(id + 1)
+        let hash = withKey(id) { Self.hash($0) }!
+        let mask = table.pointee.slots.count - 1
+        var slot = hash & mask
+        while table.pointee.slots[slot] != 0 { slot = (slot + 1) & mask }
+        table.pointee.slots[slot] = Int32(id + 1)
     }
 
     private func rehash(capacity: Int) {
-        slots = [Int32](repeating: 0, count: capacity)
+        table.pointee.slots = [Int32](repeating: 0, count: capacity)
         for id in 0..<count { insertSlot(id) }
     }
 
     /// FNV-1a over the key bytes.
+    @inline(__always)
     private static func hash(_ key: UnsafeBufferPointer<UInt8>) -> Int {
         var h: UInt32 = 2_166_136_261
         for byte in key { h = (h ^ UInt32(byte)) &* 16_777_619 }
