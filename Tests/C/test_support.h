@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "doclite.h"
 
@@ -47,14 +48,113 @@ static int test_checks = 0;
         CBL_FreeString(msg_);                                                    \
     } while (0)
 
-/* A fresh directory for a test's databases. */
-static inline const char* test_directory(const char* name) {
-    static char path[512];
-    snprintf(path, sizeof path, "/tmp/doclite-ctest-%s-%d", name, (int)getpid());
+/* Checks that `err` holds `dom`/`cd` (any message). */
+#define CHECK_CODE(err, dom, cd)                                                 \
+    do {                                                                         \
+        test_checks++;                                                           \
+        if ((err).domain != (dom) || (err).code != (cd)) {                       \
+            char* msg_ = CBLError_Message(&(err));                               \
+            test_failures++;                                                     \
+            fprintf(stderr, "%s:%d: expected error %d/%d, got %d/%d '%s'\n",     \
+                    __FILE__, __LINE__, (dom), (cd), (err).domain, (err).code, msg_ ? msg_ : "(none)"); \
+            CBL_FreeString(msg_);                                                \
+        }                                                                        \
+    } while (0)
+
+/* Checks that a call returned "nothing" without an error (a missing document). */
+#define CHECK_NO_ERROR(err)                                                      \
+    do {                                                                         \
+        test_checks++;                                                           \
+        if ((err).code != 0) {                                                   \
+            test_failures++;                                                     \
+            fprintf(stderr, "%s:%d: expected no error, got %d/%d\n",             \
+                    __FILE__, __LINE__, (err).domain, (err).code);               \
+        }                                                                        \
+    } while (0)
+
+/* Checks that the C string `actual` (may be NULL) equals `expected`. */
+#define CHECK_STR(actual, expected) check_str_(__FILE__, __LINE__, (actual), (expected), #actual)
+
+static inline void check_str_(const char* file, int line, const char* actual, const char* expected,
+                              const char* text) {
+    test_checks++;
+    if (!actual || strcmp(actual, expected) != 0) {
+        test_failures++;
+        fprintf(stderr, "%s:%d: %s is '%s', expected '%s'\n", file, line, text,
+                actual ? actual : "(NULL)", expected);
+    }
+}
+
+/* A freshly filled error, so a test sees whether a call overwrote it. */
+static inline CBLError poisoned_error(void) {
+    CBLError err;
+    err.domain = 99;
+    err.code = 99;
+    err.internal_info = 0;
+    return err;
+}
+
+/* Opens (creating) the database `name` in `directory`. */
+static inline CBLDatabase* open_database(const char* directory, const char* name) {
+    CBLDatabaseConfiguration config = CBLDatabaseConfiguration_Default();
+    config.directory = directory;
+    CBLError err;
+    CBLDatabase* db = CBLDatabase_Open(name, &config, &err);
+    CHECK_OK(db != NULL, err);
+    return db;
+}
+
+/* Saves a document `id` with the properties `json` (last write wins). */
+static inline bool save_json(CBLCollection* collection, const char* id, const char* json) {
+    CBLError err;
+    CBLDocument* doc = CBLDocument_CreateWithID(id, &err);
+    CHECK_OK(doc != NULL, err);
+    bool ok = doc && CBLDocument_SetJSON(doc, json, &err);
+    CHECK_OK(ok, err);
+    ok = ok && CBLCollection_SaveDocument(collection, doc, &err);
+    CHECK_OK(ok, err);
+    CBL_Release(doc);
+    return ok;
+}
+
+/* The stored JSON of document `id` (owned), or NULL when it is missing. */
+static inline char* read_json(const CBLCollection* collection, const char* id) {
+    CBLError err;
+    const CBLDocument* doc = CBLCollection_GetDocument(collection, id, &err);
+    CHECK_OK(doc != NULL || err.code == 0, err);
+    if (!doc) return NULL;
+    char* json = CBLDocument_CreateJSON(doc);
+    CBL_Release((void*)doc);
+    return json;
+}
+
+/* Whether document `id` exists (is live) in `collection`. */
+static inline bool doc_exists(const CBLCollection* collection, const char* id) {
+    char* json = read_json(collection, id);
+    CBL_FreeString(json);
+    return json != NULL;
+}
+
+/* Sleeps `ms` milliseconds. */
+static inline void sleep_ms(long ms) {
+    struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+    while (nanosleep(&ts, &ts) != 0) {}
+}
+
+/* The directory test_directory made, removed by test_finish. */
+static char test_directory_path[512];
+
+static inline void remove_directory(const char* path) {
     char command[600];
     snprintf(command, sizeof command, "rm -rf '%s'", path);
     if (system(command) != 0) { fprintf(stderr, "cannot clear %s\n", path); }
-    return path;
+}
+
+/* A fresh directory for a test's databases. */
+static inline const char* test_directory(const char* name) {
+    snprintf(test_directory_path, sizeof test_directory_path, "/tmp/doclite-ctest-%s-%d", name, (int)getpid());
+    remove_directory(test_directory_path);
+    return test_directory_path;
 }
 
 /* Ends a test: every handle must be released; prints the summary line. */
@@ -64,6 +164,7 @@ static inline int test_finish(const char* name) {
         test_failures++;
         fprintf(stderr, "%s: %llu handles still live (leak)\n", name, (unsigned long long)live);
     }
+    if (test_directory_path[0]) remove_directory(test_directory_path);
     printf("%s: %d passed, %d failed\n", name, test_checks - test_failures, test_failures);
     return test_failures == 0 ? 0 : 1;
 }

@@ -12,12 +12,13 @@ extension Collection {
     /// The document with `id`, or nil when there is none (or it is deleted).
     public func document(id: String) throws -> Document? {
         try read { connection in
-            let select = try connection.cached(sql.getDocument)
-            select.bind(1, id)
-            guard try select.step() else { return nil }
             let keys = try openDatabase().sharedKeys
-            return Document(id: id, revisionID: select.string(1), sequence: UInt64(select.int64(0)),
-                            collection: self, content: .encoded(body: select.bytes(2), keys: keys))
+            return try connection.withStatement(sql.getDocument) { select in
+                select.bind(1, id)
+                guard try select.step() else { return nil }
+                return Document(id: id, revisionID: select.string(1), sequence: UInt64(select.int64(0)),
+                                collection: self, content: .encoded(body: select.bytes(2), keys: keys))
+            }
         }
     }
 
@@ -44,12 +45,14 @@ extension Collection {
             // directly: the unique ID column tells whether the ID was taken.
             if document.revisionID == nil && !hasTombstones {
                 let revisionID = RevisionID.next(after: nil, deleted: false, body: body, sha1: database.sha1)
-                let insert = try connection.cached(sql.insertLive)
-                insert.bind(1, Int64(lastSequence + 1))
-                insert.bind(2, document.id)
-                insert.bind(3, revisionID)
-                insert.bind(4, body)
-                if try insert.runUnlessDuplicate() {
+                let inserted = try connection.withStatement(sql.insertLive) { insert in
+                    insert.bind(1, Int64(lastSequence + 1))
+                    insert.bind(2, document.id)
+                    insert.bind(3, revisionID)
+                    insert.bind(4, body)
+                    return try insert.runUnlessDuplicate()
+                }
+                if inserted {
                     didSave(document, revisionID: revisionID, body: body, in: database)
                     return true
                 }
@@ -64,13 +67,14 @@ extension Collection {
             }
             let revisionID = RevisionID.next(after: parent, deleted: false, body: body, sha1: database.sha1)
             if stored?.isDeleted == true { try deleteRow(id: document.id, using: sql.deleteTombstone, connection) }
-            let upsert = try connection.cached(sql.upsertLive)
-            upsert.bind(1, Int64(lastSequence + 1))
-            upsert.bind(2, document.id)
-            upsert.bind(3, revisionID)
-            upsert.bind(4, body)
-            upsert.bind(5, stored?.expiration)
-            try upsert.run()
+            try connection.withStatement(sql.upsertLive) { upsert in
+                upsert.bind(1, Int64(lastSequence + 1))
+                upsert.bind(2, document.id)
+                upsert.bind(3, revisionID)
+                upsert.bind(4, body)
+                upsert.bind(5, stored?.expiration)
+                try upsert.run()
+            }
             didSave(document, revisionID: revisionID, body: body, in: database)
             return true
         }
@@ -108,12 +112,13 @@ extension Collection {
             let revisionID = RevisionID.next(after: stored.revisionID, deleted: true, body: [], sha1: database.sha1)
             let sequence = lastSequence + 1
             try deleteRow(id: document.id, using: sql.deleteLive, connection)
-            let insert = try connection.cached(sql.insertTombstone)
-            insert.bind(1, Int64(sequence))
-            insert.bind(2, document.id)
-            insert.bind(3, revisionID)
-            insert.bind(4, stored.expiration)
-            try insert.run()
+            try connection.withStatement(sql.insertTombstone) { insert in
+                insert.bind(1, Int64(sequence))
+                insert.bind(2, document.id)
+                insert.bind(3, revisionID)
+                insert.bind(4, stored.expiration)
+                try insert.run()
+            }
             lastSequence = sequence
             hasTombstones = true
             database.transaction.recordChange(self, document.id)
@@ -130,28 +135,32 @@ extension Collection {
 
     /// Removes every trace of the document `id`; throws `notFound` when there is none.
     public func purge(id: String) throws {
-        try write { database, connection in
+        // "Not found" is thrown after the transaction, so it does not fail an enclosing batch.
+        let removed = try write { database, connection in
             let removed = try deleteRow(id: id, using: sql.deleteLive, connection) + deleteRow(id: id, using: sql.deleteTombstone, connection)
-            guard removed > 0 else { throw DocLiteError(.notFound, "document '\(id)' not found in collection '\(fullName)'") }
-            database.transaction.recordChange(self, id)
+            if removed > 0 { database.transaction.recordChange(self, id) }
+            return removed > 0
         }
+        guard removed else { throw DocLiteError(.notFound, "document '\(id)' not found in collection '\(fullName)'") }
     }
 
     /// Sets when the document `id` expires (nil: never). An expired document is
     /// purged when the database opens and by a background pass at that time.
     public func setDocumentExpiration(id: String, expiration: Date?) throws {
         let millis = expiration.map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) }
-        try write { database, connection in
+        let updated = try write { _, connection in
             var updated = 0
             for statement in sql.setExpiration where updated == 0 {
-                let update = try connection.cached(statement)
-                update.bind(1, millis)
-                update.bind(2, id)
-                try update.run()
-                updated = connection.changes
+                updated = try connection.withStatement(statement) { update in
+                    update.bind(1, millis)
+                    update.bind(2, id)
+                    try update.run()
+                    return connection.changes
+                }
             }
-            guard updated > 0 else { throw DocLiteError(.notFound, "document '\(id)' not found in collection '\(fullName)'") }
+            return updated > 0
         }
+        guard updated else { throw DocLiteError(.notFound, "document '\(id)' not found in collection '\(fullName)'") }
         try openDatabase().housekeeper.schedule()
     }
 
@@ -165,18 +174,20 @@ extension Collection {
     // MARK: Helpers
 
     private func storedRevision(id: String, _ connection: SQLiteConnection) throws -> StoredRevision? {
-        let select = try connection.cached(sql.storedRevision)
-        select.bind(1, id)
-        guard try select.step() else { return nil }
-        return StoredRevision(revisionID: select.string(0), isDeleted: select.int64(2) != 0, expiration: select.optionalInt64(1))
+        try connection.withStatement(sql.storedRevision) { select in
+            select.bind(1, id)
+            guard try select.step() else { return nil }
+            return StoredRevision(revisionID: select.string(0), isDeleted: select.int64(2) != 0, expiration: select.optionalInt64(1))
+        }
     }
 
     @discardableResult
     private func deleteRow(id: String, using sql: String, _ connection: SQLiteConnection) throws -> Int {
-        let delete = try connection.cached(sql)
-        delete.bind(1, id)
-        try delete.run()
-        return connection.changes
+        try connection.withStatement(sql) { delete in
+            delete.bind(1, id)
+            try delete.run()
+            return connection.changes
+        }
     }
 
     /// A document read from or saved to another collection cannot be saved here.

@@ -64,9 +64,10 @@ public final class Collection: @unchecked Sendable {
     /// The number of live documents.
     public var count: UInt64 {
         (try? read { connection in
-            let statement = try connection.cached(sql.count)
-            try statement.step()
-            return UInt64(statement.int64(0))
+            try connection.withStatement(sql.count) { statement in
+                try statement.step()
+                return UInt64(statement.int64(0))
+            }
         }) ?? 0
     }
 }

@@ -43,10 +43,11 @@ extension Database {
         return try inTransaction {
             if let existing = try collection(name: name, scope: scope) { return existing }
             let connection = try openConnection()
-            let insert = try connection.cached("INSERT INTO collections (scope, name) VALUES (?, ?)")
-            insert.bind(1, scope)
-            insert.bind(2, name)
-            try insert.run()
+            try connection.withStatement("INSERT INTO collections (scope, name) VALUES (?, ?)") { insert in
+                insert.bind(1, scope)
+                insert.bind(2, name)
+                try insert.run()
+            }
             let id = connection.lastInsertRowID
             try connection.execute(Schema.createCollectionTables(id: id))
             let collection = Collection(database: self, id: id, scope: scope, name: name, lastSequence: 0)
@@ -65,9 +66,10 @@ extension Database {
         try inTransaction {
             guard let collection = try collection(name: name, scope: scope) else { return }
             let connection = try openConnection()
-            let delete = try connection.cached("DELETE FROM collections WHERE id = ?")
-            delete.bind(1, collection.id)
-            try delete.run()
+            try connection.withStatement("DELETE FROM collections WHERE id = ?") { delete in
+                delete.bind(1, collection.id)
+                try delete.run()
+            }
             try connection.execute(Schema.dropCollectionTables(id: collection.id))
             connection.clearStatementCache()
             collectionsByID[collection.id] = nil

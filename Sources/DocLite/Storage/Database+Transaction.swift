@@ -8,12 +8,15 @@ struct TransactionState {
     var keyCountAtBegin = 0
     /// Collection last sequences when the transaction began.
     var sequencesAtBegin: [Int64: UInt64] = [:]
-    /// Changed document IDs per collection, announced after the commit.
+    /// Changed document IDs per collection (each ID once, in first-change
+    /// order), announced after the commit.
     var changes: [(collection: Collection, documentIDs: [String])] = []
+    private var changed: [ObjectIdentifier: Set<String>] = [:]
 
     mutating func recordChange(_ collection: Collection, _ documentID: String) {
-        if let last = changes.indices.last, changes[last].collection === collection {
-            changes[last].documentIDs.append(documentID)
+        guard changed[ObjectIdentifier(collection), default: []].insert(documentID).inserted else { return }
+        if let index = changes.lastIndex(where: { $0.collection === collection }) {
+            changes[index].documentIDs.append(documentID)
         } else {
             changes.append((collection, [documentID]))
         }
@@ -44,7 +47,7 @@ extension Database {
 
     /// Begins a transaction, or joins the open one. The calling thread holds the
     /// database until the matching ``endTransaction(commit:)``.
-    public func beginTransaction() throws {
+    package func beginTransaction() throws {
         lock.lock()
         do {
             let connection = try openConnection()
@@ -56,8 +59,9 @@ extension Database {
                     try? connection.execute("ROLLBACK")
                     throw error
                 }
-                transaction = TransactionState(keyCountAtBegin: sharedKeys.count,
-                                               sequencesAtBegin: collectionsByID.mapValues(\.lastSequence))
+                transaction = TransactionState()
+                transaction.keyCountAtBegin = sharedKeys.count
+                transaction.sequencesAtBegin = collectionsByID.mapValues(\.lastSequence)
             }
             transaction.depth += 1
         } catch {
@@ -69,19 +73,21 @@ extension Database {
     /// Ends the innermost transaction. The outermost one commits when every
     /// level committed, and rolls back otherwise; committing a transaction that
     /// a nested batch rolled back throws. Must run on the thread that began it.
-    public func endTransaction(commit: Bool) throws {
-        guard transaction.depth > 0 else {
-            throw DocLiteError(.notInTransaction, "endTransaction called without a matching beginTransaction")
-        }
-        transaction.depth -= 1
-        if !commit { transaction.failed = true }
-        guard transaction.depth == 0 else {
-            lock.unlock()
-            return
+    package func endTransaction(commit: Bool) throws {
+        // The thread that began the transaction holds the (recursive) lock; no other can take it now.
+        guard lock.tryLock() else {
+            throw DocLiteError(.notInTransaction, "endTransaction called on a thread that did not begin the transaction")
         }
         let changes: [(collection: Collection, documentIDs: [String])]
         do {
-            defer { lock.unlock() }
+            defer { lock.unlock() }   // the level tryLock took
+            guard transaction.depth > 0 else {
+                throw DocLiteError(.notInTransaction, "endTransaction called without a matching beginTransaction")
+            }
+            defer { lock.unlock() }   // the level beginTransaction took
+            transaction.depth -= 1
+            if !commit { transaction.failed = true }
+            guard transaction.depth == 0 else { return }
             if transaction.failed {
                 rollback()
                 if commit {
@@ -115,24 +121,26 @@ extension Database {
 
     /// Writes the last sequence of every collection that changed.
     private func persistSequences() throws {
-        let update = try openConnection().cached("UPDATE collections SET last_sequence = ? WHERE id = ?")
+        let connection = try openConnection()
         for (id, collection) in collectionsByID where transaction.sequencesAtBegin[id] != collection.lastSequence {
-            update.reset()
-            update.bind(1, Int64(collection.lastSequence))
-            update.bind(2, id)
-            try update.run()
+            try connection.withStatement("UPDATE collections SET last_sequence = ? WHERE id = ?") { update in
+                update.bind(1, Int64(collection.lastSequence))
+                update.bind(2, id)
+                try update.run()
+            }
         }
     }
 
     /// Stores shared keys assigned since the last call. Inside a transaction.
     func persistNewKeys() throws {
         guard persistedKeyCount < sharedKeys.count else { return }
-        let insert = try openConnection().cached("INSERT INTO shared_keys (id, key) VALUES (?, ?)")
+        let connection = try openConnection()
         for id in persistedKeyCount..<sharedKeys.count {
-            insert.reset()
-            insert.bind(1, Int64(id))
-            insert.bind(2, sharedKeys.key(id))
-            try insert.run()
+            try connection.withStatement("INSERT INTO shared_keys (id, key) VALUES (?, ?)") { insert in
+                insert.bind(1, Int64(id))
+                insert.bind(2, sharedKeys.key(id))
+                try insert.run()
+            }
         }
         persistedKeyCount = sharedKeys.count
     }

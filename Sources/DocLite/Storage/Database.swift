@@ -129,12 +129,12 @@ public final class Database: @unchecked Sendable {
     // MARK: Opening
 
     private static func prepare(_ connection: SQLiteConnection, keys: SharedKeys, fullSync: Bool) throws {
-        try connection.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = \(fullSync ? "FULL" : "NORMAL");")
+        try connection.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = \(fullSync ? "FULL" : "NORMAL"); \(Schema.pragmas)")
         BodyFunctions.register(on: connection, keys: keys)
-        let version = try connection.cached("PRAGMA user_version")
-        try version.step()
-        let found = version.int64(0)
-        version.reset()
+        let found = try connection.withStatement("PRAGMA user_version") { version in
+            try version.step()
+            return version.int64(0)
+        }
         if found == 0 {
             try connection.execute("BEGIN IMMEDIATE; \(Schema.create) COMMIT;")
         } else if found > Schema.version {
@@ -143,47 +143,48 @@ public final class Database: @unchecked Sendable {
     }
 
     /// Loads what another connection may have changed: new shared keys, new or
-    /// deleted collections and their last sequences. Cheap when nothing changed.
+    /// deleted collections, their last sequences and whether they hold
+    /// tombstones. Cheap when nothing changed.
     func syncWithFile() throws {
         let connection = try openConnection()
-        let version = try connection.cached("PRAGMA data_version")
-        try version.step()
-        let current = version.int64(0)
+        let current = try connection.withStatement("PRAGMA data_version") { version in
+            try version.step()
+            return version.int64(0)
+        }
         guard current != dataVersion else { return }
-        dataVersion = current
 
-        let keys = try connection.cached("SELECT key FROM shared_keys WHERE id >= ? ORDER BY id")
-        keys.bind(1, Int64(sharedKeys.count))
-        while try keys.step() {
-            var key = keys.string(0)
-            guard key.withUTF8(SharedKeys.isEligible) else {
-                throw DocLiteError(.corruptData, "database '\(name)' has an invalid shared key '\(key)'")
+        try connection.withStatement("SELECT key FROM shared_keys WHERE id >= ? ORDER BY id") { keys in
+            keys.bind(1, Int64(sharedKeys.count))
+            while try keys.step() {
+                var key = keys.string(0)
+                guard key.withUTF8(SharedKeys.isEligible) else {
+                    throw DocLiteError(.corruptData, "database '\(name)' has an invalid shared key '\(key)'")
+                }
+                sharedKeys.lock.withLock { sharedKeys.append(key) }
             }
-            sharedKeys.lock.withLock { sharedKeys.append(key) }
         }
         persistedKeyCount = sharedKeys.count
 
-        var seen = Set<Int64>()
-        let rows = try connection.cached("SELECT id, scope, name, last_sequence FROM collections")
-        while try rows.step() {
-            let id = rows.int64(0)
-            seen.insert(id)
-            if let existing = collectionsByID[id] {
-                existing.lastSequence = UInt64(rows.int64(3))
-            } else {
-                collectionsByID[id] = Collection(database: self, id: id, scope: rows.string(1),
-                                                 name: rows.string(2), lastSequence: UInt64(rows.int64(3)))
+        var stored: [Int64: (scope: String, name: String, lastSequence: UInt64)] = [:]
+        try connection.withStatement("SELECT id, scope, name, last_sequence FROM collections") { rows in
+            while try rows.step() {
+                stored[rows.int64(0)] = (rows.string(1), rows.string(2), UInt64(rows.int64(3)))
             }
         }
-        for collection in collectionsByID.values {
-            let tombstones = try connection.cached(collection.sql.hasTombstones)
-            try tombstones.step()
-            collection.hasTombstones = tombstones.int64(0) != 0
-        }
-        for (id, collection) in collectionsByID where !seen.contains(id) {
+        for (id, collection) in collectionsByID where stored[id] == nil {
             collection.database = nil
             collectionsByID[id] = nil
         }
+        for (id, row) in stored {
+            let collection = collectionsByID[id] ?? Collection(database: self, id: id, scope: row.scope, name: row.name, lastSequence: 0)
+            collectionsByID[id] = collection
+            collection.lastSequence = row.lastSequence
+            collection.hasTombstones = try connection.withStatement(collection.sql.hasTombstones) { exists in
+                try exists.step()
+                return exists.int64(0) != 0
+            }
+        }
+        dataVersion = current
     }
 }
 

@@ -19,10 +19,11 @@ final class Housekeeper: @unchecked Sendable {
             let connection = try database.openConnection()
             for collection in database.collectionsByID.values {
                 for table in [collection.liveTable, collection.deletedTable] {
-                    let expired = try connection.cached("DELETE FROM \(table) WHERE expiration <= ? RETURNING key")
-                    expired.bind(1, now)
-                    while try expired.step() {
-                        database.transaction.recordChange(collection, expired.string(0))
+                    try connection.withStatement("DELETE FROM \(table) WHERE expiration <= ? RETURNING key") { expired in
+                        expired.bind(1, now)
+                        while try expired.step() {
+                            database.transaction.recordChange(collection, expired.string(0))
+                        }
                     }
                 }
             }
@@ -37,9 +38,10 @@ final class Housekeeper: @unchecked Sendable {
             var earliest: Int64?
             for collection in database.collectionsByID.values {
                 for table in [collection.liveTable, collection.deletedTable] {
-                    let select = try connection.cached("SELECT min(expiration) FROM \(table) WHERE expiration IS NOT NULL")
-                    if try select.step(), let value = select.optionalInt64(0) {
-                        earliest = min(earliest ?? value, value)
+                    try connection.withStatement("SELECT min(expiration) FROM \(table) WHERE expiration IS NOT NULL") { select in
+                        if try select.step(), let value = select.optionalInt64(0) {
+                            earliest = min(earliest ?? value, value)
+                        }
                     }
                 }
             }

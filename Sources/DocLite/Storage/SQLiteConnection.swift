@@ -39,15 +39,19 @@ final class SQLiteConnection {
         }
     }
 
-    /// A prepared statement for `sql`, reused from the cache and reset for a new run.
-    func cached(_ sql: String) throws -> Statement {
-        if let statement = statementCache[sql] {
-            statement.reset()
-            return statement
+    /// Runs `body` with the prepared statement for `sql` (from the cache), then
+    /// resets it: a statement left mid-result would keep its read transaction
+    /// open, hiding other connections' commits and blocking schema changes.
+    func withStatement<R>(_ sql: String, _ body: (Statement) throws -> R) throws -> R {
+        let statement: Statement
+        if let cached = statementCache[sql] {
+            statement = cached
+        } else {
+            statement = try Statement(connection: self, sql: sql, persistent: true)
+            statementCache[sql] = statement
         }
-        let statement = try Statement(connection: self, sql: sql, persistent: true)
-        statementCache[sql] = statement
-        return statement
+        defer { statement.reset() }
+        return try body(statement)
     }
 
     /// Drops cached statements (after a schema change that invalidates them).
@@ -133,10 +137,7 @@ final class Statement {
     func runUnlessDuplicate() throws -> Bool {
         let rc = sqlite3_step(handle)
         if rc == SQLITE_DONE { return true }
-        if rc == csqlite_constraint_unique || rc == csqlite_constraint_primarykey {
-            sqlite3_reset(handle)
-            return false
-        }
+        if rc == csqlite_constraint_unique || rc == csqlite_constraint_primarykey { return false }
         throw connection.error(rc, context: "SQL statement failed")
     }
 

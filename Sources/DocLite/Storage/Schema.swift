@@ -1,8 +1,12 @@
 /// The database file's schema: tables, their names, and the version recorded in
 /// `PRAGMA user_version` so that later releases can migrate.
-enum Schema {
+package enum Schema {
     /// The current schema version.
     static let version: Int64 = 1
+
+    /// Connection settings: reads map the file into memory (up to 1 GiB) instead
+    /// of copying each page through a system call.
+    package static let pragmas = "PRAGMA mmap_size = 1073741824;"
 
     /// Creates the tables of a new database and its default collection.
     static let create = """

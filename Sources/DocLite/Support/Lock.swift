@@ -23,6 +23,8 @@ package final class Lock: @unchecked Sendable {
 
     package func lock() { pthread_mutex_lock(mutex) }
     package func unlock() { pthread_mutex_unlock(mutex) }
+    /// Takes the lock if it is free or (recursive lock) already held by this thread.
+    package func tryLock() -> Bool { pthread_mutex_trylock(mutex) == 0 }
 
     @inline(__always)
     package func withLock<R>(_ body: () throws -> R) rethrows -> R {

@@ -1,0 +1,25 @@
+// doclite.h compiles as C++17 (every warning an error) with C linkage: the
+// program links against libdoclite through the header's extern "C" block.
+#include "doclite.h"
+
+#include <cstdint>
+#include <type_traits>
+
+static_assert(std::is_same_v<CBLErrorDomain, uint8_t>, "CBLErrorDomain is a uint8_t");
+static_assert(std::is_same_v<CBLTimestamp, int64_t>, "CBLTimestamp is an int64_t");
+static_assert(std::is_trivial_v<CBLError> && std::is_standard_layout_v<CBLError>, "CBLError is a C struct");
+static_assert(kCBLErrorInvalidParameter == 9 && kCBLFleeceDomain == 4, "Couchbase Lite's error numbering");
+
+int main() {
+    CBLError err{};
+    CBLDatabase* db = CBLDatabase_Open(nullptr, nullptr, &err);  // a NULL name: an error, not a crash
+    if (db != nullptr || err.domain != kCBLDomain || err.code != kCBLErrorInvalidParameter) return 1;
+    char* message = CBLError_Message(&err);
+    if (message == nullptr) return 1;
+    CBL_FreeString(message);
+    // A captureless lambda converts to the C callback type.
+    const CBLCollectionChangeListener listener = [](void*, const CBLCollectionChange*) {};
+    if (CBLCollection_AddChangeListener(nullptr, listener, nullptr, &err) != nullptr) return 1;
+    if (err.code != kCBLErrorInvalidParameter || CBL_InstanceCount() != 0) return 1;
+    return 0;
+}
