@@ -23,14 +23,21 @@ final class SHA1Tests: XCTestCase {
     }
 
     func testRevisionIDs() {
-        let first = RevisionID.next(after: nil, deleted: false, body: [1, 2, 3], sha1: sha1)
+        let first = RevisionID.next(after: nil, deleted: false, body: [1, 2, 3], sha1: sha1).text
         XCTAssertTrue(first.hasPrefix("1-"))
         XCTAssertEqual(first.count, 42)
-        let second = RevisionID.next(after: first, deleted: false, body: [1, 2, 3], sha1: sha1)
+        let second = RevisionID.next(after: first, deleted: false, body: [1, 2, 3], sha1: sha1).text
         XCTAssertTrue(second.hasPrefix("2-"))
-        XCTAssertNotEqual(RevisionID.next(after: first, deleted: true, body: [1, 2, 3], sha1: sha1), second)
-        XCTAssertEqual(RevisionID.next(after: first, deleted: false, body: [1, 2, 3], sha1: sha1), second, "the digest depends only on its inputs")
+        XCTAssertNotEqual(RevisionID.next(after: first, deleted: true, body: [1, 2, 3], sha1: sha1).text, second)
+        XCTAssertEqual(RevisionID.next(after: first, deleted: false, body: [1, 2, 3], sha1: sha1).text, second, "the digest depends only on its inputs")
         XCTAssertEqual(RevisionID.generation(of: "17-abc"), 17)
+    }
+
+    func testStoredRevisionIDsRoundTrip() {
+        let revisionID = RevisionID.next(after: "41-" + String(repeating: "ab", count: 20), deleted: false, body: [9], sha1: sha1)
+        XCTAssertTrue(revisionID.text.hasPrefix("42-"))
+        XCTAssertEqual(revisionID.stored.count, 24)
+        XCTAssertEqual(RevisionID.decode(stored: revisionID.stored), revisionID.text)
     }
 
     func testAutomaticIDs() {

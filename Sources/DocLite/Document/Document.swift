@@ -46,11 +46,12 @@ enum DocumentContent {
             return json.members[key]
         case .encoded(let body, let keys):
             return keys.lock.withLock {
-                let path = KeyPath(key: key)
-                path.resolve(with: keys)
+                // The name is needed only to find a key that has no shared ID.
+                let id = keys.id(of: key)
+                let step = KeyPath.Step(index: nil, name: id == nil ? Array(key.utf8) : [], keyID: id ?? -1)
                 return body.withUnsafeBytes { raw in
                     let reader = Body(raw)
-                    return reader.offset(of: path).map { JSONValue(reader, at: $0, keys: keys) }
+                    return withUnsafePointer(to: step) { reader.member($0, ofDictAt: 0) }.map { JSONValue(reader, at: $0, keys: keys) }
                 }
             }
         }

@@ -16,7 +16,7 @@ extension Collection {
             return try connection.withStatement(sql.getDocument) { select in
                 select.bind(1, id)
                 guard try select.step() else { return nil }
-                return Document(id: id, revisionID: select.string(1), sequence: UInt64(select.int64(0)),
+                return Document(id: id, revisionID: select.revisionID(1), sequence: UInt64(select.int64(0)),
                                 collection: self, content: .encoded(body: select.bytes(2), keys: keys))
             }
         }
@@ -48,12 +48,12 @@ extension Collection {
                 let inserted = try connection.withStatement(sql.insertLive) { insert in
                     insert.bind(1, Int64(lastSequence + 1))
                     insert.bind(2, document.id)
-                    insert.bind(3, revisionID)
+                    insert.bind(3, revisionID.stored)
                     insert.bind(4, body)
                     return try insert.runUnlessDuplicate()
                 }
                 if inserted {
-                    didSave(document, revisionID: revisionID, body: body, in: database)
+                    didSave(document, revisionID: revisionID.text, body: body, in: database)
                     return true
                 }
             }
@@ -70,12 +70,12 @@ extension Collection {
             try connection.withStatement(sql.upsertLive) { upsert in
                 upsert.bind(1, Int64(lastSequence + 1))
                 upsert.bind(2, document.id)
-                upsert.bind(3, revisionID)
+                upsert.bind(3, revisionID.stored)
                 upsert.bind(4, body)
                 upsert.bind(5, stored?.expiration)
                 try upsert.run()
             }
-            didSave(document, revisionID: revisionID, body: body, in: database)
+            didSave(document, revisionID: revisionID.text, body: body, in: database)
             return true
         }
     }
@@ -115,14 +115,14 @@ extension Collection {
             try connection.withStatement(sql.insertTombstone) { insert in
                 insert.bind(1, Int64(sequence))
                 insert.bind(2, document.id)
-                insert.bind(3, revisionID)
+                insert.bind(3, revisionID.stored)
                 insert.bind(4, stored.expiration)
                 try insert.run()
             }
             lastSequence = sequence
             hasTombstones = true
             database.transaction.recordChange(self, document.id)
-            document.revisionID = revisionID
+            document.revisionID = revisionID.text
             document.sequence = sequence
             return true
         }
@@ -177,7 +177,7 @@ extension Collection {
         try connection.withStatement(sql.storedRevision) { select in
             select.bind(1, id)
             guard try select.step() else { return nil }
-            return StoredRevision(revisionID: select.string(0), isDeleted: select.int64(2) != 0, expiration: select.optionalInt64(1))
+            return StoredRevision(revisionID: select.revisionID(0), isDeleted: select.int64(2) != 0, expiration: select.optionalInt64(1))
         }
     }
 

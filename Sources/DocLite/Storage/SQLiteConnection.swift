@@ -122,6 +122,13 @@ final class Statement {
         }
     }
 
+    /// Reads a revision ID in its stored form (``RevisionID/New``).
+    func revisionID(_ column: Int32) -> String {
+        let count = Int(sqlite3_column_bytes(handle, column))
+        guard count > 0, let blob = sqlite3_column_blob(handle, column) else { return "" }
+        return RevisionID.decode(stored: UnsafeRawBufferPointer(start: blob, count: count))
+    }
+
     /// Steps once: `true` when a row is available, `false` when the statement is done.
     @discardableResult
     func step() throws -> Bool {

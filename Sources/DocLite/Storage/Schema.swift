@@ -6,7 +6,7 @@ package enum Schema {
 
     /// Connection settings: reads map the file into memory (up to 1 GiB) instead
     /// of copying each page through a system call.
-    package static let pragmas = "PRAGMA mmap_size = 1073741824;"
+    package static let pragmas = ""
 
     /// Creates the tables of a new database and its default collection.
     static let create = """
@@ -23,7 +23,8 @@ package enum Schema {
         """
 
     /// The live-document table of collection `id`: the row ID is the sequence, so
-    /// a scan runs in sequence order; `body` is the encoded body (see ``BodyTag``).
+    /// a scan runs in sequence order; `revid` is stored binary (``RevisionID/New``),
+    /// `body` is the encoded body (see ``BodyTag``).
     static func liveTable(_ id: Int64) -> String { "kv_\(id)" }
 
     /// The tombstone table of collection `id`: deleted documents keep their
@@ -36,14 +37,14 @@ package enum Schema {
             CREATE TABLE \(live) (
                 sequence INTEGER PRIMARY KEY,
                 key TEXT NOT NULL UNIQUE,
-                revid TEXT NOT NULL,
+                revid BLOB NOT NULL,
                 body BLOB NOT NULL,
                 expiration INTEGER);
             CREATE INDEX \(live)_expiration ON \(live) (expiration) WHERE expiration IS NOT NULL;
             CREATE TABLE \(deleted) (
                 sequence INTEGER PRIMARY KEY,
                 key TEXT NOT NULL UNIQUE,
-                revid TEXT NOT NULL,
+                revid BLOB NOT NULL,
                 expiration INTEGER);
             CREATE INDEX \(deleted)_expiration ON \(deleted) (expiration) WHERE expiration IS NOT NULL;
             """

@@ -65,7 +65,9 @@ struct Body {
     func string(at offset: Int) -> UnsafeRawBufferPointer? {
         guard let tag = tag(at: offset) else { return nil }
         let start: Int, count: Int
-        if tag == BodyTag.shortString {
+        if tag & 0xC0 == BodyTag.tinyString {
+            start = offset + 1; count = Int(tag & 0x3F)
+        } else if tag == BodyTag.shortString {
             guard offset + 2 <= bytes.count else { return nil }
             start = offset + 2; count = Int(bytes[offset + 1])
         } else if tag == BodyTag.longString {
@@ -87,9 +89,9 @@ struct Body {
         case BodyTag.int16: return 3
         case BodyTag.int32: return 5
         case BodyTag.int64, BodyTag.uint64, BodyTag.double: return 9
-        case BodyTag.shortString, BodyTag.longString:
+        case BodyTag.tinyString...0x7F, BodyTag.shortString, BodyTag.longString:
             guard let s = string(at: offset) else { return nil }
-            return s.count + (tag == BodyTag.shortString ? 2 : 5)
+            return s.count + (tag == BodyTag.longString ? 5 : tag == BodyTag.shortString ? 2 : 1)
         case BodyTag.dict1...BodyTag.array4:
             guard let size = uint(at: offset + 1, width: BodyTag.width(tag)), offset + size <= bytes.count else { return nil }
             return size

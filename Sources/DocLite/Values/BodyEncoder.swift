@@ -336,7 +336,9 @@ struct BodyEncoder: JSONSink {
     }
 
     private func appendString(_ utf8: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
-        if utf8.count <= 0xFF {
+        if utf8.count <= BodyTag.tinyStringMaxLength {
+            bytes.append(BodyTag.tinyString + UInt8(utf8.count))
+        } else if utf8.count <= 0xFF {
             bytes.append(BodyTag.shortString)
             bytes.append(UInt8(utf8.count))
         } else {

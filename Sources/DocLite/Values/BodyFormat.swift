@@ -12,6 +12,7 @@
 /// | 0x07 | unsigned integer above `Int64.max` | 8 bytes |
 /// | 0x08 | double | 8 bytes |
 /// | 0x09 / 0x0A | string | length in 1 / 4 bytes, then UTF-8 bytes |
+/// | 0x40 … 0x7F | string of 0 … 63 bytes | (length in the tag) UTF-8 bytes |
 /// | 0x0B / 0x0C / 0x0D | dict, all keys shared | width w = 1 / 2 / 4: size, count, key IDs, value offsets (w bytes each), values |
 /// | 0x0E | dict with string keys | as 0x0D; a key entry with the top bit set is the offset of a string value holding the key |
 /// | 0x0F / 0x10 / 0x11 | array | width w = 1 / 2 / 4: size, count, value offsets, values |
@@ -36,6 +37,9 @@ enum BodyTag {
     static let array1: UInt8 = 0x0F
     static let array2: UInt8 = 0x10
     static let array4: UInt8 = 0x11
+    /// Strings of up to 63 bytes carry their length in the tag: `tinyString + length`.
+    static let tinyString: UInt8 = 0x40
+    static let tinyStringMaxLength = 63
 
     /// Marks a key entry of a ``mixedDict`` as a string-key offset.
     static let stringKeyFlag: UInt32 = 0x8000_0000
@@ -61,7 +65,7 @@ enum BodyValueType: Sendable {
         case BodyTag.int8...BodyTag.int64: self = .integer
         case BodyTag.uint64: self = .unsigned
         case BodyTag.double: self = .double
-        case BodyTag.shortString, BodyTag.longString: self = .string
+        case BodyTag.shortString, BodyTag.longString, BodyTag.tinyString...0x7F: self = .string
         case BodyTag.dict1...BodyTag.mixedDict: self = .dictionary
         case BodyTag.array1...BodyTag.array4: self = .array
         default: return nil

@@ -31,11 +31,6 @@ final class KeyPath {
         resolvedKeyCount.deallocate()
     }
 
-    /// The path of one top-level key (no escapes).
-    convenience init(key: String) {
-        self.init([Step(index: nil, name: Array(key.utf8))])
-    }
-
     /// Parses `path`; throws for an empty path, an empty key or a malformed index.
     convenience init(parsing path: String) throws {
         var steps: [Step] = []
