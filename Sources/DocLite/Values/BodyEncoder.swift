@@ -123,8 +123,7 @@ struct BodyEncoder: JSONSink {
 
     /// Sets the key of the next value written into the innermost dict.
     mutating func writeKey(_ utf8: UnsafeBufferPointer<UInt8>) {
-        var isNew = false
-        if let id = sharedKeys.idOrAssign(utf8, isNew: &isNew) {
+        if let id = sharedKeys.idOrAssign(utf8) {
             pendingKey = (Int32(id), 0, 0)
         } else {
             let start = keyBytes.count

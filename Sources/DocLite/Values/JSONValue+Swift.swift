@@ -63,39 +63,6 @@ extension JSONValue {
         }
     }
 
-    var string: String? { if case .string(let s) = self { return s } else { return nil } }
-
-    var int64: Int64 {
-        switch self {
-        case .int(let i): return i
-        case .unsigned(let u): return Int64(truncatingIfNeeded: u)
-        case .double(let d): return Int64(exactly: d.rounded(.towardZero)) ?? 0
-        case .bool(let b): return b ? 1 : 0
-        default: return 0
-        }
-    }
-
-    var double: Double {
-        switch self {
-        case .int(let i): return Double(i)
-        case .unsigned(let u): return Double(u)
-        case .double(let d): return d
-        case .bool(let b): return b ? 1 : 0
-        default: return 0
-        }
-    }
-
-    /// Couchbase Lite's `boolean(forKey:)`: numbers are true when non-zero, other non-null values true.
-    var boolean: Bool {
-        switch self {
-        case .null: return false
-        case .bool(let b): return b
-        case .int, .unsigned, .double: return double != 0
-        default: return true
-        }
-    }
-
-    var date: Date? { string.flatMap(ISO8601.date(from:)) }
 }
 
 /// ISO-8601 dates as Couchbase Lite stores them (`2024-05-01T12:00:00.000Z`).

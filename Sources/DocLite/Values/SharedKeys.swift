@@ -78,13 +78,12 @@ final class SharedKeys: @unchecked Sendable {
         return key.withUTF8 { id(of: $0) }
     }
 
-    /// The ID of `key`, assigning the next one if the key is eligible and the table has room.
-    /// `isNew` tells the caller to persist the assignment.
-    func idOrAssign(_ key: UnsafeBufferPointer<UInt8>, isNew: inout Bool) -> Int? {
+    /// The ID of `key`, assigning the next one if the key is eligible and the
+    /// table has room (the database persists new IDs before its commit).
+    func idOrAssign(_ key: UnsafeBufferPointer<UInt8>) -> Int? {
         if let existing = id(of: key) { return existing }
         guard count < Self.maxCount, Self.isEligible(key) else { return nil }
         append(key)
-        isNew = true
         return count - 1
     }
 
