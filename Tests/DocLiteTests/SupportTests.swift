@@ -48,3 +48,39 @@ final class SHA1Tests: XCTestCase {
         XCTAssertNotEqual(DocumentID.generate(), id)
     }
 }
+
+/// Numbers parse to exactly what Swift's own parser gives, on both the fast
+/// path (short decimals) and the general one.
+final class NumberParsingTests: XCTestCase {
+    private func parsed(_ literal: String) throws -> JSONValue {
+        guard case .dictionary(let members) = try JSONValue(json: "{\"n\": \(literal)}") else { throw DocLiteError(.jsonError, "not a dict") }
+        return members["n"]!
+    }
+
+    func testDecimalsMatchSwiftParsing() throws {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<5000 {
+            let digits = Int.random(in: 1...17, using: &generator)
+            let mantissa = String(UInt64.random(in: 0..<UInt64(pow(10, Double(digits))), using: &generator))
+            let point = Int.random(in: 0..<mantissa.count, using: &generator)
+            let literal = (Bool.random(using: &generator) ? "-" : "") + String(mantissa.prefix(point).isEmpty ? "0" : String(mantissa.prefix(point)))
+                + "." + String(mantissa.dropFirst(point))
+            XCTAssertEqual(try parsed(literal), .double(Double(literal)!), literal)
+        }
+    }
+
+    func testEdgeCases() throws {
+        XCTAssertEqual(try parsed("5.0"), .double(5.0))
+        XCTAssertEqual(try parsed("-0.0"), .double(-0.0))
+        XCTAssertEqual(try parsed("0.1"), .double(0.1))
+        XCTAssertEqual(try parsed("1e300"), .double(1e300))
+        XCTAssertEqual(try parsed("2.5E-3"), .double(0.0025))
+        XCTAssertEqual(try parsed("12345678901234567890.5"), .double(12345678901234567890.5))
+        XCTAssertEqual(try parsed("0.0000000000000000000000001"), .double(1e-25))
+        XCTAssertEqual(try parsed("-9223372036854775808"), .int(Int64.min))
+        XCTAssertEqual(try parsed("18446744073709551615"), .unsigned(UInt64.max))
+        XCTAssertEqual(try parsed("18446744073709551616"), .double(18446744073709551616))
+        XCTAssertThrowsError(try parsed("1e400"))
+        XCTAssertThrowsError(try parsed("1."))
+    }
+}

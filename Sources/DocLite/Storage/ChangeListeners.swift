@@ -80,11 +80,15 @@ final class ListenerRegistry: @unchecked Sendable {
         let snapshot = lock.withLock { entries.sorted { $0.key < $1.key }.map(\.value) }
         guard !snapshot.isEmpty else { return }
         for change in changes {
-            for entry in snapshot where entry.collectionID == change.collection.id {
+            let listening = snapshot.filter { $0.collectionID == change.collection.id }
+            guard !listening.isEmpty else { continue }
+            var seen = Set<String>()
+            let documentIDs = change.documentIDs.filter { seen.insert($0).inserted }   // each ID once
+            for entry in listening {
                 if let documentID = entry.documentID {
-                    if change.documentIDs.contains(documentID) { entry.callback(change.collection, [documentID]) }
+                    if seen.contains(documentID) { entry.callback(change.collection, [documentID]) }
                 } else {
-                    entry.callback(change.collection, change.documentIDs)
+                    entry.callback(change.collection, documentIDs)
                 }
             }
         }

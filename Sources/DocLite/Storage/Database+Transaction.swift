@@ -8,14 +8,14 @@ struct TransactionState {
     var keyCountAtBegin = 0
     /// Collection last sequences when the transaction began.
     var sequencesAtBegin: [Int64: UInt64] = [:]
-    /// Changed document IDs per collection (each ID once, in first-change
-    /// order), announced after the commit.
+    /// Changed document IDs per collection, announced after the commit (the
+    /// listener registry drops repeats, and only when someone listens).
     var changes: [(collection: Collection, documentIDs: [String])] = []
-    private var changed: [ObjectIdentifier: Set<String>] = [:]
 
     mutating func recordChange(_ collection: Collection, _ documentID: String) {
-        guard changed[ObjectIdentifier(collection), default: []].insert(documentID).inserted else { return }
-        if let index = changes.lastIndex(where: { $0.collection === collection }) {
+        if let last = changes.indices.last, changes[last].collection === collection {
+            changes[last].documentIDs.append(documentID)
+        } else if let index = changes.firstIndex(where: { $0.collection === collection }) {
             changes[index].documentIDs.append(documentID)
         } else {
             changes.append((collection, [documentID]))

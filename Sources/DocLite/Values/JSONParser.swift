@@ -240,16 +240,34 @@ struct JSONParser {
             throw error("leading zero in a number")
         }
         var isDouble = false
+        var fractionDigits = 0
         if peek() == UInt8(ascii: ".") {
             isDouble = true
             position += 1
-            try skipDigits()
+            let fractionStart = position
+            while let byte = peek(), byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
+                let (times10, o1) = magnitude.multipliedReportingOverflow(by: 10)
+                let (sum, o2) = times10.addingReportingOverflow(UInt64(byte - UInt8(ascii: "0")))
+                overflow = overflow || o1 || o2
+                magnitude = sum
+                position += 1
+            }
+            fractionDigits = position - fractionStart
+            if fractionDigits == 0 { throw error("expected a digit") }
         }
         if let byte = peek(), byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
             isDouble = true
             position += 1
             if let sign = peek(), sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { position += 1 }
             try skipDigits()
+            fractionDigits = Int.max   // exponents take the general path
+        }
+        // Clinger's fast path: a mantissa below 2^53 divided by an exact power of ten
+        // (at most 10^22) is correctly rounded, and needs no string conversion.
+        if isDouble && !overflow && magnitude < 1 << 53 && fractionDigits <= 22 {
+            let value = Double(magnitude) / Self.powersOfTen[fractionDigits]
+            encoder.writeDouble(negative ? -value : value)
+            return
         }
         if !isDouble && !overflow {
             if !negative {
@@ -268,6 +286,10 @@ struct JSONParser {
         }
         encoder.writeDouble(value)
     }
+
+    /// 10^0 … 10^22, every one exactly representable as a double.
+    private static let powersOfTen: [Double] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+                                                1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22]
 
     private mutating func skipDigits() throws {
         let start = position
