@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import CSQLite
 @testable import DocLite
 
 /// A test case with a fresh directory and an open database `db`.
@@ -33,7 +34,137 @@ class DatabaseTestCase: XCTestCase {
         XCTAssertThrowsError(try body(), file: file, line: line) { error in
             guard let error = error as? DocLiteError else { return XCTFail("not a DocLiteError: \(error)", file: file, line: line) }
             XCTAssertTrue(error.is(code), "expected \(code), got \(error.domain) \(error.code): \(error.message)", file: file, line: line)
-            XCTAssertTrue(error.message.contains(text), "message '\(error.message)' lacks '\(text)'", file: file, line: line)
+            XCTAssertTrue(text.isEmpty || error.message.contains(text), "message '\(error.message)' lacks '\(text)'", file: file, line: line)
         }
+    }
+}
+
+extension XCTestCase {
+    /// Asserts that `body` throws a DocLite error in `domain` with `code` whose message contains `text`.
+    func assertThrows(domain: DocLiteError.Domain, code: Int32, containing text: String = "",
+                      file: StaticString = #filePath, line: UInt = #line, _ body: () throws -> Void) {
+        XCTAssertThrowsError(try body(), file: file, line: line) { error in
+            guard let error = error as? DocLiteError else { return XCTFail("not a DocLiteError: \(error)", file: file, line: line) }
+            XCTAssertEqual(error.domain, domain, "wrong domain for '\(error.message)'", file: file, line: line)
+            XCTAssertEqual(error.code, code, "wrong code for '\(error.message)'", file: file, line: line)
+            XCTAssertTrue(text.isEmpty || error.message.contains(text), "message '\(error.message)' lacks '\(text)'", file: file, line: line)
+        }
+    }
+
+    /// Polls `condition` every 20 ms until it holds or `timeout` seconds pass; returns whether it held.
+    func waitUntil(timeout: TimeInterval, _ condition: () throws -> Bool) rethrows -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if try condition() { return true }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        return try condition()
+    }
+}
+
+/// Collects values from any thread (listener callbacks).
+final class Recorder<Element>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [Element] = []
+
+    func append(_ item: Element) { lock.lock(); items.append(item); lock.unlock() }
+
+    var all: [Element] { lock.lock(); defer { lock.unlock() }; return items }
+}
+
+/// A seeded random number generator (SplitMix64), so that a failing run reproduces.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// The first difference between two values, comparing strictly: ints stay ints,
+/// doubles compare by bit pattern (so -0.0 differs from 0.0), strings by UTF-8
+/// bytes (not by Unicode equivalence). Nil when identical.
+func firstDifference(_ a: JSONValue, _ b: JSONValue, path: String = "$") -> String? {
+    switch (a, b) {
+    case (.null, .null):
+        return nil
+    case (.bool(let x), .bool(let y)):
+        return x == y ? nil : "\(path): \(x) vs \(y)"
+    case (.int(let x), .int(let y)):
+        return x == y ? nil : "\(path): \(x) vs \(y)"
+    case (.unsigned(let x), .unsigned(let y)):
+        return x == y ? nil : "\(path): \(x) vs \(y)"
+    case (.double(let x), .double(let y)):
+        return x.bitPattern == y.bitPattern ? nil : "\(path): \(x) vs \(y)"
+    case (.string(let x), .string(let y)):
+        return Array(x.utf8) == Array(y.utf8) ? nil : "\(path): string \(x.debugDescription.prefix(80)) (\(x.utf8.count) bytes) vs \(y.debugDescription.prefix(80)) (\(y.utf8.count) bytes)"
+    case (.array(let x), .array(let y)):
+        guard x.count == y.count else { return "\(path): array of \(x.count) vs \(y.count) elements" }
+        for i in x.indices {
+            if let difference = firstDifference(x[i], y[i], path: "\(path)[\(i)]") { return difference }
+        }
+        return nil
+    case (.dictionary(let x), .dictionary(let y)):
+        let xKeys = x.keys.map { Array($0.utf8) }.sorted { $0.lexicographicallyPrecedes($1) }
+        let yKeys = y.keys.map { Array($0.utf8) }.sorted { $0.lexicographicallyPrecedes($1) }
+        guard xKeys == yKeys else {
+            let missing = x.keys.filter { y[$0] == nil }.prefix(3), extra = y.keys.filter { x[$0] == nil }.prefix(3)
+            return "\(path): keys differ (\(x.count) vs \(y.count)); only left: \(Array(missing)), only right: \(Array(extra))"
+        }
+        for key in x.keys.sorted() {
+            if let difference = firstDifference(x[key]!, y[key]!, path: "\(path).\(key.debugDescription)") { return difference }
+        }
+        return nil
+    default:
+        return "\(path): \(kind(a)) vs \(kind(b))"
+    }
+}
+
+private func kind(_ value: JSONValue) -> String {
+    switch value {
+    case .null: "null"
+    case .bool(let b): "bool \(b)"
+    case .int(let i): "int \(i)"
+    case .unsigned(let u): "unsigned \(u)"
+    case .double(let d): "double \(d)"
+    case .string(let s): "string \(s.debugDescription.prefix(40))"
+    case .array(let items): "array of \(items.count)"
+    case .dictionary(let members): "dictionary of \(members.count)"
+    }
+}
+
+extension DatabaseTestCase {
+    /// The database file's path (also after closing).
+    var databaseFilePath: String { Database.filePath(name: "test", directory: directory) }
+
+    /// Runs SQL on the database file through a separate raw SQLite connection
+    /// (to look at or change the file behind DocLite's back). Returns the first
+    /// column of the first row as an integer, if any.
+    @discardableResult
+    func rawSQL(_ sql: String, path: String? = nil, file: StaticString = #filePath, line: UInt = #line) -> Int64? {
+        let path = path ?? databaseFilePath
+        var handle: OpaquePointer?
+        guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK, let handle else {
+            XCTFail("cannot open \(path)", file: file, line: line)
+            return nil
+        }
+        defer { sqlite3_close_v2(handle) }
+        sqlite3_busy_timeout(handle, 10_000)
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK else {
+            XCTFail("cannot prepare \(sql): \(String(cString: sqlite3_errmsg(handle)))", file: file, line: line)
+            return nil
+        }
+        defer { sqlite3_finalize(statement) }
+        let rc = sqlite3_step(statement)
+        if rc == SQLITE_ROW { return sqlite3_column_int64(statement, 0) }
+        if rc != SQLITE_DONE { XCTFail("\(sql): \(String(cString: sqlite3_errmsg(handle)))", file: file, line: line) }
+        return nil
     }
 }

@@ -84,6 +84,7 @@ extension Collection {
     private func didSave(_ document: MutableDocument, revisionID: String, body: [UInt8], in database: Database) {
         lastSequence += 1
         database.transaction.recordChange(self, document.id)
+        database.transaction.undo.append(document.undoAction())
         document.revisionID = revisionID
         document.sequence = lastSequence
         document.collection = self
@@ -122,6 +123,7 @@ extension Collection {
             lastSequence = sequence
             hasTombstones = true
             database.transaction.recordChange(self, document.id)
+            database.transaction.undo.append(document.undoAction())
             document.revisionID = revisionID.text
             document.sequence = sequence
             return true

@@ -74,6 +74,10 @@ extension Database {
             connection.clearStatementCache()
             collectionsByID[collection.id] = nil
             collection.database = nil
+            transaction.undo.append { [unowned self] in
+                collection.database = self
+                collectionsByID[collection.id] = collection
+            }
         }
     }
 

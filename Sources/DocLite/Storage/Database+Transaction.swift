@@ -8,6 +8,9 @@ struct TransactionState {
     var keyCountAtBegin = 0
     /// Collection last sequences when the transaction began.
     var sequencesAtBegin: [Int64: UInt64] = [:]
+    /// Restores in-memory objects (saved documents, deleted collections) if the
+    /// transaction rolls back; run before the shared keys are rolled back.
+    var undo: [() -> Void] = []
     /// Changed document IDs per collection, announced after the commit (the
     /// listener registry drops repeats, and only when someone listens).
     var changes: [(collection: Collection, documentIDs: [String])] = []
@@ -111,6 +114,7 @@ extension Database {
     /// Rolls back SQLite and the in-memory state that followed it.
     private func rollback() {
         try? connection?.execute("ROLLBACK")
+        transaction.undo.reversed().forEach { $0() }
         sharedKeys.lock.withLock { sharedKeys.rollback(to: transaction.keyCountAtBegin) }
         persistedKeyCount = min(persistedKeyCount, transaction.keyCountAtBegin)
         transaction = TransactionState()

@@ -117,11 +117,16 @@ public final class Database: @unchecked Sendable {
         return connection
     }
 
-    /// Runs `body` with the lock held and the in-memory state in step with the file.
+    /// Runs `body` with the lock held, in one read transaction whose snapshot
+    /// the in-memory state (shared keys, collections) has been synced with, so
+    /// that nothing another connection committed meanwhile is half-seen.
     func read<R>(_ body: (SQLiteConnection) throws -> R) throws -> R {
         try lock.withLock {
             let connection = try openConnection()
-            if transaction.depth == 0 { try syncWithFile() }
+            guard transaction.depth == 0 else { return try body(connection) }
+            try connection.withStatement("BEGIN") { try $0.run() }
+            defer { try? connection.withStatement("COMMIT") { try $0.run() } }
+            try syncWithFile()
             return try body(connection)
         }
     }

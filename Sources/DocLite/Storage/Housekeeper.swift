@@ -10,19 +10,22 @@ final class Housekeeper: @unchecked Sendable {
         self.database = database
     }
 
-    /// Purges every document whose expiration has passed, in one transaction,
-    /// then sets the timer for the next one. The caller may hold the database lock.
+    /// Purges every document whose expiration has passed, in one transaction
+    /// (none is begun when nothing has expired, so opening a database does not
+    /// wait for another connection's write), then sets the timer for the next one.
     func purgeExpired() throws {
         guard let database else { return }
         let now = Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
-        try database.inTransaction {
-            let connection = try database.openConnection()
-            for collection in database.collectionsByID.values {
-                for table in [collection.liveTable, collection.deletedTable] {
-                    try connection.withStatement("DELETE FROM \(table) WHERE expiration <= ? RETURNING key") { expired in
-                        expired.bind(1, now)
-                        while try expired.step() {
-                            database.transaction.recordChange(collection, expired.string(0))
+        if let earliest = try earliestExpiration(), earliest <= now {
+            try database.inTransaction {
+                let connection = try database.openConnection()
+                for collection in database.collectionsByID.values {
+                    for table in [collection.liveTable, collection.deletedTable] {
+                        try connection.withStatement("DELETE FROM \(table) WHERE expiration <= ? RETURNING key") { expired in
+                            expired.bind(1, now)
+                            while try expired.step() {
+                                database.transaction.recordChange(collection, expired.string(0))
+                            }
                         }
                     }
                 }
@@ -34,7 +37,24 @@ final class Housekeeper: @unchecked Sendable {
     /// Sets the timer for the earliest expiration in the database.
     func schedule() throws {
         guard let database else { return }
-        let next: Int64? = try database.read { connection in
+        let next = try earliestExpiration()
+        database.lock.withLock {
+            timer?.cancel()
+            timer = nil
+            guard let next else { return }
+            let delay = max(0, Double(next) / 1000 - Date().timeIntervalSince1970)
+            let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
+            timer.schedule(deadline: .now() + delay, leeway: .milliseconds(50))
+            timer.setEventHandler { [weak self] in try? self?.purgeExpired() }
+            timer.resume()
+            self.timer = timer
+        }
+    }
+
+    /// The earliest expiration time (ms) of any document, live or deleted.
+    private func earliestExpiration() throws -> Int64? {
+        guard let database else { return nil }
+        return try database.read { connection in
             var earliest: Int64?
             for collection in database.collectionsByID.values {
                 for table in [collection.liveTable, collection.deletedTable] {
@@ -46,17 +66,6 @@ final class Housekeeper: @unchecked Sendable {
                 }
             }
             return earliest
-        }
-        database.lock.withLock {
-            timer?.cancel()
-            timer = nil
-            guard let next else { return }
-            let delay = max(0, Double(next) / 1000 - Date().timeIntervalSince1970)
-            let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
-            timer.schedule(deadline: .now() + delay, leeway: .milliseconds(50))
-            timer.setEventHandler { [weak self] in try? self?.purgeExpired() }
-            timer.resume()
-            self.timer = timer
         }
     }
 

@@ -1,0 +1,138 @@
+import Foundation
+import XCTest
+@testable import DocLite
+
+/// Document expiration: setting and reading it, and purging expired documents
+/// when the database opens and from the background timer.
+final class ExpirationTests: DatabaseTestCase {
+    private func save(_ id: String, in collection: DocLite.Collection? = nil) throws {
+        try (collection ?? defaultCollection).save(document: MutableDocument(id: id, json: #"{"id":"\#(id)"}"#))
+    }
+
+    func testSetAndGetExpiration() throws {
+        let collection = defaultCollection
+        try save("d")
+        XCTAssertNil(try collection.getDocumentExpiration(id: "d"), "no expiration by default")
+        let date = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + 3600).rounded() + 0.123)
+        try collection.setDocumentExpiration(id: "d", expiration: date)
+        let read = try XCTUnwrap(collection.getDocumentExpiration(id: "d"))
+        XCTAssertEqual(read.timeIntervalSince1970, date.timeIntervalSince1970, accuracy: 0.001)
+        try reopen()
+        XCTAssertEqual(try defaultCollection.getDocumentExpiration(id: "d")?.timeIntervalSince1970 ?? 0,
+                       date.timeIntervalSince1970, accuracy: 0.001, "the expiration persists")
+        try defaultCollection.setDocumentExpiration(id: "d", expiration: nil)
+        XCTAssertNil(try defaultCollection.getDocumentExpiration(id: "d"), "nil clears the expiration")
+        XCTAssertNotNil(try defaultCollection.document(id: "d"))
+    }
+
+    func testExpirationOfMissingDocument() throws {
+        let collection = defaultCollection
+        XCTAssertNil(try collection.getDocumentExpiration(id: "missing"))
+        assertThrows(.notFound, containing: "'missing' not found") {
+            try collection.setDocumentExpiration(id: "missing", expiration: Date().addingTimeInterval(60))
+        }
+        assertThrows(.notFound) { try collection.setDocumentExpiration(id: "missing", expiration: nil) }
+        XCTAssertEqual(collection.count, 0)
+    }
+
+    func testExpirationSurvivesAnUpdate() throws {
+        let collection = defaultCollection
+        try save("d")
+        let date = Date().addingTimeInterval(3600)
+        try collection.setDocumentExpiration(id: "d", expiration: date)
+        let update = try XCTUnwrap(collection.document(id: "d")).toMutable()
+        update.setInt(2, forKey: "v")
+        try collection.save(document: update)
+        XCTAssertEqual(try collection.getDocumentExpiration(id: "d")?.timeIntervalSince1970 ?? 0, date.timeIntervalSince1970, accuracy: 0.001)
+    }
+
+    func testExpirationIsPerCollection() throws {
+        let other = try db.createCollection(name: "other")
+        try save("d")
+        try save("d", in: other)
+        try other.setDocumentExpiration(id: "d", expiration: Date().addingTimeInterval(3600))
+        XCTAssertNil(try defaultCollection.getDocumentExpiration(id: "d"))
+        XCTAssertNotNil(try other.getDocumentExpiration(id: "d"))
+    }
+
+    /// An expiration that passed while the database was closed: the document is
+    /// gone as soon as the database opens (no timer involved).
+    func testExpiredDocumentIsPurgedWhenTheDatabaseOpens() throws {
+        try save("expired")
+        try save("future")
+        try save("never")
+        let other = try db.createCollection(name: "other", scope: "s")
+        try save("expired-too", in: other)
+        try db.close()
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        rawSQL("UPDATE kv_1 SET expiration = \(now - 60_000) WHERE key = 'expired'")
+        rawSQL("UPDATE kv_1 SET expiration = \(now + 3_600_000) WHERE key = 'future'")
+        rawSQL("UPDATE kv_2 SET expiration = \(now - 1) WHERE key = 'expired-too'")
+
+        db = try openDatabase()
+        XCTAssertNil(try defaultCollection.document(id: "expired"))
+        XCTAssertNotNil(try defaultCollection.document(id: "future"))
+        XCTAssertNotNil(try defaultCollection.document(id: "never"))
+        XCTAssertNil(try db.collection(name: "other", scope: "s")?.document(id: "expired-too"))
+        XCTAssertEqual(defaultCollection.count, 2)
+        XCTAssertEqual(rawSQL("SELECT count(*) FROM kv_1 WHERE key = 'expired'"), 0, "purged, not only hidden")
+        XCTAssertEqual(rawSQL("SELECT count(*) FROM kv_del_1"), 0, "a purge leaves no tombstone")
+    }
+
+    /// Setting an expiration in the past through the API: the document disappears promptly.
+    func testExpirationInThePast() throws {
+        try save("d")
+        try defaultCollection.setDocumentExpiration(id: "d", expiration: Date().addingTimeInterval(-10))
+        XCTAssertTrue(try waitUntil(timeout: 3) { try defaultCollection.document(id: "d") == nil })
+        try reopen()
+        XCTAssertNil(try defaultCollection.document(id: "d"))
+    }
+
+    /// A document expiring in about a second is purged by the background timer,
+    /// and a change listener hears about it.
+    func testBackgroundPurgeAndListener() throws {
+        let collection = defaultCollection
+        try save("soon")
+        try save("later")
+        try save("kept")
+        let changes = Recorder<[String]>()
+        let token = try collection.addChangeListener { changes.append($0.documentIDs) }
+        defer { token.remove() }
+        let start = Date()
+        try collection.setDocumentExpiration(id: "later", expiration: start.addingTimeInterval(1.6))
+        try collection.setDocumentExpiration(id: "soon", expiration: start.addingTimeInterval(1.0))
+
+        XCTAssertTrue(try waitUntil(timeout: 4) { try collection.document(id: "soon") == nil }, "'soon' was not purged in time")
+        XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(start), 0.95, "purged before it expired")
+        XCTAssertTrue(try waitUntil(timeout: 4) { try collection.document(id: "later") == nil }, "'later' was not purged (timer not re-armed)")
+        XCTAssertNotNil(try collection.document(id: "kept"))
+        XCTAssertEqual(collection.count, 1)
+        XCTAssertTrue(waitUntil(timeout: 1) { changes.all.count >= 2 })
+        XCTAssertEqual(changes.all, [["soon"], ["later"]])
+    }
+
+    func testClearedExpirationIsNotPurged() throws {
+        let collection = defaultCollection
+        try save("d")
+        try collection.setDocumentExpiration(id: "d", expiration: Date().addingTimeInterval(0.5))
+        try collection.setDocumentExpiration(id: "d", expiration: nil)
+        Thread.sleep(forTimeInterval: 1.0)
+        XCTAssertNotNil(try collection.document(id: "d"))
+    }
+
+    func testTombstoneExpiration() throws {
+        let collection = defaultCollection
+        try save("d")
+        try collection.delete(document: XCTUnwrap(collection.document(id: "d")))
+        let date = Date().addingTimeInterval(3600)
+        try collection.setDocumentExpiration(id: "d", expiration: date)
+        XCTAssertEqual(try collection.getDocumentExpiration(id: "d")?.timeIntervalSince1970 ?? 0, date.timeIntervalSince1970, accuracy: 0.001)
+        try db.close()
+        rawSQL("UPDATE kv_del_1 SET expiration = 1 WHERE key = 'd'")
+        db = try openDatabase()
+        XCTAssertEqual(rawSQL("SELECT count(*) FROM kv_del_1"), 0, "an expired tombstone is purged")
+        let fresh = try MutableDocument(id: "d", json: "{}")
+        try defaultCollection.save(document: fresh)
+        XCTAssertEqual(RevisionID.generation(of: fresh.revisionID), 1)
+    }
+}
