@@ -142,23 +142,6 @@ public class Document: DictionaryProtocol, @unchecked Sendable {
     public func toDictionary() -> [String: Any] { content.members.mapValues(\.plainValue) }
     public func toJSON() -> String { content.json }
 
-    /// A closure that puts back the revision, sequence and collection the
-    /// document has now, for when a save or delete is rolled back. It also turns
-    /// the content into a tree, as a stored body may name shared keys that the
-    /// rollback forgets. Holds the document weakly, so a large batch keeps no
-    /// saved documents alive.
-    func undoAction() -> () -> Void {
-        let (revisionID, sequence) = (revisionID, sequence)
-        weak let collection = collection
-        return { [weak self] in
-            guard let self else { return }
-            content = .tree(content.members)
-            self.revisionID = revisionID
-            self.sequence = sequence
-            self.collection = collection
-        }
-    }
-
     /// A mutable copy with the same ID and revision, to change and save.
     public func toMutable() -> MutableDocument {
         MutableDocument(id: id, revisionID: revisionID, sequence: sequence, collection: collection, content: content)

@@ -84,11 +84,14 @@ extension Collection {
     private func didSave(_ document: MutableDocument, revisionID: String, body: [UInt8], in database: Database) {
         lastSequence += 1
         database.transaction.recordChange(self, document.id)
-        database.transaction.undo.append(document.undoAction())
         document.revisionID = revisionID
         document.sequence = lastSequence
         document.collection = self
-        document.content = .encoded(body: body, keys: database.sharedKeys)
+        // The stored body replaces the document's content only when it names no
+        // shared key assigned in this transaction: a rollback would forget those.
+        if database.sharedKeys.count == database.transaction.keyCountAtBegin {
+            document.content = .encoded(body: body, keys: database.sharedKeys)
+        }
     }
 
     /// Deletes `document`, leaving a tombstone; the last write wins.
@@ -123,7 +126,6 @@ extension Collection {
             lastSequence = sequence
             hasTombstones = true
             database.transaction.recordChange(self, document.id)
-            database.transaction.undo.append(document.undoAction())
             document.revisionID = revisionID.text
             document.sequence = sequence
             return true

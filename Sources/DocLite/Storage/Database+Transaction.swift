@@ -8,8 +8,7 @@ struct TransactionState {
     var keyCountAtBegin = 0
     /// Collection last sequences when the transaction began.
     var sequencesAtBegin: [Int64: UInt64] = [:]
-    /// Restores in-memory objects (saved documents, deleted collections) if the
-    /// transaction rolls back; run before the shared keys are rolled back.
+    /// Restores collections deleted in the transaction if it rolls back.
     var undo: [() -> Void] = []
     /// Changed document IDs per collection, announced after the commit (the
     /// listener registry drops repeats, and only when someone listens).
