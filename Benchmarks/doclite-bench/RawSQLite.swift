@@ -1,5 +1,4 @@
 import CSQLite
-import DocLite
 
 /// A value bound to a baseline statement (typed, so binding costs no dynamic casts).
 enum SQLValue {
@@ -60,12 +59,12 @@ struct RawStatement {
     }
 }
 
-/// Opens a baseline database file with DocLite's settings (WAL, synchronous=NORMAL, mmap).
+/// Opens a baseline database file with DocLite's settings (WAL, synchronous=NORMAL).
 func openBaseline(_ path: String) -> OpaquePointer {
     for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
     var db: OpaquePointer?
     guard sqlite3_open(path, &db) == SQLITE_OK, let db else { fatalError("cannot open \(path)") }
-    execute(db, "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; " + Schema.pragmas)
+    execute(db, "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;")
     return db
 }
 

@@ -5,8 +5,12 @@ import XCTest
 final class SHA1Tests: XCTestCase {
     private let sha1 = try! SHA1()
 
-    private func hex(_ text: String) -> String {
-        Array(text.utf8).withUnsafeBytes { sha1.digest($0) }.map { String(format: "%02x", $0) }.joined()
+    private func hex(_ parts: String...) -> String {
+        var digest: [UInt8] = []
+        sha1.begin()
+        for part in parts { Array(part.utf8).withUnsafeBytes { sha1.update($0) } }
+        sha1.finish(appendingTo: &digest)
+        return digest.map { String(format: "%02x", $0) }.joined()
     }
 
     func testVectors() {
@@ -17,9 +21,7 @@ final class SHA1Tests: XCTestCase {
     }
 
     func testPartsDigestAsTheirConcatenation() {
-        let a = Array("abcdbcdecdefdefgefghfghighijhijk".utf8), b = Array("ijkljklmklmnlmnomnopnopq".utf8)
-        let parts = a.withUnsafeBytes { a in b.withUnsafeBytes { sha1.digest(a, $0) } }
-        XCTAssertEqual(parts.map { String(format: "%02x", $0) }.joined(), "84983e441c3bd26ebaae4aa1f95129e5e54670f1")
+        XCTAssertEqual(hex("abcdbcdecdefdefgefghfghighijhijk", "ijkljklmklmnlmnomnopnopq"), "84983e441c3bd26ebaae4aa1f95129e5e54670f1")
     }
 
     func testRevisionIDs() {

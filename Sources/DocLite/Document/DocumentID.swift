@@ -26,22 +26,11 @@ enum DocumentID {
 enum RevisionID {
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
-    /// The revision ID whose stored form (``New/stored``) is `bytes`.
-    static func decode<Bytes: RandomAccessCollection<UInt8>>(stored bytes: Bytes) -> String where Bytes.Index == Int {
-        guard bytes.count == 24 else { return String(decoding: bytes, as: UTF8.self) }
-        let start = bytes.startIndex
-        let generation = bytes[start..<start + 4].reduce(0) { $0 << 8 | Int($1) }
-        return "\(generation)-" + hexString(bytes[(start + 4)...])
-    }
-
-    private static func hexString<Bytes: Swift.Collection<UInt8>>(_ bytes: Bytes) -> String {
-        String(unsafeUninitializedCapacity: 2 * bytes.count) { text in
-            for (i, byte) in bytes.enumerated() {
-                text[2 * i] = hexDigits[Int(byte >> 4)]
-                text[2 * i + 1] = hexDigits[Int(byte & 0xF)]
-            }
-            return 2 * bytes.count
-        }
+    /// A new revision ID in its text form and its stored form: the generation
+    /// (4 bytes, big-endian) and the 20 digest bytes, 24 bytes instead of 42.
+    struct New {
+        let text: String
+        let stored: [UInt8]
     }
 
     /// The generation of `revisionID` (the number before the dash), 0 for nil.
@@ -50,22 +39,39 @@ enum RevisionID {
         return Int(revisionID[..<dash]) ?? 0
     }
 
-    /// A new revision ID in its text form and its stored form: the generation
-    /// (4 bytes, big-endian) and the 20 digest bytes, 24 bytes instead of 42.
-    struct New {
-        let text: String
-        let stored: [UInt8]
-    }
-
     /// The next revision after `parent`: the digest covers the parent ID (after
     /// a one-byte length), the deletion flag and the body, as Couchbase Lite's does.
     static func next(after parent: String?, deleted: Bool, body: [UInt8], sha1: SHA1) -> New {
-        var header = Array((parent ?? "").utf8)
-        header.insert(UInt8(min(header.count, 255)), at: 0)
-        header.append(deleted ? 1 : 0)
-        let digest = header.withUnsafeBytes { header in body.withUnsafeBytes { sha1.digest(header, $0) } }
         let generation = UInt32(clamping: self.generation(of: parent) + 1)
-        return New(text: "\(generation)-" + hexString(digest),
-                   stored: withUnsafeBytes(of: generation.bigEndian, Array.init) + digest)
+        var stored: [UInt8] = []
+        stored.reserveCapacity(24)
+        withUnsafeBytes(of: generation.bigEndian) { stored.append(contentsOf: $0) }
+        var parent = parent ?? ""
+        sha1.begin()
+        parent.withUTF8 { parent in
+            withUnsafeBytes(of: UInt8(min(parent.count, 255))) { sha1.update($0) }
+            sha1.update(UnsafeRawBufferPointer(parent))
+        }
+        withUnsafeBytes(of: UInt8(deleted ? 1 : 0)) { sha1.update($0) }
+        body.withUnsafeBytes { sha1.update($0) }
+        sha1.finish(appendingTo: &stored)
+        return New(text: decode(stored: stored), stored: stored)
+    }
+
+    /// The revision ID whose stored form (``New/stored``) is `bytes`.
+    static func decode<Bytes: RandomAccessCollection<UInt8>>(stored bytes: Bytes) -> String where Bytes.Index == Int {
+        guard bytes.count == 24 else { return String(decoding: bytes, as: UTF8.self) }
+        let start = bytes.startIndex
+        let generation = Array(String(bytes[start..<start + 4].reduce(0) { $0 << 8 | Int($1) }).utf8)
+        // One allocation: "<generation>-" and 40 hex digits.
+        return String(unsafeUninitializedCapacity: generation.count + 41) { text in
+            _ = text.initialize(from: generation)
+            text[generation.count] = UInt8(ascii: "-")
+            for (i, byte) in bytes[(start + 4)...].enumerated() {
+                text[generation.count + 1 + 2 * i] = hexDigits[Int(byte >> 4)]
+                text[generation.count + 2 + 2 * i] = hexDigits[Int(byte & 0xF)]
+            }
+            return generation.count + 41
+        }
     }
 }

@@ -49,8 +49,10 @@ extension Collection {
                     insert.bind(1, Int64(lastSequence + 1))
                     insert.bind(2, document.id)
                     insert.bind(3, revisionID.stored)
-                    insert.bind(4, body)
-                    return try insert.runUnlessDuplicate()
+                    return try body.withUnsafeBytes { body in
+                        insert.bind(4, borrowing: body)
+                        return try insert.runUnlessDuplicate()
+                    }
                 }
                 if inserted {
                     didSave(document, revisionID: revisionID.text, body: body, in: database)
@@ -71,9 +73,11 @@ extension Collection {
                 upsert.bind(1, Int64(lastSequence + 1))
                 upsert.bind(2, document.id)
                 upsert.bind(3, revisionID.stored)
-                upsert.bind(4, body)
                 upsert.bind(5, stored?.expiration)
-                try upsert.run()
+                try body.withUnsafeBytes { body in
+                    upsert.bind(4, borrowing: body)
+                    try upsert.run()
+                }
             }
             didSave(document, revisionID: revisionID.text, body: body, in: database)
             return true

@@ -11,10 +11,11 @@ public final class Collection: @unchecked Sendable {
     /// The database, nil once it is closed or the collection deleted.
     public internal(set) weak var database: Database?
     let id: Int64
-    /// The highest sequence used by the collection (persisted at commit).
-    var lastSequence: UInt64
+    /// The highest sequence used by the collection (persisted at commit). This
+    /// and `hasTombstones` are used only under the database lock (hence unchecked).
+    @exclusivity(unchecked) var lastSequence: UInt64
     /// Whether the collection may hold tombstones (false only when it surely has none).
-    var hasTombstones = true
+    @exclusivity(unchecked) var hasTombstones = true
     let sql: CollectionSQL
 
     init(database: Database, id: Int64, scope: String, name: String, lastSequence: UInt64) {

@@ -16,16 +16,18 @@ public final class Database: @unchecked Sendable {
 
     let filePath: String
     /// Serializes every use of the connection; recursive so a batch can call save.
+    /// The properties marked `@exclusivity(unchecked)` are used only under it,
+    /// so Swift's runtime exclusivity checks (measurable per save) are redundant.
     let lock = Lock(recursive: true)
     private(set) var connection: SQLiteConnection?
     let sharedKeys: SharedKeys
     /// Encodes bodies on save; reused so that a save allocates nothing for it.
-    var encoder: BodyEncoder
+    @exclusivity(unchecked) var encoder: BodyEncoder
     /// Digests revisions (used under ``lock``).
     let sha1: SHA1
     /// Shared keys with an ID below this are stored in `shared_keys`.
-    var persistedKeyCount = 0
-    var transaction = TransactionState()
+    @exclusivity(unchecked) var persistedKeyCount = 0
+    @exclusivity(unchecked) var transaction = TransactionState()
     /// Open collections by ID.
     var collectionsByID: [Int64: Collection] = [:]
     /// `PRAGMA data_version` when the in-memory state was last synced with the file.
@@ -134,7 +136,7 @@ public final class Database: @unchecked Sendable {
     // MARK: Opening
 
     private static func prepare(_ connection: SQLiteConnection, keys: SharedKeys, fullSync: Bool) throws {
-        try connection.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = \(fullSync ? "FULL" : "NORMAL"); \(Schema.pragmas)")
+        try connection.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = \(fullSync ? "FULL" : "NORMAL");")
         BodyFunctions.register(on: connection, keys: keys)
         let found = try connection.withStatement("PRAGMA user_version") { version in
             try version.step()

@@ -129,6 +129,11 @@ final class Statement {
         return RevisionID.decode(stored: UnsafeRawBufferPointer(start: blob, count: count))
     }
 
+    /// Binds `bytes` without copying them: they must stay valid until the statement has run.
+    func bind(_ index: Int32, borrowing bytes: UnsafeRawBufferPointer) {
+        sqlite3_bind_blob(handle, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count), csqlite_static())
+    }
+
     /// Steps once: `true` when a row is available, `false` when the statement is done.
     @discardableResult
     func step() throws -> Bool {

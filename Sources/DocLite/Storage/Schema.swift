@@ -1,12 +1,8 @@
 /// The database file's schema: tables, their names, and the version recorded in
 /// `PRAGMA user_version` so that later releases can migrate.
-package enum Schema {
+enum Schema {
     /// The current schema version.
     static let version: Int64 = 1
-
-    /// Connection settings: reads map the file into memory (up to 1 GiB) instead
-    /// of copying each page through a system call.
-    package static let pragmas = ""
 
     /// Creates the tables of a new database and its default collection.
     static let create = """

@@ -18,12 +18,21 @@ final class SHA1 {
 
     deinit { EVP_MD_CTX_free(context) }
 
-    /// The 20-byte digest of the concatenated `parts`.
-    func digest(_ parts: UnsafeRawBufferPointer...) -> [UInt8] {
-        var digest = [UInt8](repeating: 0, count: 20)
+    /// Starts a digest.
+    func begin() {
         EVP_DigestInit_ex(context, Self.algorithm, nil)
-        for part in parts where part.count > 0 { EVP_DigestUpdate(context, part.baseAddress, part.count) }
-        EVP_DigestFinal_ex(context, &digest, nil)
-        return digest
+    }
+
+    /// Adds `bytes` to the digest.
+    func update(_ bytes: UnsafeRawBufferPointer) {
+        if bytes.count > 0 { EVP_DigestUpdate(context, bytes.baseAddress, bytes.count) }
+    }
+
+    /// Appends the 20-byte digest to `output`.
+    func finish(appendingTo output: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { digest in
+            EVP_DigestFinal_ex(context, digest.baseAddress, nil)
+            output.append(contentsOf: digest[0..<20])
+        }
     }
 }

@@ -128,6 +128,25 @@ struct JSONParser {
     private mutating func parseString(_ use: (UnsafeBufferPointer<UInt8>) -> Void) throws {
         position += 1  // opening quote
         let start = position
+        // Fast path: find the closing quote with memchr, then check the span in one
+        // vectorizable pass for escapes, control characters and non-ASCII bytes.
+        if let quote = memchr(text.baseAddress! + start, Int32(UInt8(ascii: "\"")), text.count - start) {
+            let end = UnsafeRawPointer(quote) - UnsafeRawPointer(text.baseAddress!)
+            let slice = UnsafeBufferPointer(rebasing: text[start..<end])
+            var lowest: UInt8 = 0xFF, highest: UInt8 = 0, backslashes: UInt8 = 0
+            for byte in slice {
+                lowest = min(lowest, byte)
+                highest = max(highest, byte)
+                backslashes |= byte == UInt8(ascii: "\\") ? 1 : 0
+            }
+            if backslashes == 0 && lowest >= 0x20 {
+                if highest >= 0x80, !UTF8Validation.isValid(slice) { throw error("invalid UTF-8 in a string") }
+                position = end + 1
+                use(slice)
+                return
+            }
+        }
+        // General path: escapes, control characters (reported where they are), unterminated strings.
         var ascii = true
         while position < text.count {
             let byte = text[position]
