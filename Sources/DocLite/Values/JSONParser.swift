@@ -71,50 +71,47 @@ struct JSONParser {
     }
 
     private mutating func parseObject<Sink: JSONSink>(into encoder: inout Sink) throws {
-        try enterContainer()
-        position += 1
         encoder.beginDict()
-        skipWhitespace()
-        if peek() == UInt8(ascii: "}") {
-            position += 1
-        } else {
-            while true {
-                skipWhitespace()
-                guard peek() == UInt8(ascii: "\"") else { throw error("expected a string key") }
-                try parseString { encoder.writeKey($0) }
-                skipWhitespace()
-                guard peek() == UInt8(ascii: ":") else { throw error("expected ':' after a key") }
-                position += 1
-                try parseValue(into: &encoder)
-                skipWhitespace()
-                guard let next = peek() else { throw error("unterminated object") }
-                position += 1
-                if next == UInt8(ascii: "}") { break }
-                guard next == UInt8(ascii: ",") else { position -= 1; throw error("expected ',' or '}' in an object") }
-            }
+        try parseMembers(closing: UInt8(ascii: "}"), of: "object") { parser in
+            parser.skipWhitespace()
+            guard parser.peek() == UInt8(ascii: "\"") else { throw parser.error("expected a string key") }
+            try parser.parseString { encoder.writeKey($0) }
+            parser.skipWhitespace()
+            guard parser.peek() == UInt8(ascii: ":") else { throw parser.error("expected ':' after a key") }
+            parser.position += 1
+            try parser.parseValue(into: &encoder)
         }
         encoder.endDict()
-        depth -= 1
     }
 
     private mutating func parseArray<Sink: JSONSink>(into encoder: inout Sink) throws {
+        encoder.beginArray()
+        try parseMembers(closing: UInt8(ascii: "]"), of: "array") { try $0.parseValue(into: &encoder) }
+        encoder.endArray()
+    }
+
+    /// Parses the comma-separated members of an object or array, from its
+    /// opening bracket through `closing`, with `member` for each.
+    @inline(__always)
+    private mutating func parseMembers(closing: UInt8, of container: String, _ member: (inout JSONParser) throws -> Void) throws {
         try enterContainer()
         position += 1
-        encoder.beginArray()
         skipWhitespace()
-        if peek() == UInt8(ascii: "]") {
+        if peek() == closing {
             position += 1
         } else {
             while true {
-                try parseValue(into: &encoder)
+                try member(&self)
                 skipWhitespace()
-                guard let next = peek() else { throw error("unterminated array") }
+                guard let next = peek() else { throw error("unterminated \(container)") }
                 position += 1
-                if next == UInt8(ascii: "]") { break }
-                guard next == UInt8(ascii: ",") else { position -= 1; throw error("expected ',' or ']' in an array") }
+                if next == closing { break }
+                guard next == UInt8(ascii: ",") else {
+                    position -= 1
+                    throw error("expected ',' or '\(Character(UnicodeScalar(closing)))' in the \(container)")
+                }
             }
         }
-        encoder.endArray()
         depth -= 1
     }
 
