@@ -114,11 +114,11 @@ void CBL_FreeString(char* string);
 
 /* ---- Reference counting ---------------------------------------------------- */
 
-/** Adds a reference to any DocLite handle and returns it; NULL when the handle is not live. */
-void* CBL_Retain(void* handle);
+/** Adds a reference to any DocLite handle (const or not) and returns it; NULL when the handle is not live. */
+void* CBL_Retain(const void* handle);
 
-/** Drops a reference to any DocLite handle; the last one frees it. NULL and unknown handles are ignored. */
-void CBL_Release(void* handle);
+/** Drops a reference to any DocLite handle (const or not); the last one frees it. NULL and unknown handles are ignored. */
+void CBL_Release(const void* handle);
 
 /** The number of live handles of every type (for leak tests). */
 uint64_t CBL_InstanceCount(void);

@@ -3,12 +3,12 @@ import DocLite
 import Foundation
 
 @c @implementation
-public func CBL_Retain(_ handle: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
-    HandleRegistry.shared.retain(handle) ? handle : nil
+public func CBL_Retain(_ handle: UnsafeRawPointer?) -> UnsafeMutableRawPointer? {
+    HandleRegistry.shared.retain(handle) ? UnsafeMutableRawPointer(mutating: handle) : nil
 }
 
 @c @implementation
-public func CBL_Release(_ handle: UnsafeMutableRawPointer?) {
+public func CBL_Release(_ handle: UnsafeRawPointer?) {
     HandleRegistry.shared.release(handle)
 }
 

@@ -310,7 +310,7 @@ static void test_bad_saves(CBLDatabase* db) {
     CHECK(doc_exists(good_coll, "attach"));
     CBL_Release(copy);
     CBL_Release(other);
-    CBL_Release((void*)immutable);
+    CBL_Release(immutable);
 
     /* An unknown concurrency-control value. */
     CBLDocument* doc = CBLDocument_CreateWithID("cc", &err);

@@ -84,7 +84,7 @@ static void* reader(void* arg) {
             char* json = CBLDocument_CreateJSON(doc);
             if (!json || strcmp(json, expected) != 0) THREAD_FAIL("reader: %s is %s\n", id, json ? json : "NULL");
             CBL_FreeString(json);
-            CBL_Release((void*)doc);
+            CBL_Release(doc);
         }
         atomic_fetch_add(&reads_done, 1);
     } while (atomic_load(&writers_done) < WRITERS);
@@ -151,7 +151,7 @@ int main(void) {
                 seen_sequence[seq] = true;
             }
             CBL_FreeString(json);
-            CBL_Release((void*)doc);
+            CBL_Release(doc);
         }
     }
     CHECK(bad == 0);

@@ -26,7 +26,7 @@ static void test_persistence(void) {
     const CBLDocument* b = CBLCollection_GetDocument(coll, "b", &err);
     CHECK_OK(b != NULL, err);
     CHECK(CBLDocument_Sequence(b) == 2);
-    CBL_Release((void*)b);
+    CBL_Release(b);
     CBL_Release(coll);
     CHECK_OK(CBLDatabase_Close(db, &err), err);
     CBL_Release(db);
@@ -201,7 +201,7 @@ static void test_collections(void) {
     const CBLDocument* orphan = CBLCollection_GetDocument(c1, "doc", &err);
     CHECK(orphan == NULL);
     CHECK_CODE(err, kCBLDomain, kCBLErrorNotOpen);
-    CBL_Release((void*)orphan);
+    CBL_Release(orphan);
     CHECK(CBLCollection_Count(c1) == 0);
     names = CBLDatabase_CollectionNames(db, NULL, &err);
     CHECK_STR(names, "[\"_default\"]");

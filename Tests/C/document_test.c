@@ -59,7 +59,7 @@ static void test_crud(CBLCollection* coll) {
     /* Update through a mutable copy, then through GetMutableDocument. */
     CBLDocument* copy = CBLDocument_MutableCopy(read);
     CHECK(copy != NULL);
-    CBL_Release((void*)read);
+    CBL_Release(read);
     CHECK_OK(CBLDocument_SetJSON(copy, "{\"name\":\"second\"}", &err), err);
     CHECK_OK(CBLCollection_SaveDocument(coll, copy, &err), err);
     CHECK(CBLDocument_Sequence(copy) == 2);
@@ -117,7 +117,7 @@ static void test_delete_and_purge(CBLCollection* coll) {
     CHECK_OK(doc != NULL, err);
     CHECK_OK(CBLCollection_DeleteDocument(coll, doc, &err), err);
     CHECK(is_revision(CBLDocument_RevisionID(doc), 2));
-    CBL_Release((void*)doc);
+    CBL_Release(doc);
     err = poisoned_error();
     CHECK(CBLCollection_GetDocument(coll, "del", &err) == NULL);
     CHECK_NO_ERROR(err);
@@ -151,7 +151,7 @@ static void test_delete_and_purge(CBLCollection* coll) {
     CHECK(save_json(coll, "tomb", "{}"));
     doc = CBLCollection_GetDocument(coll, "tomb", &err);
     CHECK_OK(CBLCollection_DeleteDocument(coll, doc, &err), err);
-    CBL_Release((void*)doc);
+    CBL_Release(doc);
     CHECK_OK(CBLCollection_PurgeDocumentByID(coll, "tomb", &err), err);
     CHECK(!CBLCollection_PurgeDocumentByID(coll, "tomb", &err));
     CHECK_CODE(err, kCBLDomain, kCBLErrorNotFound);
@@ -198,7 +198,7 @@ static void test_conflicts(CBLCollection* coll) {
     CHECK(save_json(coll, "d", "{}"));
     const CBLDocument* current = CBLCollection_GetDocument(coll, "d", &err);
     CHECK_OK(CBLCollection_DeleteDocumentWithConcurrencyControl(coll, current, kCBLConcurrencyControlFailOnConflict, &err), err);
-    CBL_Release((void*)current);
+    CBL_Release(current);
     CHECK(!doc_exists(coll, "d"));
 
     /* A new document whose ID is taken. */

@@ -22,7 +22,7 @@ int main(void) {
     char* json = CBLDocument_CreateJSON(read);
     CHECK(json && strcmp(json, "{\"name\":\"Grand\",\"rooms\":42}") == 0);
     CBL_FreeString(json);
-    CBL_Release((void*)read);
+    CBL_Release(read);
 
     CHECK(CBLCollection_GetDocument(hotels, "missing", &err) == NULL && err.code == 0);
     CBL_Release(hotels);

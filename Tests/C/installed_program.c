@@ -34,7 +34,7 @@ int main(int argc, char** argv) {
     char* json = CBLDocument_CreateJSON(read);
     int ok = json && strcmp(json, "{\"installed\":true}") == 0;
     CBL_FreeString(json);
-    CBL_Release((void*)read);
+    CBL_Release(read);
     CBL_Release(coll);
     if (!CBLDatabase_Close(db, &err)) return fail("close", &err);
     CBL_Release(db);

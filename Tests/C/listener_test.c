@@ -48,7 +48,7 @@ static void reading_listener(void* context, const CBLCollectionChange* change) {
         else
             r->reads_bad++;
         CBL_FreeString(json);
-        CBL_Release((void*)doc);
+        CBL_Release(doc);
     }
 }
 
@@ -65,7 +65,7 @@ static void delete_doc(CBLCollection* coll, const char* id) {
     const CBLDocument* doc = CBLCollection_GetDocument(coll, id, &err);
     CHECK_OK(doc != NULL, err);
     CHECK_OK(doc && CBLCollection_DeleteDocument(coll, doc, &err), err);
-    CBL_Release((void*)doc);
+    CBL_Release(doc);
 }
 
 /* Saves "threaded" from a thread of its own. */
