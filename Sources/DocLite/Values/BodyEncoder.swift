@@ -4,8 +4,6 @@
 struct BodyEncoder: JSONSink {
     private(set) var output: [UInt8] = []
     let sharedKeys: SharedKeys
-    /// Shared-key count before this encoder assigned any: IDs at or above it are new.
-    private(set) var firstNewKeyID: Int
 
     private struct Member {
         var keyID: Int32          // shared key ID, or -1 for a string key
@@ -31,13 +29,11 @@ struct BodyEncoder: JSONSink {
 
     init(sharedKeys: SharedKeys) {
         self.sharedKeys = sharedKeys
-        self.firstNewKeyID = sharedKeys.count
         output.reserveCapacity(256)
     }
 
     /// Clears the output for another document, keeping buffers.
     mutating func reset() {
-        firstNewKeyID = sharedKeys.count
         output.removeAll(keepingCapacity: true)
         frames.removeAll(keepingCapacity: true)
         members.removeAll(keepingCapacity: true)
