@@ -83,7 +83,8 @@ enum BodyFunctions {
             return body.offset(of: path)
         }
         guard let found else { return }   // the path was malformed: the error is set
-        guard let offset = found else {
+        // A value cut off in a corrupt body reads as MISSING; a whole one reads safely.
+        guard let offset = found, body.size(at: offset) != nil else {
             sqlite3_result_null(context)
             return
         }

@@ -85,10 +85,10 @@ struct Body {
         guard let tag = tag(at: offset) else { return nil }
         switch tag {
         case BodyTag.null, BodyTag.false, BodyTag.true: return 1
-        case BodyTag.int8: return 2
-        case BodyTag.int16: return 3
-        case BodyTag.int32: return 5
-        case BodyTag.int64, BodyTag.uint64, BodyTag.double: return 9
+        case BodyTag.int8: return fits(offset, 2)
+        case BodyTag.int16: return fits(offset, 3)
+        case BodyTag.int32: return fits(offset, 5)
+        case BodyTag.int64, BodyTag.uint64, BodyTag.double: return fits(offset, 9)
         case BodyTag.tinyString...0x7F, BodyTag.shortString, BodyTag.longString:
             guard let s = string(at: offset) else { return nil }
             return s.count + (tag == BodyTag.longString ? 5 : tag == BodyTag.shortString ? 2 : 1)
@@ -106,7 +106,28 @@ struct Body {
         return UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + size])
     }
 
+    @inline(__always)
+    private func fits(_ offset: Int, _ size: Int) -> Int? {
+        offset + size <= bytes.count ? size : nil
+    }
+
     // MARK: Containers
+
+    /// The offset of a container's child from its stored relative offset, which
+    /// must point past the container's header and inside it: a corrupt body can
+    /// then neither read out of bounds nor nest a container in itself.
+    @inline(__always)
+    private func child(_ relative: Int, ofContainerAt offset: Int, headerSize: Int) -> Int? {
+        guard relative >= headerSize, let size = size(at: offset), relative < size else { return nil }
+        return offset + relative
+    }
+
+    /// The header size of the container at `offset` with `count` entries.
+    @inline(__always)
+    private func headerSize(_ tag: UInt8, count: Int) -> Int {
+        let width = BodyTag.width(tag)
+        return 1 + width * (2 + (tag >= BodyTag.array1 ? count : 2 * count))
+    }
 
     /// The number of members of the dict or elements of the array at `offset`.
     func count(at offset: Int) -> Int? {
@@ -122,7 +143,7 @@ struct Body {
         guard let count = uint(at: offset + 1 + width, width: width) else { return nil }
         let i = index < 0 ? count + index : index
         guard i >= 0, i < count, let relative = uint(at: offset + 1 + width * (2 + i), width: width) else { return nil }
-        return offset + relative
+        return child(relative, ofContainerAt: offset, headerSize: headerSize(tag, count: count))
     }
 
     /// Calls `body` with the offset of each element of the array at `offset`.
@@ -131,8 +152,9 @@ struct Body {
               let count = count(at: offset) else { return }
         let width = BodyTag.width(tag)
         for i in 0..<count {
-            guard let relative = uint(at: offset + 1 + width * (2 + i), width: width) else { return }
-            try body(offset + relative)
+            guard let relative = uint(at: offset + 1 + width * (2 + i), width: width),
+                  let element = child(relative, ofContainerAt: offset, headerSize: headerSize(tag, count: count)) else { return }
+            try body(element)
         }
     }
 
@@ -144,12 +166,13 @@ struct Body {
         let keysStart = offset + 1 + 2 * width
         for i in 0..<count {
             guard let entry = uint(at: keysStart + i * width, width: width),
-                  let relative = uint(at: keysStart + (count + i) * width, width: width) else { return }
+                  let relative = uint(at: keysStart + (count + i) * width, width: width),
+                  let value = child(relative, ofContainerAt: offset, headerSize: headerSize(tag, count: count)) else { return }
             if tag == BodyTag.mixedDict && UInt32(entry) & BodyTag.stringKeyFlag != 0 {
                 guard let key = string(at: offset + Int(UInt32(entry) & ~BodyTag.stringKeyFlag)) else { return }
-                try body(key.assumingMemoryBound(to: UInt8.self), offset + relative)
+                try body(key.assumingMemoryBound(to: UInt8.self), value)
             } else {
-                try keys.withKey(entry) { try body($0, offset + relative) }
+                try keys.withKey(entry) { try body($0, value) }
             }
         }
     }
@@ -167,7 +190,9 @@ struct Body {
             var i = 0
             while i < count {
                 let id = Int(bytes[offset + 3 + i])
-                if id == keyID { return offset + Int(bytes[offset + 3 + count + i]) }
+                if id == keyID {
+                    return child(Int(bytes[offset + 3 + count + i]), ofContainerAt: offset, headerSize: 3 + 2 * count)
+                }
                 if id > keyID { return nil }
                 i += 1
             }
@@ -190,7 +215,9 @@ struct Body {
             let mid = (low + high) / 2
             guard let entry = uint(at: keysStart + mid * width, width: width) else { return nil }
             if entry == id {
-                return uint(at: keysStart + (count + mid) * width, width: width).map { offset + $0 }
+                return uint(at: keysStart + (count + mid) * width, width: width).flatMap {
+                    child($0, ofContainerAt: offset, headerSize: 1 + width * (2 + 2 * count))
+                }
             }
             if entry < id { low = mid + 1 } else { high = mid - 1 }
         }
@@ -218,7 +245,9 @@ struct Body {
                     BodyEncoder.compareBytes(stored.assumingMemoryBound(to: UInt8.self), $0)
                 }
             }
-            if order == 0 { return uint(at: keysStart + (count + mid) * 4, width: 4).map { offset + $0 } }
+            if order == 0 {
+                return uint(at: keysStart + (count + mid) * 4, width: 4).flatMap { child($0, ofContainerAt: offset, headerSize: 9 + 8 * count) }
+            }
             if order < 0 { low = mid + 1 } else { high = mid - 1 }
         }
         return nil

@@ -103,10 +103,8 @@ struct BodyEncoder: JSONSink {
             beginArray()
             body.forEachElement(ofArrayAt: offset) { writeValue(from: body, at: $0, keys: keys) }
             endArray()
-        case nil:
-            writeNull()
         default:
-            writeEncoded(body.encoded(at: offset)!)
+            if let encoded = body.encoded(at: offset) { writeEncoded(encoded) } else { writeNull() }   // corrupt: null
         }
     }
 

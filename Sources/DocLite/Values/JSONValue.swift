@@ -18,7 +18,7 @@ enum JSONValue: Equatable, Sendable {
         case .integer: self = .int(body.int64(at: offset) ?? 0)
         case .unsigned: self = .unsigned(body.uint64(at: offset) ?? 0)
         case .double: self = .double(body.double(at: offset) ?? 0)
-        case .string: self = .string(String(decoding: body.string(at: offset)!, as: UTF8.self))
+        case .string: self = .string(String(decoding: body.string(at: offset) ?? UnsafeRawBufferPointer(start: nil, count: 0), as: UTF8.self))
         case .array:
             var items: [JSONValue] = []
             body.forEachElement(ofArrayAt: offset) { items.append(JSONValue(body, at: $0, keys: keys)) }
