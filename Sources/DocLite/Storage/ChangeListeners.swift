@@ -74,6 +74,11 @@ final class ListenerRegistry: @unchecked Sendable {
         lock.withLock { entries[id] = nil }
     }
 
+    /// Drops the listeners of a deleted collection.
+    func removeAll(collectionID: Int64) {
+        lock.withLock { entries = entries.filter { $0.value.collectionID != collectionID } }
+    }
+
     /// Delivers committed changes. Called with no database lock held.
     func notify(_ changes: [(collection: Collection, documentIDs: [String])]) {
         guard !changes.isEmpty else { return }

@@ -12,12 +12,17 @@ extension Collection {
     /// The document with `id`, or nil when there is none (or it is deleted).
     public func document(id: String) throws -> Document? {
         try read { connection in
-            let keys = try openDatabase().sharedKeys
+            let database = try openDatabase()
             return try connection.withStatement(sql.getDocument) { select in
                 select.bind(1, id)
                 guard try select.step() else { return nil }
-                return Document(id: id, revisionID: select.revisionID(1), sequence: UInt64(select.int64(0)),
-                                collection: self, content: .encoded(body: select.bytes(2), keys: keys))
+                var content = DocumentContent.encoded(body: select.bytes(2), keys: database.sharedKeys)
+                // A body may name keys this open transaction assigned, which a rollback would forget.
+                if database.sharedKeys.count > database.transaction.keyCountAtBegin, database.transaction.depth > 0 {
+                    content = .tree(content.members)
+                }
+                return Document(id: id, revisionID: select.revisionID(1), sequence: UInt64(clamping: select.int64(0)),
+                                collection: self, content: content)
             }
         }
     }
@@ -155,7 +160,13 @@ extension Collection {
     /// Sets when the document `id` expires (nil: never). An expired document is
     /// purged when the database opens and by a background pass at that time.
     public func setDocumentExpiration(id: String, expiration: Date?) throws {
-        let millis = expiration.map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) }
+        var millis: Int64?
+        if let expiration {
+            guard let value = Int64(exactly: (expiration.timeIntervalSince1970 * 1000).rounded()) else {
+                throw DocLiteError(.invalidParameter, "expiration \(expiration) is out of range")
+            }
+            millis = value
+        }
         let updated = try write { _, connection in
             var updated = 0
             for statement in sql.setExpiration where updated == 0 {

@@ -67,7 +67,7 @@ public final class Collection: @unchecked Sendable {
         (try? read { connection in
             try connection.withStatement(sql.count) { statement in
                 try statement.step()
-                return UInt64(statement.int64(0))
+                return UInt64(clamping: statement.int64(0))
             }
         }) ?? 0
     }

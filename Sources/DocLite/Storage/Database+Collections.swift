@@ -74,6 +74,7 @@ extension Database {
             connection.clearStatementCache()
             collectionsByID[collection.id] = nil
             collection.database = nil
+            listeners.removeAll(collectionID: collection.id)
             transaction.undo.append { [unowned self] in
                 collection.database = self
                 collectionsByID[collection.id] = collection

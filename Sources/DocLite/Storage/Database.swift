@@ -138,13 +138,26 @@ public final class Database: @unchecked Sendable {
     private static func prepare(_ connection: SQLiteConnection, keys: SharedKeys, fullSync: Bool) throws {
         try connection.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = \(fullSync ? "FULL" : "NORMAL");")
         BodyFunctions.register(on: connection, keys: keys)
-        let found = try connection.withStatement("PRAGMA user_version") { version in
-            try version.step()
-            return version.int64(0)
+        func schemaVersion() throws -> Int64 {
+            try connection.withStatement("PRAGMA user_version") { version in
+                try version.step()
+                return version.int64(0)
+            }
         }
+        var found = try schemaVersion()
         if found == 0 {
-            try connection.execute("BEGIN IMMEDIATE; \(Schema.create) COMMIT;")
-        } else if found > Schema.version {
+            // Check again inside the write transaction: another connection may be creating it too.
+            try connection.execute("BEGIN IMMEDIATE")
+            do {
+                found = try schemaVersion()
+                if found == 0 { try connection.execute(Schema.create) }
+                try connection.execute("COMMIT")
+            } catch {
+                try? connection.execute("ROLLBACK")
+                throw error
+            }
+        }
+        if found > Schema.version {
             throw DocLiteError(.databaseTooNew, "the database file was written by a newer DocLite (schema \(found), this one reads \(Schema.version))")
         }
     }
@@ -175,7 +188,7 @@ public final class Database: @unchecked Sendable {
         var stored: [Int64: (scope: String, name: String, lastSequence: UInt64)] = [:]
         try connection.withStatement("SELECT id, scope, name, last_sequence FROM collections") { rows in
             while try rows.step() {
-                stored[rows.int64(0)] = (rows.string(1), rows.string(2), UInt64(rows.int64(3)))
+                stored[rows.int64(0)] = (rows.string(1), rows.string(2), UInt64(clamping: rows.int64(3)))
             }
         }
         for (id, collection) in collectionsByID where stored[id] == nil {

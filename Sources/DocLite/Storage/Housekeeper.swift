@@ -36,16 +36,29 @@ final class Housekeeper: @unchecked Sendable {
 
     /// Sets the timer for the earliest expiration in the database.
     func schedule() throws {
-        guard let database else { return }
         let next = try earliestExpiration()
+        setTimer(at: next.map { Double($0) / 1000 })
+    }
+
+    /// Fires a purge at `time` (seconds since 1970), or never for nil. A purge
+    /// that fails (the database busy, say) is tried again a second later.
+    private func setTimer(at time: Double?) {
+        guard let database else { return }
         database.lock.withLock {
             timer?.cancel()
             timer = nil
-            guard let next else { return }
-            let delay = max(0, Double(next) / 1000 - Date().timeIntervalSince1970)
+            guard let time else { return }
             let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
-            timer.schedule(deadline: .now() + delay, leeway: .milliseconds(50))
-            timer.setEventHandler { [weak self] in try? self?.purgeExpired() }
+            timer.schedule(deadline: .now() + max(0, time - Date().timeIntervalSince1970), leeway: .milliseconds(50))
+            timer.setEventHandler { [weak self] in
+                do {
+                    try self?.purgeExpired()
+                } catch let error as DocLiteError where error.is(.notOpen) {
+                    return   // closed meanwhile
+                } catch {
+                    self?.setTimer(at: Date().timeIntervalSince1970 + 1)
+                }
+            }
             timer.resume()
             self.timer = timer
         }

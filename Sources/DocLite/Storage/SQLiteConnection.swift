@@ -32,11 +32,8 @@ final class SQLiteConnection {
     func execute(_ sql: String) throws {
         var message: UnsafeMutablePointer<CChar>?
         let rc = sqlite3_exec(handle, sql, nil, nil, &message)
-        if rc != SQLITE_OK {
-            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(rc))
-            sqlite3_free(message)
-            throw DocLiteError(domain: .sqlite, code: rc, message: "SQLite error: \(text)")
-        }
+        sqlite3_free(message)
+        if rc != SQLITE_OK { throw error(rc, context: "SQL failed") }
     }
 
     /// Runs `body` with the prepared statement for `sql` (from the cache), then
@@ -106,13 +103,17 @@ final class Statement {
         if let value { sqlite3_bind_int64(handle, index, value) } else { sqlite3_bind_null(handle, index) }
     }
 
-    func bind(_ index: Int32, _ value: Double) {
-        sqlite3_bind_double(handle, index, value)
-    }
-
     func bind(_ index: Int32, _ value: String?) {
-        guard let value else { sqlite3_bind_null(handle, index); return }
-        value.withCString { _ = sqlite3_bind_text(handle, index, $0, -1, csqlite_transient()) }
+        guard var value else { sqlite3_bind_null(handle, index); return }
+        // Bound with its byte count: a NUL inside must not cut it short.
+        value.withUTF8 { utf8 in
+            if let start = utf8.baseAddress, !utf8.isEmpty {
+                let text = UnsafeRawPointer(start).assumingMemoryBound(to: CChar.self)
+                sqlite3_bind_text(handle, index, text, Int32(utf8.count), csqlite_transient())
+            } else {
+                sqlite3_bind_text(handle, index, "", 0, csqlite_transient())
+            }
+        }
     }
 
     func bind(_ index: Int32, _ bytes: [UInt8]?) {

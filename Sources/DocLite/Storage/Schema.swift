@@ -8,7 +8,7 @@ enum Schema {
     static let create = """
         CREATE TABLE shared_keys (id INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE);
         CREATE TABLE collections (
-            id INTEGER PRIMARY KEY,
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
             scope TEXT NOT NULL,
             name TEXT NOT NULL,
             last_sequence INTEGER NOT NULL DEFAULT 0,
