@@ -27,11 +27,12 @@
  *
  * THREADS
  *
- *   A database, its collections and its documents may be used from several
- *   threads at once; calls on one database are serialized. A transaction
- *   belongs to the thread that began it. Change listeners run on the thread
- *   that committed, after the commit, outside internal locks: a listener may
- *   call back into the database.
+ *   A database and its collections may be used from several threads at once;
+ *   calls on one database are serialized. A document handle belongs to one
+ *   thread at a time (as in Couchbase Lite). A transaction belongs to the
+ *   thread that began it. Change listeners run on the thread that committed,
+ *   after the commit, outside internal locks: a listener may call back into
+ *   the database.
  *
  * EXAMPLE
  *
@@ -75,28 +76,27 @@ enum {
 /** Error codes in kCBLDomain (Couchbase Lite's numbering). */
 typedef int32_t CBLErrorCode;
 enum {
-    kCBLErrorAssertionFailed = 1,
-    kCBLErrorUnimplemented = 2,
-    kCBLErrorCorruptRevisionData = 5, /**< A reserved top-level key (_id, _rev, _deleted). */
-    kCBLErrorNotOpen = 6,             /**< The database is closed or the collection deleted. */
-    kCBLErrorNotFound = 7,
-    kCBLErrorConflict = 8,            /**< A save or delete lost to a concurrent change. */
-    kCBLErrorInvalidParameter = 9,    /**< Bad argument: NULL, released or wrong handle, bad UTF-8, bad name. */
-    kCBLErrorUnexpectedError = 10,
-    kCBLErrorCantOpenFile = 11,
-    kCBLErrorCorruptData = 15,
-    kCBLErrorBusy = 16,
-    kCBLErrorNotInTransaction = 17,
-    kCBLErrorTransactionNotClosed = 18,
-    kCBLErrorNotADatabaseFile = 20,
-    kCBLErrorDatabaseTooNew = 28,
-    kCBLErrorBadDocID = 29
+    kCBLErrorAssertionFailed = 1,      /**< An internal check failed. */
+    kCBLErrorUnimplemented = 2,        /**< Not implemented yet. */
+    kCBLErrorCorruptRevisionData = 5,  /**< A reserved top-level key (_id, _rev, _deleted). */
+    kCBLErrorNotOpen = 6,              /**< The database is closed or the collection deleted. */
+    kCBLErrorNotFound = 7,             /**< No such document, collection or database file. */
+    kCBLErrorConflict = 8,             /**< A save or delete lost to a concurrent change. */
+    kCBLErrorInvalidParameter = 9,     /**< Bad argument: NULL, released or wrong handle, bad UTF-8, bad name. */
+    kCBLErrorUnexpectedError = 10,     /**< Anything else; the message says what. */
+    kCBLErrorCantOpenFile = 11,        /**< The database file or its directory cannot be opened or created. */
+    kCBLErrorCorruptData = 15,         /**< The database file is damaged. */
+    kCBLErrorBusy = 16,                /**< Another process holds the database for longer than the 10 s timeout. */
+    kCBLErrorNotInTransaction = 17,    /**< EndTransaction without a matching Begin on this thread. */
+    kCBLErrorTransactionNotClosed = 18,/**< Closing inside a transaction. */
+    kCBLErrorNotADatabaseFile = 20,    /**< The file is not a DocLite database. */
+    kCBLErrorDatabaseTooNew = 28,      /**< The file was written by a newer DocLite. */
+    kCBLErrorBadDocID = 29             /**< A document ID breaks the rules (1-240 bytes, no control characters, no leading '_'). */
 };
 
 /** Error codes in kCBLFleeceDomain. */
 enum {
-    kCBLFleeceErrorInvalidData = 3,
-    kCBLFleeceErrorJSON = 5
+    kCBLFleeceErrorJSON = 5 /**< Malformed JSON, invalid UTF-8 in it, or a body that is not an object. */
 };
 
 /** An error: domain and code, and `internal_info` that CBLError_Message uses. */
@@ -131,9 +131,13 @@ CBLTimestamp CBL_Now(void);
 
 /* ---- Databases ------------------------------------------------------------- */
 
+/** An open database (one SQLite file). */
 typedef struct CBLDatabase CBLDatabase;
+/** A collection of documents in a scope; keeps its database open while it lives. */
 typedef struct CBLCollection CBLCollection;
+/** A document: immutable as `const CBLDocument*`, mutable as `CBLDocument*`. */
 typedef struct CBLDocument CBLDocument;
+/** A registered change listener; CBLListener_Remove ends it. */
 typedef struct CBLListenerToken CBLListenerToken;
 
 /** How a database is opened. */
@@ -275,7 +279,9 @@ typedef struct {
     const char* docID;
 } CBLDocumentChange;
 
+/** Called after a commit that changed a collection, on the committing thread, outside DocLite's locks. */
 typedef void (*CBLCollectionChangeListener)(void* context, const CBLCollectionChange* change);
+/** Called after a commit that changed one document, on the committing thread, outside DocLite's locks. */
 typedef void (*CBLDocumentChangeListener)(void* context, const CBLDocumentChange* change);
 
 /** Calls `listener` after each commit that changes the collection. `context` must outlive the token. Returns +1. */
@@ -287,7 +293,8 @@ CBLListenerToken* CBLCollection_AddDocumentChangeListener(const CBLCollection* c
                                                           CBLDocumentChangeListener listener, void* context,
                                                           CBLError* outError);
 
-/** Unregisters the listener and releases the token. NULL is ignored. */
+/** Unregisters the listener and releases the token; NULL is ignored. A callback
+    already running on another thread may still finish after this returns. */
 void CBLListener_Remove(CBLListenerToken* token);
 
 #ifdef __cplusplus

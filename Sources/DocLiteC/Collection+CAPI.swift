@@ -6,17 +6,6 @@ func collection(_ handle: OpaquePointer?) throws -> DocLite.Collection {
     try HandleRegistry.shared.object(handle, as: CollectionRef.self, "collection").collection
 }
 
-private func document(_ handle: OpaquePointer?) throws -> Document {
-    try HandleRegistry.shared.object(handle, as: Document.self, "document")
-}
-
-private func mutableDocument(_ handle: OpaquePointer?) throws -> MutableDocument {
-    guard let doc = try document(handle) as? MutableDocument else {
-        throw DocLiteError(.invalidParameter, "document is immutable: save a copy from CBLDocument_MutableCopy")
-    }
-    return doc
-}
-
 private func concurrencyControl(_ value: CBLConcurrencyControl) throws -> ConcurrencyControl {
     guard let control = ConcurrencyControl(rawValue: value) else {
         throw DocLiteError(.invalidParameter, "unknown concurrency control \(value)")

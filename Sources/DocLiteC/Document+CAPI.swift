@@ -1,8 +1,17 @@
 import CDocLite
 import DocLite
 
-private func document(_ handle: OpaquePointer?) throws -> Document {
+/// The document behind a handle.
+func document(_ handle: OpaquePointer?) throws -> Document {
     try HandleRegistry.shared.object(handle, as: Document.self, "document")
+}
+
+/// The mutable document behind a handle; an immutable one is an error.
+func mutableDocument(_ handle: OpaquePointer?) throws -> MutableDocument {
+    guard let doc = try document(handle) as? MutableDocument else {
+        throw DocLiteError(.invalidParameter, "document is immutable: change a copy from CBLDocument_MutableCopy")
+    }
+    return doc
 }
 
 @c @implementation
@@ -50,9 +59,7 @@ public func CBLDocument_CreateJSON(_ doc: OpaquePointer?) -> UnsafeMutablePointe
 public func CBLDocument_SetJSON(_ doc: OpaquePointer?, _ json: UnsafePointer<CChar>?,
                                 _ outError: UnsafeMutablePointer<CBLError>?) -> Bool {
     bridge(outError, failure: false) {
-        guard let mutable = try document(doc) as? MutableDocument else {
-            throw DocLiteError(.invalidParameter, "document is immutable: change a copy from CBLDocument_MutableCopy")
-        }
+        let mutable = try mutableDocument(doc)
         guard let json else { throw DocLiteError(.invalidParameter, "JSON text is NULL") }
         guard let text = String(validatingCString: json) else {
             throw DocLiteError(.jsonError, "malformed JSON: the text is not valid UTF-8")

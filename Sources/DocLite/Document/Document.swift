@@ -91,8 +91,8 @@ enum DocumentContent {
         }
     }
 
-    /// The body encoded with `keys` (re-encoded when it was written with other keys).
-    /// The body encoded with `encoder`'s shared keys. The caller holds the
+    /// The body encoded with `encoder`'s shared keys (re-encoded when it was
+    /// written with other keys). The caller holds the
     /// database lock and the keys' lock.
     func encoded(with encoder: inout BodyEncoder) throws -> [UInt8] {
         encoder.reset()
@@ -138,7 +138,10 @@ public class Document: DictionaryProtocol, @unchecked Sendable {
 
     public var count: Int { content.members.count }
     public var keys: [String] { content.members.keys.sorted() }
-    public func value(forKey key: String) -> Any? { content.property(key)?.anyValue }
+    public func value(forKey key: String) -> Any? {
+        if case .json(let json) = content { content = .tree(json.members) }   // parse set JSON once, not per read
+        return content.property(key)?.anyValue
+    }
     public func toDictionary() -> [String: Any] { content.members.mapValues(\.plainValue) }
     public func toJSON() -> String { content.json }
 
@@ -202,9 +205,5 @@ public final class MutableDocument: Document, MutableDictionaryProtocol, @unchec
     /// nothing, for malformed JSON, invalid UTF-8 or a body that is not an object.
     public func setJSON(_ json: String) throws {
         content = .json(try ValidatedJSON(json))
-    }
-
-    public override func toMutable() -> MutableDocument {
-        MutableDocument(id: id, revisionID: revisionID, sequence: sequence, collection: collection, content: content)
     }
 }

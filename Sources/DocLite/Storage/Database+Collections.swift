@@ -83,8 +83,8 @@ extension Database {
     }
 
     static func validate(collectionName name: String, scope: String) throws {
-        guard isValid(name) else {
-            throw DocLiteError(.invalidParameter, "invalid collection name '\(name)' in scope '\(scope)': use 1–251 letters, digits, '_', '-' or '%', not starting with '_' or '%'")
+        guard isValid(name), name != Collection.defaultName || scope == Collection.defaultName else {
+            throw DocLiteError(.invalidParameter, "invalid collection name '\(name)' in scope '\(scope)': use 1–251 letters, digits, '_', '-' or '%', not starting with '_' or '%' ('_default' only in the default scope)")
         }
     }
 

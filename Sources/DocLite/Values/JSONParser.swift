@@ -372,13 +372,6 @@ enum UTF8Validation {
         }
         return true
     }
-
-    static func isValid(_ string: UnsafePointer<CChar>) -> Bool {
-        let count = strlen(string)
-        return string.withMemoryRebound(to: UInt8.self, capacity: count) {
-            isValid(UnsafeBufferPointer(start: $0, count: count))
-        }
-    }
 }
 
 /// A ``JSONSink`` that writes nothing: checks that text is a JSON object the
