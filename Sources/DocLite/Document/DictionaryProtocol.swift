@@ -17,16 +17,27 @@ public protocol DictionaryProtocol: AnyObject {
 }
 
 extension DictionaryProtocol {
+    /// Whether the key is present (JSON null counts as present).
     public func contains(key: String) -> Bool { value(forKey: key) != nil }
+    /// The string, or nil when absent or not a string.
     public func string(forKey key: String) -> String? { value(forKey: key) as? String }
+    /// The number as `Int` (a double truncated, `true` as 1), 0 when absent or not a number.
     public func int(forKey key: String) -> Int { Int(truncatingIfNeeded: AnyNumber.int64(value(forKey: key))) }
+    /// The number as `Int64` (a double truncated, `true` as 1), 0 when absent or not a number.
     public func int64(forKey key: String) -> Int64 { AnyNumber.int64(value(forKey: key)) }
+    /// The number as `Double` (`true` as 1), 0 when absent or not a number.
     public func double(forKey key: String) -> Double { AnyNumber.double(value(forKey: key)) }
+    /// The number as `Float`, 0 when absent or not a number.
     public func float(forKey key: String) -> Float { Float(AnyNumber.double(value(forKey: key))) }
+    /// The number or boolean as `NSNumber`, nil otherwise.
     public func number(forKey key: String) -> NSNumber? { AnyNumber.number(value(forKey: key)) }
+    /// True for `true`, a non-zero number, or any other non-null value.
     public func boolean(forKey key: String) -> Bool { AnyNumber.boolean(value(forKey: key)) }
+    /// The ISO-8601 string as a `Date`, nil when absent or not a date.
     public func date(forKey key: String) -> Date? { (value(forKey: key) as? String).flatMap(ISO8601.date(from:)) }
+    /// The array, or nil when absent or not an array.
     public func array(forKey key: String) -> ArrayObject? { value(forKey: key) as? ArrayObject }
+    /// The dictionary, or nil when absent or not a dictionary.
     public func dictionary(forKey key: String) -> DictionaryObject? { value(forKey: key) as? DictionaryObject }
 }
 
@@ -38,6 +49,9 @@ public protocol MutableDictionaryProtocol: DictionaryProtocol {
     @discardableResult func removeValue(forKey key: String) -> Self
 }
 
+/// The typed setters take only types JSON always holds, so their `setValue`
+/// cannot throw (`try!` documents that); doubles and floats can be NaN or
+/// infinite, so those setters throw.
 extension MutableDictionaryProtocol {
     @discardableResult public func setString(_ value: String?, forKey key: String) -> Self { try! setValue(value, forKey: key) }
     @discardableResult public func setInt(_ value: Int, forKey key: String) -> Self { try! setValue(value, forKey: key) }
@@ -62,15 +76,25 @@ public protocol ArrayProtocol: AnyObject {
 }
 
 extension ArrayProtocol {
+    /// The string, or nil when absent or not a string.
     public func string(at index: Int) -> String? { value(at: index) as? String }
+    /// The number as `Int` (a double truncated, `true` as 1), 0 when absent or not a number.
     public func int(at index: Int) -> Int { Int(truncatingIfNeeded: AnyNumber.int64(value(at: index))) }
+    /// The number as `Int64` (a double truncated, `true` as 1), 0 when absent or not a number.
     public func int64(at index: Int) -> Int64 { AnyNumber.int64(value(at: index)) }
+    /// The number as `Double` (`true` as 1), 0 when absent or not a number.
     public func double(at index: Int) -> Double { AnyNumber.double(value(at: index)) }
+    /// The number as `Float`, 0 when absent or not a number.
     public func float(at index: Int) -> Float { Float(AnyNumber.double(value(at: index))) }
+    /// The number or boolean as `NSNumber`, nil otherwise.
     public func number(at index: Int) -> NSNumber? { AnyNumber.number(value(at: index)) }
+    /// True for `true`, a non-zero number, or any other non-null value.
     public func boolean(at index: Int) -> Bool { AnyNumber.boolean(value(at: index)) }
+    /// The ISO-8601 string as a `Date`, nil when absent or not a date.
     public func date(at index: Int) -> Date? { (value(at: index) as? String).flatMap(ISO8601.date(from:)) }
+    /// The array, or nil when absent or not an array.
     public func array(at index: Int) -> ArrayObject? { value(at: index) as? ArrayObject }
+    /// The dictionary, or nil when absent or not a dictionary.
     public func dictionary(at index: Int) -> DictionaryObject? { value(at: index) as? DictionaryObject }
 }
 

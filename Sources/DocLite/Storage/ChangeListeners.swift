@@ -1,5 +1,6 @@
 /// The documents of one collection changed by a committed transaction.
 public struct CollectionChange: @unchecked Sendable {
+    /// The collection that changed.
     public let collection: Collection
     /// The IDs of the saved, deleted, purged or expired documents, in commit order.
     public let documentIDs: [String]
@@ -7,7 +8,9 @@ public struct CollectionChange: @unchecked Sendable {
 
 /// A change to one document, committed.
 public struct DocumentChange: @unchecked Sendable {
+    /// The document's collection.
     public let collection: Collection
+    /// The ID of the saved, deleted, purged or expired document.
     public let documentID: String
 }
 

@@ -10,6 +10,7 @@ public struct DatabaseConfiguration: Sendable {
     /// power loss. The file is never corrupted either way.
     public var fullSync: Bool
 
+    /// A configuration; the directory defaults to the current one.
     public init(directory: String = FileManager.default.currentDirectoryPath, fullSync: Bool = false) {
         self.directory = directory
         self.fullSync = fullSync

@@ -29,10 +29,14 @@ public struct DocLiteError: Error, Equatable, CustomStringConvertible, Sendable 
         case memoryError = 1, outOfRange, invalidData, encodeError, jsonError, unknownValue, internalError
     }
 
+    /// Which numbering `code` belongs to.
     public let domain: Domain
+    /// The error code within `domain` (a ``Code`` in the DocLite domain).
     public let code: Int32
+    /// What went wrong, for a person to read.
     public let message: String
 
+    /// An error with an explicit domain and code.
     public init(domain: Domain, code: Int32, message: String) {
         self.domain = domain
         self.code = code
@@ -49,6 +53,7 @@ public struct DocLiteError: Error, Equatable, CustomStringConvertible, Sendable 
         self.init(domain: .fleece, code: code.rawValue, message: message)
     }
 
+    /// The message.
     public var description: String { message }
 
     /// Whether this is the DocLite-domain error `code`.
