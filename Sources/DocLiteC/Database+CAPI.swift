@@ -39,8 +39,7 @@ public func CBLDatabase_Delete(_ db: OpaquePointer?, _ outError: UnsafeMutablePo
 public func CBL_DeleteDatabase(_ name: UnsafePointer<CChar>?, _ inDirectory: UnsafePointer<CChar>?,
                                _ outError: UnsafeMutablePointer<CBLError>?) -> Bool {
     bridge(outError, failure: false) {
-        let directory = try optionalString(inDirectory, "directory") ?? DatabaseConfiguration().directory
-        try Database.delete(withName: try string(name, "database name"), inDirectory: directory)
+        try Database.delete(withName: try string(name, "database name"), inDirectory: try optionalString(inDirectory, "directory"))
         return true
     }
 }
@@ -48,8 +47,7 @@ public func CBL_DeleteDatabase(_ name: UnsafePointer<CChar>?, _ inDirectory: Uns
 @c @implementation
 public func CBL_DatabaseExists(_ name: UnsafePointer<CChar>?, _ inDirectory: UnsafePointer<CChar>?) -> Bool {
     bridge(nil, failure: false) {
-        let directory = try optionalString(inDirectory, "directory") ?? DatabaseConfiguration().directory
-        return Database.exists(withName: try string(name, "database name"), inDirectory: directory)
+        Database.exists(withName: try string(name, "database name"), inDirectory: try optionalString(inDirectory, "directory"))
     }
 }
 

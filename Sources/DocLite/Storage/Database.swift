@@ -93,8 +93,10 @@ public final class Database: @unchecked Sendable {
         try Database.delete(withName: name, inDirectory: config.directory)
     }
 
-    /// Deletes the database file `name` in `directory` (the database must be closed).
-    public static func delete(withName name: String, inDirectory directory: String) throws {
+    /// Deletes the database file `name` in `directory` (nil: the default
+    /// directory); the database must be closed.
+    public static func delete(withName name: String, inDirectory directory: String? = nil) throws {
+        let directory = directory ?? DatabaseConfiguration().directory
         let path = filePath(name: name, directory: directory)
         guard FileManager.default.fileExists(atPath: path) else {
             throw DocLiteError(.notFound, "no database '\(name)' in '\(directory)'")
@@ -104,9 +106,9 @@ public final class Database: @unchecked Sendable {
         }
     }
 
-    /// Whether a database file `name` exists in `directory`.
-    public static func exists(withName name: String, inDirectory directory: String) -> Bool {
-        FileManager.default.fileExists(atPath: filePath(name: name, directory: directory))
+    /// Whether a database file `name` exists in `directory` (nil: the default directory).
+    public static func exists(withName name: String, inDirectory directory: String? = nil) -> Bool {
+        FileManager.default.fileExists(atPath: filePath(name: name, directory: directory ?? DatabaseConfiguration().directory))
     }
 
     static func filePath(name: String, directory: String) -> String {
