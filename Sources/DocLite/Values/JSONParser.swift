@@ -242,14 +242,7 @@ struct JSONParser {
         var magnitude: UInt64 = 0
         var overflow = false
         let digitsStart = position
-        while let byte = peek(), byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
-            let (times10, o1) = magnitude.multipliedReportingOverflow(by: 10)
-            let (sum, o2) = times10.addingReportingOverflow(UInt64(byte - UInt8(ascii: "0")))
-            overflow = overflow || o1 || o2
-            magnitude = sum
-            position += 1
-        }
-        let digitCount = position - digitsStart
+        let digitCount = accumulateDigits(into: &magnitude, overflow: &overflow)
         guard digitCount > 0 else { throw error("expected a digit") }
         if digitCount > 1 && text[digitsStart] == UInt8(ascii: "0") {
             position = digitsStart
@@ -260,15 +253,7 @@ struct JSONParser {
         if peek() == UInt8(ascii: ".") {
             isDouble = true
             position += 1
-            let fractionStart = position
-            while let byte = peek(), byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
-                let (times10, o1) = magnitude.multipliedReportingOverflow(by: 10)
-                let (sum, o2) = times10.addingReportingOverflow(UInt64(byte - UInt8(ascii: "0")))
-                overflow = overflow || o1 || o2
-                magnitude = sum
-                position += 1
-            }
-            fractionDigits = position - fractionStart
+            fractionDigits = accumulateDigits(into: &magnitude, overflow: &overflow)
             if fractionDigits == 0 { throw error("expected a digit") }
         }
         if let byte = peek(), byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
@@ -301,6 +286,20 @@ struct JSONParser {
             throw error("number out of range")
         }
         encoder.writeDouble(value)
+    }
+
+    /// Reads decimal digits into `magnitude` (noting overflow); returns how many.
+    @inline(__always)
+    private mutating func accumulateDigits(into magnitude: inout UInt64, overflow: inout Bool) -> Int {
+        let start = position
+        while let byte = peek(), byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
+            let (times10, o1) = magnitude.multipliedReportingOverflow(by: 10)
+            let (sum, o2) = times10.addingReportingOverflow(UInt64(byte - UInt8(ascii: "0")))
+            overflow = overflow || o1 || o2
+            magnitude = sum
+            position += 1
+        }
+        return position - start
     }
 
     /// 10^0 … 10^22, every one exactly representable as a double.
