@@ -45,3 +45,18 @@ final class DocumentCRUDTests: DatabaseTestCase {
         XCTAssertEqual(try defaultCollection.document(id: "b")?.sequence, 2)
     }
 }
+
+final class MutableContainerTests: XCTestCase {
+    func testTypedArrayAndDictionarySetters() throws {
+        let tags = MutableArrayObject().addString("spa").addInt(3).addBoolean(true)
+        try tags.addDouble(2.5)
+        try tags.setString("bar", at: 1)
+        XCTAssertThrowsError(try tags.setInt(1, at: 9))
+        XCTAssertThrowsError(try tags.addDouble(.nan))
+        let address = MutableDictionaryObject().setString("1010", forKey: "zip")
+        let doc = MutableDocument(id: "d").setArray(tags, forKey: "tags").setDictionary(address, forKey: "address")
+        XCTAssertEqual(doc.toJSON(), #"{"address":{"zip":"1010"},"tags":["spa","bar",true,2.5]}"#)
+        XCTAssertEqual(doc.array(forKey: "tags")?.string(at: 1), "bar")
+        XCTAssertEqual(doc.dictionary(forKey: "address")?.string(forKey: "zip"), "1010")
+    }
+}

@@ -50,7 +50,7 @@ public class ArrayObject: ArrayProtocol, @unchecked Sendable {
 }
 
 /// A JSON array that can be changed and then stored in a document.
-public final class MutableArrayObject: ArrayObject, @unchecked Sendable {
+public final class MutableArrayObject: ArrayObject, MutableArrayProtocol, @unchecked Sendable {
     public convenience init() { self.init([]) }
 
     /// Creates an array from Swift values; throws for a value type JSON cannot hold.

@@ -98,6 +98,38 @@ extension ArrayProtocol {
     public func dictionary(at index: Int) -> DictionaryObject? { value(at: index) as? DictionaryObject }
 }
 
+/// Write access to a JSON array. Typed adders and setters store values as JSON
+/// does (a `Date` as an ISO-8601 string, nil as JSON null); setting or
+/// inserting outside the array's range throws.
+public protocol MutableArrayProtocol: ArrayProtocol {
+    /// Appends a value; throws for a type JSON cannot hold.
+    @discardableResult func addValue(_ value: Any?) throws -> Self
+    /// Replaces the value at `index`; throws when out of range.
+    @discardableResult func setValue(_ value: Any?, at index: Int) throws -> Self
+}
+
+/// As for dictionaries, the typed adders take only types JSON always holds, so
+/// `addValue` cannot throw for them (`try!` documents that).
+extension MutableArrayProtocol {
+    @discardableResult public func addString(_ value: String?) -> Self { try! addValue(value) }
+    @discardableResult public func addInt(_ value: Int) -> Self { try! addValue(value) }
+    @discardableResult public func addInt64(_ value: Int64) -> Self { try! addValue(value) }
+    @discardableResult public func addBoolean(_ value: Bool) -> Self { try! addValue(value) }
+    @discardableResult public func addDate(_ value: Date?) -> Self { try! addValue(value) }
+    @discardableResult public func addArray(_ value: ArrayObject?) -> Self { try! addValue(value) }
+    @discardableResult public func addDictionary(_ value: DictionaryObject?) -> Self { try! addValue(value) }
+    /// Appends a double; throws for NaN or infinity.
+    @discardableResult public func addDouble(_ value: Double) throws -> Self { try addValue(value) }
+    /// Replaces the value at `index` with a string; throws when out of range.
+    @discardableResult public func setString(_ value: String?, at index: Int) throws -> Self { try setValue(value, at: index) }
+    /// Replaces the value at `index` with an integer; throws when out of range.
+    @discardableResult public func setInt(_ value: Int, at index: Int) throws -> Self { try setValue(value, at: index) }
+    /// Replaces the value at `index` with a boolean; throws when out of range.
+    @discardableResult public func setBoolean(_ value: Bool, at index: Int) throws -> Self { try setValue(value, at: index) }
+    /// Replaces the value at `index` with a double; throws when out of range or not finite.
+    @discardableResult public func setDouble(_ value: Double, at index: Int) throws -> Self { try setValue(value, at: index) }
+}
+
 /// Couchbase Lite's number coercions for the typed getters.
 enum AnyNumber {
     static func int64(_ value: Any?) -> Int64 {
