@@ -72,52 +72,59 @@ struct JSONParser {
 
     private mutating func parseObject<Sink: JSONSink>(into encoder: inout Sink) throws {
         encoder.beginDict()
-        try parseMembers(closing: UInt8(ascii: "}"), of: "object") { parser in
-            parser.skipWhitespace()
-            guard parser.peek() == UInt8(ascii: "\"") else { throw parser.error("expected a string key") }
-            try parser.parseString { encoder.writeKey($0) }
-            parser.skipWhitespace()
-            guard parser.peek() == UInt8(ascii: ":") else { throw parser.error("expected ':' after a key") }
-            parser.position += 1
-            try parser.parseValue(into: &encoder)
+        if try !openContainer(closing: UInt8(ascii: "}")) {
+            repeat {
+                skipWhitespace()
+                guard peek() == UInt8(ascii: "\"") else { throw error("expected a string key") }
+                try parseString { encoder.writeKey($0) }
+                skipWhitespace()
+                guard peek() == UInt8(ascii: ":") else { throw error("expected ':' after a key") }
+                position += 1
+                try parseValue(into: &encoder)
+            } while try !closeMember(closing: UInt8(ascii: "}"), of: "object")
         }
         encoder.endDict()
     }
 
     private mutating func parseArray<Sink: JSONSink>(into encoder: inout Sink) throws {
         encoder.beginArray()
-        try parseMembers(closing: UInt8(ascii: "]"), of: "array") { try $0.parseValue(into: &encoder) }
+        if try !openContainer(closing: UInt8(ascii: "]")) {
+            repeat {
+                try parseValue(into: &encoder)
+            } while try !closeMember(closing: UInt8(ascii: "]"), of: "array")
+        }
         encoder.endArray()
     }
 
-    /// Parses the comma-separated members of an object or array, from its
-    /// opening bracket through `closing`, with `member` for each.
+    /// Consumes an opening bracket; true (and the container closed) when it is empty.
     @inline(__always)
-    private mutating func parseMembers(closing: UInt8, of container: String, _ member: (inout JSONParser) throws -> Void) throws {
-        try enterContainer()
-        position += 1
-        skipWhitespace()
-        if peek() == closing {
-            position += 1
-        } else {
-            while true {
-                try member(&self)
-                skipWhitespace()
-                guard let next = peek() else { throw error("unterminated \(container)") }
-                position += 1
-                if next == closing { break }
-                guard next == UInt8(ascii: ",") else {
-                    position -= 1
-                    throw error("expected ',' or '\(Character(UnicodeScalar(closing)))' in the \(container)")
-                }
-            }
-        }
-        depth -= 1
-    }
-
-    private mutating func enterContainer() throws {
+    private mutating func openContainer(closing: UInt8) throws -> Bool {
         depth += 1
         if depth > Self.maxDepth { throw error("JSON nested deeper than \(Self.maxDepth) levels") }
+        position += 1
+        skipWhitespace()
+        guard peek() == closing else { return false }
+        position += 1
+        depth -= 1
+        return true
+    }
+
+    /// Consumes the ',' after a member (false: another follows) or the closing
+    /// bracket (true: the container is done).
+    @inline(__always)
+    private mutating func closeMember(closing: UInt8, of container: String) throws -> Bool {
+        skipWhitespace()
+        guard let next = peek() else { throw error("unterminated \(container)") }
+        position += 1
+        if next == closing {
+            depth -= 1
+            return true
+        }
+        guard next == UInt8(ascii: ",") else {
+            position -= 1
+            throw error("expected ',' or '\(Character(UnicodeScalar(closing)))' in the \(container)")
+        }
+        return false
     }
 
     /// Parses a string literal and hands its unescaped, validated UTF-8 to `use`.
