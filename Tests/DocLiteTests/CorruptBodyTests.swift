@@ -1,3 +1,4 @@
+import CSQLite
 import XCTest
 @testable import DocLite
 
@@ -36,5 +37,42 @@ final class CorruptBodyTests: XCTestCase {
         var out: [UInt8] = []
         original.withUnsafeBytes { JSONWriter.append(Body($0), at: 0, keys: keys, to: &out) }
         XCTAssertEqual(try JSONValue(json: String(decoding: out, as: UTF8.self)), try JSONValue(json: json))
+    }
+}
+
+/// The SQL functions over damaged stored bodies: values read as MISSING or
+/// not at all, never out of bounds.
+final class CorruptStoredBodyTests: DatabaseTestCase {
+    func testSQLFunctionsOverMutatedBodies() throws {
+        let collection = defaultCollection
+        try collection.save(document: MutableDocument(id: "a", json: #"{"name":"Royal","n":7,"x":2.5,"u":18446744073709551615,"tags":["a",{"z":1}]}"#))
+        let table = collection.liveTableName
+        let original: [UInt8] = try db.withSQLiteConnection { handle in
+            var statement: OpaquePointer?
+            sqlite3_prepare_v2(handle, "SELECT body FROM \(table)", -1, &statement, nil)
+            defer { sqlite3_finalize(statement) }
+            sqlite3_step(statement)
+            return Array(UnsafeRawBufferPointer(start: sqlite3_column_blob(statement, 0), count: Int(sqlite3_column_bytes(statement, 0))))
+        }
+        var generator = SeededGenerator(seed: 11)
+        try db.withSQLiteConnection { handle in
+            for round in 0..<3000 {
+                var body = original
+                body[Int.random(in: 0..<body.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
+                if round % 2 == 0 { body.removeLast(Int.random(in: 0..<body.count, using: &generator)) }
+                var update: OpaquePointer?
+                sqlite3_prepare_v2(handle, "UPDATE \(table) SET body = ?", -1, &update, nil)
+                body.withUnsafeBytes { _ = sqlite3_bind_blob(update, 1, $0.baseAddress, Int32($0.count), csqlite_transient()) }
+                sqlite3_step(update)
+                sqlite3_finalize(update)
+                for sql in ["SELECT doc_value(body, 'name'), doc_value(body, 'n'), doc_value(body, 'x'), doc_value(body, 'u'), doc_value(body, 'tags[1].z'), doc_value(body, 'tags') FROM \(table)",
+                            "SELECT doc_eq(body, 'name', 'Royal'), doc_eq(body, 'n', 7), doc_like(body, 'x', '2%'), doc_like(body, 'name', 'R%') FROM \(table)"] {
+                    var select: OpaquePointer?
+                    sqlite3_prepare_v2(handle, sql, -1, &select, nil)
+                    while sqlite3_step(select) == SQLITE_ROW {}
+                    sqlite3_finalize(select)
+                }
+            }
+        }
     }
 }

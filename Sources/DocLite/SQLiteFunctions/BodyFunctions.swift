@@ -48,10 +48,11 @@ enum BodyFunctions {
         if let text = body.string(at: offset) { return use(text) }
         let printed: String
         switch body.type(at: offset) {
-        case .integer: printed = String(body.int64(at: offset)!)
-        case .unsigned: printed = String(body.uint64(at: offset)!)
+        case .integer: guard let value = body.int64(at: offset) else { return nil }; printed = String(value)
+        case .unsigned: guard let value = body.uint64(at: offset) else { return nil }; printed = String(value)
         case .double:
-            guard let cText = withVaList([body.double(at: offset)!], { sqlite3_vmprintf("%!.15g", $0) }) else { return nil }
+            guard let value = body.double(at: offset),
+                  let cText = withVaList([value], { sqlite3_vmprintf("%!.15g", $0) }) else { return nil }
             defer { sqlite3_free(cText) }
             printed = String(cString: cText)
         default: return nil
@@ -83,8 +84,7 @@ enum BodyFunctions {
             return body.offset(of: path)
         }
         guard let found else { return }   // the path was malformed: the error is set
-        // A value cut off in a corrupt body reads as MISSING; a whole one reads safely.
-        guard let offset = found, body.size(at: offset) != nil else {
+        guard let offset = found else {
             sqlite3_result_null(context)
             return
         }

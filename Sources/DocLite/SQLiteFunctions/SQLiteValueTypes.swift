@@ -9,7 +9,8 @@ enum RuntimeSubtype {
     static let boolean: UInt32 = 0x68
     static let container: UInt32 = 0x6A
 
-    /// Returns the body value at `offset` as the function's SQL result.
+    /// Returns the body value at `offset` as the function's SQL result; a value
+    /// cut off in a corrupt body is MISSING.
     static func setResult(_ context: OpaquePointer?, _ body: Body, at offset: Int) {
         guard let tag = body.tag(at: offset), let type = BodyValueType(tag: tag) else {
             sqlite3_result_null(context)
@@ -23,13 +24,16 @@ enum RuntimeSubtype {
             sqlite3_result_int(context, tag == BodyTag.true ? 1 : 0)
             sqlite3_result_subtype(context, boolean)
         case .integer:
-            sqlite3_result_int64(context, body.int64(at: offset)!)
+            guard let value = body.int64(at: offset) else { sqlite3_result_null(context); return }
+            sqlite3_result_int64(context, value)
         case .unsigned:
-            sqlite3_result_double(context, Double(body.uint64(at: offset)!))
+            guard let value = body.uint64(at: offset) else { sqlite3_result_null(context); return }
+            sqlite3_result_double(context, Double(value))
         case .double:
-            sqlite3_result_double(context, body.double(at: offset)!)
+            guard let value = body.double(at: offset) else { sqlite3_result_null(context); return }
+            sqlite3_result_double(context, value)
         case .string:
-            let text = body.string(at: offset)!
+            guard let text = body.string(at: offset) else { sqlite3_result_null(context); return }
             if let start = text.baseAddress, !text.isEmpty {
                 sqlite3_result_text(context, start.assumingMemoryBound(to: CChar.self), Int32(text.count), csqlite_transient())
             } else {
