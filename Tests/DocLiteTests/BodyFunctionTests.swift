@@ -88,20 +88,28 @@ final class BodyFunctionTests: DatabaseTestCase {
         XCTAssertEqual(try rows(sql, ["name", ""]), [])
     }
 
-    func testRebindingAParameterRecompilesThePattern() throws {
+    /// Counts the rows `sql` matches with each value bound in turn to one reused statement.
+    private func countsRebinding(_ sql: String, _ values: [String]) throws -> [Int] {
         let table = defaultCollection.liveTableName
-        let counts: [Int] = try db.withSQLiteConnection { handle in
+        return try db.withSQLiteConnection { handle in
             var statement: OpaquePointer?
-            sqlite3_prepare_v2(handle, "SELECT count(*) FROM \(table) WHERE doc_like(body, 'name', ?)", -1, &statement, nil)
+            sqlite3_prepare_v2(handle, sql.replacingOccurrences(of: "$T", with: table), -1, &statement, nil)
             defer { sqlite3_finalize(statement) }
-            return ["Royal%", "%palace", "nothing"].map { pattern in
+            return values.map { value in
                 sqlite3_reset(statement)
-                sqlite3_bind_text(statement, 1, pattern, -1, csqlite_transient())
+                sqlite3_bind_text(statement, 1, value, -1, csqlite_transient())
                 sqlite3_step(statement)
                 return Int(sqlite3_column_int(statement, 0))
             }
         }
-        XCTAssertEqual(counts, [1, 1, 0])
+    }
+
+    func testRebindingAParameterRecompilesThePattern() throws {
+        XCTAssertEqual(try countsRebinding("SELECT count(*) FROM $T WHERE doc_like(body, 'name', ?)", ["Royal%", "%palace", "nothing"]), [1, 1, 0])
+    }
+
+    func testRebindingAParameterRereadsTheOperand() throws {
+        XCTAssertEqual(try countsRebinding("SELECT count(*) FROM $T WHERE doc_eq(body, 'name', ?)", ["Royal Palace", "x", "royal palace"]), [1, 0, 1])
     }
 
     func testMalformedPathIsAnSQLError() {

@@ -25,7 +25,11 @@ enum BodyFunctions {
         }
         add("doc_eq", 3) { context, _, argv in
             BodyFunctions.withProperty(context, argv) { body, offset in
-                sqlite3_result_int(context, BodyFunctions.equals(body, offset, argv![2]) ? 1 : 0)
+                // The operand is read once per statement when it is a literal or parameter.
+                let equal = BodyFunctions.withAuxiliary(context, argument: 2, argv, {
+                    Cached(Operand(argv![2]))
+                }) { $0.value.equals(body, offset) }
+                sqlite3_result_int(context, equal == true ? 1 : 0)
             }
         }
         add("doc_like", 3) { context, _, argv in
@@ -120,24 +124,40 @@ enum BodyFunctions {
         return UnsafeRawBufferPointer(start: text, count: Int(sqlite3_value_bytes(value)))
     }
 
-    /// SQLite's `=` between a stored value and an SQL value: numbers (and
-    /// booleans) compare numerically, text bytewise, blobs never equal.
-    fileprivate static func equals(_ body: Body, _ offset: Int, _ value: OpaquePointer?) -> Bool {
-        switch sqlite3_value_type(value) {
-        case SQLITE_TEXT:
-            guard let stored = body.string(at: offset) else { return false }
-            let text = rawText(value)
-            return stored.count == text.count && (text.isEmpty || memcmp(stored.baseAddress!, text.baseAddress!, text.count) == 0)
-        case SQLITE_INTEGER:
-            if let stored = body.int64(at: offset) { return stored == sqlite3_value_int64(value) }
-            if let stored = body.double(at: offset) { return stored == Double(sqlite3_value_int64(value)) }
-            return false
-        case SQLITE_FLOAT:
-            if let stored = body.double(at: offset) { return stored == sqlite3_value_double(value) }
-            if let stored = body.int64(at: offset) { return Double(stored) == sqlite3_value_double(value) }
-            return false
-        default:
-            return false
+    /// An SQL value compared with stored values by `doc_eq`.
+    fileprivate enum Operand {
+        case text([UInt8])
+        case integer(Int64)
+        case real(Double)
+        case never   // NULL and blobs equal nothing
+
+        init(_ value: OpaquePointer?) {
+            switch sqlite3_value_type(value) {
+            case SQLITE_TEXT: self = .text(Array(BodyFunctions.rawText(value)))
+            case SQLITE_INTEGER: self = .integer(sqlite3_value_int64(value))
+            case SQLITE_FLOAT: self = .real(sqlite3_value_double(value))
+            default: self = .never
+            }
+        }
+
+        /// SQLite's `=`: numbers (and booleans) compare numerically, text bytewise.
+        @inline(__always)
+        func equals(_ body: Body, _ offset: Int) -> Bool {
+            switch self {
+            case .text(let text):
+                guard let stored = body.string(at: offset), stored.count == text.count else { return false }
+                return text.withUnsafeBytes { text.isEmpty || memcmp(stored.baseAddress!, $0.baseAddress!, text.count) == 0 }
+            case .integer(let value):
+                if let stored = body.int64(at: offset) { return stored == value }
+                if let stored = body.double(at: offset) { return stored == Double(value) }
+                return false
+            case .real(let value):
+                if let stored = body.double(at: offset) { return stored == value }
+                if let stored = body.int64(at: offset) { return Double(stored) == value }
+                return false
+            case .never:
+                return false
+            }
         }
     }
 }
