@@ -158,7 +158,8 @@ bool CBLDatabase_Close(CBLDatabase* db, CBLError* outError);
 /** Closes the database and deletes its file. */
 bool CBLDatabase_Delete(CBLDatabase* db, CBLError* outError);
 
-/** Deletes the closed database `name` in `inDirectory` (optional: NULL is the current directory). */
+/** Deletes the closed database `name` in `inDirectory` (optional: NULL is the current directory).
+    Returns false with code 0 when there is no such database. */
 bool CBL_DeleteDatabase(const char* name, const char* inDirectory, CBLError* outError);
 
 /** Whether a database `name` exists in `inDirectory` (optional). */

@@ -39,8 +39,12 @@ public func CBLDatabase_Delete(_ db: OpaquePointer?, _ outError: UnsafeMutablePo
 public func CBL_DeleteDatabase(_ name: UnsafePointer<CChar>?, _ inDirectory: UnsafePointer<CChar>?,
                                _ outError: UnsafeMutablePointer<CBLError>?) -> Bool {
     bridge(outError, failure: false) {
-        try Database.delete(withName: try string(name, "database name"), inDirectory: try optionalString(inDirectory, "directory"))
-        return true
+        do {
+            try Database.delete(withName: try string(name, "database name"), inDirectory: try optionalString(inDirectory, "directory"))
+            return true
+        } catch let error as DocLiteError where error.is(.notFound) {
+            return false   // as in couchbase-lite-C: no such database is false with code 0
+        }
     }
 }
 
