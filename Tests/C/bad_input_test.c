@@ -125,8 +125,7 @@ static void test_bad_handles(CBLDatabase* live_db) {
     check_bad_any(released_doc);
     CBLDatabase* released_db = CBLDatabase_Open("released", &(CBLDatabaseConfiguration){ test_directory_path, false }, &err);
     CHECK_OK(released_db != NULL, err);
-    CHECK_OK(CBLDatabase_Close(released_db, &err), err);
-    CBL_Release(released_db);
+    close_database(released_db);
     check_bad_database(released_db, "not a live handle");
 
     /* Foreign: the address of a local variable. */
@@ -365,7 +364,6 @@ int main(void) {
 
     CBL_Release(good_doc);
     CBL_Release(good_coll);
-    CHECK_OK(CBLDatabase_Close(db, &err), err);
-    CBL_Release(db);
+    close_database(db);
     return test_finish("bad_input_test");
 }

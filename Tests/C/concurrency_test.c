@@ -159,7 +159,6 @@ int main(void) {
     test_transaction_owner();
 
     CBL_Release(shared_coll);
-    CHECK_OK(CBLDatabase_Close(db, &err), err);
-    CBL_Release(db);
+    close_database(db);
     return test_finish("concurrency_test");
 }

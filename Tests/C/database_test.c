@@ -12,8 +12,7 @@ static void test_persistence(void) {
     CHECK_OK(coll != NULL, err);
     CHECK(save_json(coll, "a", "{\"n\":1}"));
     CBL_Release(coll);
-    CHECK_OK(CBLDatabase_Close(db, &err), err);
-    CBL_Release(db);
+    close_database(db);
 
     db = open_database(directory, "persist");
     coll = CBLDatabase_Collection(db, "things", "store", &err);
@@ -28,8 +27,7 @@ static void test_persistence(void) {
     CHECK(CBLDocument_Sequence(b) == 2);
     CBL_Release(b);
     CBL_Release(coll);
-    CHECK_OK(CBLDatabase_Close(db, &err), err);
-    CBL_Release(db);
+    close_database(db);
 }
 
 /* A collection handle keeps its database open after the database handle is released. */
@@ -70,8 +68,7 @@ static void test_exists_and_delete(void) {
     CHECK(!CBL_DatabaseExists("gone", directory));
     CBLDatabase* db = open_database(directory, "gone");
     CHECK(CBL_DatabaseExists("gone", directory));
-    CHECK_OK(CBLDatabase_Close(db, &err), err);
-    CBL_Release(db);
+    close_database(db);
     CHECK(CBL_DatabaseExists("gone", directory));
     CHECK_OK(CBL_DeleteDatabase("gone", directory, &err), err);
     CHECK(!CBL_DatabaseExists("gone", directory));
@@ -217,8 +214,7 @@ static void test_collections(void) {
     CBL_Release(c1);
     CBL_Release(c2);
     CBL_Release(def);
-    CHECK_OK(CBLDatabase_Close(db, &err), err);
-    CBL_Release(db);
+    close_database(db);
 }
 
 /* Begin/EndTransaction: commit keeps, rollback discards, nesting. */
@@ -290,8 +286,7 @@ static void test_transactions(void) {
     CHECK_OK(CBLDatabase_EndTransaction(db, true, &err), err);
 
     CBL_Release(coll);
-    CHECK_OK(CBLDatabase_Close(db, &err), err);
-    CBL_Release(db);
+    close_database(db);
 }
 
 /* Two handles on one file see each other's commits and can both write. */
@@ -389,8 +384,7 @@ static void test_after_close(void) {
     coll = CBLDatabase_Collection(db, "c", NULL, &err);
     CHECK(coll && doc_exists(coll, "d"));
     CBL_Release(coll);
-    CHECK_OK(CBLDatabase_Close(db, &err), err);
-    CBL_Release(db);
+    close_database(db);
 }
 
 int main(void) {

@@ -334,7 +334,6 @@ int main(void) {
     test_expiration(&db, &coll);
 
     CBL_Release(coll);
-    CHECK_OK(CBLDatabase_Close(db, &err), err);
-    CBL_Release(db);
+    close_database(db);
     return test_finish("document_test");
 }

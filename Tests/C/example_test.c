@@ -26,7 +26,6 @@ int main(void) {
 
     CHECK(CBLCollection_GetDocument(hotels, "missing", &err) == NULL && err.code == 0);
     CBL_Release(hotels);
-    CHECK_OK(CBLDatabase_Close(db, &err), err);
-    CBL_Release(db);
+    close_database(db);
     return test_finish("example_test");
 }

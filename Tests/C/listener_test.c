@@ -237,7 +237,6 @@ int main(void) {
 
     CBL_Release(other);
     CBL_Release(coll);
-    CHECK_OK(CBLDatabase_Close(db, &err), err);
-    CBL_Release(db);
+    close_database(db);
     return test_finish("listener_test");
 }

@@ -104,6 +104,13 @@ static inline CBLDatabase* open_database(const char* directory, const char* name
     return db;
 }
 
+/* Closes (checked) and releases a database handle. */
+static inline void close_database(CBLDatabase* db) {
+    CBLError err;
+    CHECK_OK(CBLDatabase_Close(db, &err), err);
+    CBL_Release(db);
+}
+
 /* Saves a document `id` with the properties `json` (last write wins). */
 static inline bool save_json(CBLCollection* collection, const char* id, const char* json) {
     CBLError err;
@@ -124,7 +131,7 @@ static inline char* read_json(const CBLCollection* collection, const char* id) {
     CHECK_OK(doc != NULL || err.code == 0, err);
     if (!doc) return NULL;
     char* json = CBLDocument_CreateJSON(doc);
-    CBL_Release((void*)doc);
+    CBL_Release(doc);
     return json;
 }
 
