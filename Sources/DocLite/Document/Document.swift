@@ -136,13 +136,16 @@ public class Document: DictionaryProtocol, @unchecked Sendable {
         self.content = content
     }
 
-    public var count: Int { content.members.count }
-    public var keys: [String] { content.members.keys.sorted() }
-    public func value(forKey key: String) -> Any? {
-        if case .json(let json) = content { content = .tree(json.members) }   // parse set JSON once, not per read
-        return content.property(key)?.anyValue
+    public var count: Int { readableContent.members.count }
+    public var keys: [String] { readableContent.members.keys.sorted() }
+    public func value(forKey key: String) -> Any? { readableContent.property(key)?.anyValue }
+    public func toDictionary() -> [String: Any] { readableContent.members.mapValues(\.plainValue) }
+
+    /// The content for reading: JSON set with `setJSON` is parsed once, not per read.
+    private var readableContent: DocumentContent {
+        if case .json(let json) = content { content = .tree(json.members) }
+        return content
     }
-    public func toDictionary() -> [String: Any] { content.members.mapValues(\.plainValue) }
     public func toJSON() -> String { content.json }
 
     /// A mutable copy with the same ID and revision, to change and save.

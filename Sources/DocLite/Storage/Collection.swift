@@ -33,8 +33,6 @@ public final class Collection: @unchecked Sendable {
     /// The scope the collection belongs to.
     public var scope: Scope { Scope(name: scopeName, database: database) }
 
-    var liveTable: String { Schema.liveTable(id) }
-    var deletedTable: String { Schema.deletedTable(id) }
 
     /// The collection's database, or `notOpen` when it is closed or the collection deleted.
     func openDatabase() throws -> Database {

@@ -15,9 +15,7 @@ struct TransactionState {
     var changes: [(collection: Collection, documentIDs: [String])] = []
 
     mutating func recordChange(_ collection: Collection, _ documentID: String) {
-        if let last = changes.indices.last, changes[last].collection === collection {
-            changes[last].documentIDs.append(documentID)
-        } else if let index = changes.firstIndex(where: { $0.collection === collection }) {
+        if let index = changes.lastIndex(where: { $0.collection === collection }) {   // usually the last one
             changes[index].documentIDs.append(documentID)
         } else {
             changes.append((collection, [documentID]))

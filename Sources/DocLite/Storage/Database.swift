@@ -220,5 +220,5 @@ extension Database {
 
 extension Collection {
     /// The SQLite table of the collection's live documents (for DocLite's own tools).
-    package var liveTableName: String { liveTable }
+    package var liveTableName: String { Schema.liveTable(id) }
 }

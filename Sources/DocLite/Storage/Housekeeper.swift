@@ -20,8 +20,8 @@ final class Housekeeper: @unchecked Sendable {
             try database.inTransaction {
                 let connection = try database.openConnection()
                 for collection in database.collectionsByID.values {
-                    for table in [collection.liveTable, collection.deletedTable] {
-                        try connection.withStatement("DELETE FROM \(table) WHERE expiration <= ? RETURNING key") { expired in
+                    for sql in collection.sql.purgeExpired {
+                        try connection.withStatement(sql) { expired in
                             expired.bind(1, now)
                             while try expired.step() {
                                 database.transaction.recordChange(collection, expired.string(0))
@@ -70,8 +70,8 @@ final class Housekeeper: @unchecked Sendable {
         return try database.read { connection in
             var earliest: Int64?
             for collection in database.collectionsByID.values {
-                for table in [collection.liveTable, collection.deletedTable] {
-                    try connection.withStatement("SELECT min(expiration) FROM \(table) WHERE expiration IS NOT NULL") { select in
+                for sql in collection.sql.earliestExpiration {
+                    try connection.withStatement(sql) { select in
                         if try select.step(), let value = select.optionalInt64(0) {
                             earliest = min(earliest ?? value, value)
                         }

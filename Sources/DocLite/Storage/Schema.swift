@@ -62,7 +62,9 @@ struct CollectionSQL {
     let insertTombstone: String
     let deleteLive: String
     let deleteTombstone: String
-    let setExpiration: [String]   // live table first, then tombstones
+    let setExpiration: [String]        // live table first, then tombstones
+    let purgeExpired: [String]         // both tables: `DELETE … RETURNING key`
+    let earliestExpiration: [String]   // both tables
     let count: String
 
     init(collectionID id: Int64) {
@@ -82,6 +84,8 @@ struct CollectionSQL {
         deleteLive = "DELETE FROM \(live) WHERE key = ?"
         deleteTombstone = "DELETE FROM \(deleted) WHERE key = ?"
         setExpiration = [live, deleted].map { "UPDATE \($0) SET expiration = ? WHERE key = ?" }
+        purgeExpired = [live, deleted].map { "DELETE FROM \($0) WHERE expiration <= ? RETURNING key" }
+        earliestExpiration = [live, deleted].map { "SELECT min(expiration) FROM \($0) WHERE expiration IS NOT NULL" }
         count = "SELECT count(*) FROM \(live)"
     }
 }
