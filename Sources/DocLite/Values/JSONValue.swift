@@ -48,9 +48,9 @@ enum JSONValue: Equatable, Sendable {
             encoder.endArray()
         case .dictionary(let members):
             encoder.beginDict()
-            for key in members.keys.sorted() {
+            for (key, value) in members.sorted(by: { $0.key < $1.key }) {
                 encoder.writeKey(key)
-                members[key]!.encode(into: &encoder)
+                value.encode(into: &encoder)
             }
             encoder.endDict()
         }
@@ -89,11 +89,11 @@ enum JSONValue: Equatable, Sendable {
             out.append(UInt8(ascii: "]"))
         case .dictionary(let members):
             out.append(UInt8(ascii: "{"))
-            for (i, key) in members.keys.sorted().enumerated() {
+            for (i, (key, value)) in members.sorted(by: { $0.key < $1.key }).enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
                 JSONWriter.appendString(key, to: &out)
                 out.append(UInt8(ascii: ":"))
-                members[key]!.appendJSON(to: &out)
+                value.appendJSON(to: &out)
             }
             out.append(UInt8(ascii: "}"))
         }
