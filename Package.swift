@@ -6,6 +6,10 @@ let package = Package(
     products: [
         .library(name: "DocLite", targets: ["DocLite"]),
         .library(name: "DocLiteC", type: .dynamic, targets: ["DocLiteC"]),
+        .executable(name: "doclite", targets: ["doclite"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
         .systemLibrary(
@@ -28,6 +32,12 @@ let package = Package(
         .systemLibrary(name: "CDocLite", path: "include"),
         .target(name: "DocLite", dependencies: ["CSQLite", "CPCRE2", "COpenSSL"]),
         .target(name: "DocLiteC", dependencies: ["DocLite", "CDocLite"]),
+        // Runs the query conformance corpus; used by `doclite conformance` and the tests.
+        .target(name: "DocLiteConformance", dependencies: ["DocLite"]),
+        .executableTarget(
+            name: "doclite",
+            dependencies: ["DocLite", "DocLiteConformance", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         .executableTarget(
             name: "doclite-example",
             dependencies: ["DocLite"],
@@ -38,6 +48,6 @@ let package = Package(
             dependencies: ["DocLite", "CSQLite"],
             path: "Benchmarks/doclite-bench"
         ),
-        .testTarget(name: "DocLiteTests", dependencies: ["DocLite", "CSQLite"]),
+        .testTarget(name: "DocLiteTests", dependencies: ["DocLite", "DocLiteConformance", "CSQLite"]),
     ]
 )

@@ -10,13 +10,11 @@ import CSQLite
 /// - `doc_like(body, path, pattern)`: fused `doc_value(body, path) LIKE pattern ESCAPE '\'`
 ///   (case-sensitive): 1 or 0, NULL when missing.
 enum BodyFunctions {
+    typealias Function = @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void
+
     static func register(on connection: SQLiteConnection, keys: SharedKeys) {
-        let flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS
-        func add(_ name: String, _ arity: Int32, _ function: @escaping @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void) {
-            let userData = Unmanaged.passRetained(keys).toOpaque()
-            sqlite3_create_function_v2(connection.handle, name, arity, flags, userData, function, nil, nil) {
-                Unmanaged<SharedKeys>.fromOpaque($0!).release()
-            }
+        func add(_ name: String, _ arity: Int32, _ function: @escaping Function) {
+            register(name, arity, function, on: connection, keys: keys)
         }
         add("doc_value", 2) { context, _, argv in
             BodyFunctions.withProperty(context, argv) { body, offset in
@@ -44,11 +42,28 @@ enum BodyFunctions {
         }
     }
 
+    /// Registers a deterministic scalar function whose user data is `keys`.
+    /// `readsSubtypes`: the function reads the boolean subtype of its arguments.
+    static func register(_ name: String, _ arity: Int32, readsSubtypes: Bool = false, _ function: @escaping Function,
+                         on connection: SQLiteConnection, keys: SharedKeys) {
+        let flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS | (readsSubtypes ? SQLITE_SUBTYPE : 0)
+        let userData = Unmanaged.passRetained(keys).toOpaque()
+        sqlite3_create_function_v2(connection.handle, name, arity, flags, userData, function, nil, nil) {
+            Unmanaged<SharedKeys>.fromOpaque($0!).release()
+        }
+    }
+
+    /// The shared keys a function was registered with.
+    @inline(__always)
+    static func keys(_ context: OpaquePointer?) -> Unmanaged<SharedKeys> {
+        Unmanaged<SharedKeys>.fromOpaque(sqlite3_user_data(context))
+    }
+
     /// Calls `use` with the value's text as SQLite's LIKE sees it: a string as
     /// is, a number as SQLite prints it; nil for null, booleans and containers
     /// (which never match, as blobs never do in SQLite).
     @inline(__always)
-    fileprivate static func withText<R>(of body: Body, at offset: Int, _ use: (UnsafeRawBufferPointer) -> R?) -> R? {
+    static func withText<R>(of body: Body, at offset: Int, _ use: (UnsafeRawBufferPointer) -> R?) -> R? {
         if let text = body.string(at: offset) { return use(text) }
         let printed: String
         switch body.type(at: offset) {
@@ -66,7 +81,7 @@ enum BodyFunctions {
     }
 
     /// A per-statement cache cell for a parsed argument.
-    fileprivate final class Cached<Value> {
+    final class Cached<Value> {
         let value: Value
         init(_ value: Value) { self.value = value }
     }
@@ -74,7 +89,7 @@ enum BodyFunctions {
     /// Finds the property named by argument 1 in the body in argument 0 and calls
     /// `use` with it; sets a NULL (MISSING) result when either is absent.
     @inline(__always)
-    fileprivate static func withProperty(_ context: OpaquePointer?, _ argv: UnsafeMutablePointer<OpaquePointer?>?,
+    static func withProperty(_ context: OpaquePointer?, _ argv: UnsafeMutablePointer<OpaquePointer?>?,
                                          _ use: (Body, Int) -> Void) {
         guard let argv, let blob = sqlite3_value_blob(argv[0]) else {
             sqlite3_result_null(context)
@@ -84,7 +99,7 @@ enum BodyFunctions {
         let found: Int?? = withAuxiliary(context, argument: 1, argv, {
             try KeyPath(parsing: String(decoding: rawText(argv[1]), as: UTF8.self))
         }) { path in
-            Unmanaged<SharedKeys>.fromOpaque(sqlite3_user_data(context))._withUnsafeGuaranteedRef { path.resolve(with: $0) }
+            keys(context)._withUnsafeGuaranteedRef { path.resolve(with: $0) }
             return body.offset(of: path)
         }
         guard let found else { return }   // the path was malformed: the error is set
@@ -99,7 +114,7 @@ enum BodyFunctions {
     /// statement and cached as SQLite auxiliary data; nil (with the SQL error
     /// set) when `make` throws.
     @inline(__always)
-    fileprivate static func withAuxiliary<Value: AnyObject, R>(_ context: OpaquePointer?, argument: Int32,
+    static func withAuxiliary<Value: AnyObject, R>(_ context: OpaquePointer?, argument: Int32,
                                                                _ argv: UnsafeMutablePointer<OpaquePointer?>?,
                                                                _ make: () throws -> Value,
                                                                _ use: (Value) -> R) -> R? {
@@ -119,7 +134,7 @@ enum BodyFunctions {
     }
 
     /// The UTF-8 text of an SQL argument (numbers converted by SQLite).
-    fileprivate static func rawText(_ value: OpaquePointer?) -> UnsafeRawBufferPointer {
+    static func rawText(_ value: OpaquePointer?) -> UnsafeRawBufferPointer {
         guard let text = sqlite3_value_text(value) else { return UnsafeRawBufferPointer(start: nil, count: 0) }
         return UnsafeRawBufferPointer(start: text, count: Int(sqlite3_value_bytes(value)))
     }

@@ -45,4 +45,17 @@ enum RuntimeSubtype {
             sqlite3_result_subtype(context, container)
         }
     }
+
+    /// As ``setResult(_:_:at:)``, for a result column, which SQLite passes on
+    /// without subtypes: booleans and unsigned integers above `Int64.max` are
+    /// returned as their encoded value (a blob), so they read back exactly.
+    static func setResultColumn(_ context: OpaquePointer?, _ body: Body, at offset: Int) {
+        switch body.type(at: offset) {
+        case .boolean, .unsigned:
+            guard let encoded = body.encoded(at: offset) else { sqlite3_result_null(context); return }
+            sqlite3_result_blob(context, encoded.baseAddress, Int32(encoded.count), csqlite_transient())
+        default:
+            setResult(context, body, at: offset)
+        }
+    }
 }

@@ -34,6 +34,12 @@ public final class Database: @unchecked Sendable {
     var dataVersion: Int64 = -1
     let listeners = ListenerRegistry()
     lazy var housekeeper = Housekeeper(database: self)
+    /// Prepared query statements not in use, by SQL.
+    var idleQueryStatements: [String: [Statement]] = [:]
+    /// The value-index expressions (compiled SQL) of each collection, and a
+    /// counter bumped when they change, so that queries compile again.
+    var indexedExpressions: [Int64: Set<String>] = [:]
+    var indexGeneration = 0
 
     /// Opens the database `name` in `config.directory`, creating it when missing.
     public init(name: String, config: DatabaseConfiguration = DatabaseConfiguration()) throws {
@@ -80,6 +86,7 @@ public final class Database: @unchecked Sendable {
                 throw DocLiteError(.transactionNotClosed, "cannot close the database inside a batch or transaction")
             }
             housekeeper.cancel()
+            idleQueryStatements.removeAll()
             for collection in collectionsByID.values { collection.database = nil }
             collectionsByID.removeAll()
             connection.close()
@@ -140,6 +147,7 @@ public final class Database: @unchecked Sendable {
     private static func prepare(_ connection: SQLiteConnection, keys: SharedKeys, fullSync: Bool) throws {
         try connection.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = \(fullSync ? "FULL" : "NORMAL");")
         BodyFunctions.register(on: connection, keys: keys)
+        QueryFunctions.register(on: connection, keys: keys)
         func schemaVersion() throws -> Int64 {
             try connection.withStatement("PRAGMA user_version") { version in
                 try version.step()

@@ -35,6 +35,8 @@ public struct DocLiteError: Error, Equatable, CustomStringConvertible, Sendable 
     public let code: Int32
     /// What went wrong, for a person to read.
     public let message: String
+    /// For malformed query or JSON text: the byte offset of the fault in the text.
+    public var position: Int?
 
     /// An error with an explicit domain and code.
     public init(domain: Domain, code: Int32, message: String) {
@@ -44,8 +46,9 @@ public struct DocLiteError: Error, Equatable, CustomStringConvertible, Sendable 
     }
 
     /// An error in the DocLite domain.
-    public init(_ code: Code, _ message: String) {
+    public init(_ code: Code, _ message: String, position: Int? = nil) {
         self.init(domain: .docLite, code: code.rawValue, message: message)
+        self.position = position
     }
 
     /// An error in the Fleece (encoding) domain.

@@ -27,7 +27,12 @@ struct BodyEncoder: JSONSink {
     /// Scratch space for a container header.
     private var header: [UInt8] = []
 
-    init(sharedKeys: SharedKeys) {
+    /// Whether new keys get shared IDs; when false (values built by queries,
+    /// outside any transaction) only existing IDs are used.
+    let assignsNewKeys: Bool
+
+    init(sharedKeys: SharedKeys, assignsNewKeys: Bool = true) {
+        self.assignsNewKeys = assignsNewKeys
         self.sharedKeys = sharedKeys
         output.reserveCapacity(256)
     }
@@ -117,7 +122,7 @@ struct BodyEncoder: JSONSink {
 
     /// Sets the key of the next value written into the innermost dict.
     mutating func writeKey(_ utf8: UnsafeBufferPointer<UInt8>) {
-        if let id = sharedKeys.idOrAssign(utf8) {
+        if let id = assignsNewKeys ? sharedKeys.idOrAssign(utf8) : sharedKeys.id(of: utf8) {
             pendingKey = (Int32(id), 0, 0)
         } else {
             let start = keyBytes.count

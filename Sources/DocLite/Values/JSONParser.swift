@@ -342,7 +342,9 @@ struct JSONParser {
     }
 
     private func error(_ message: String) -> DocLiteError {
-        DocLiteError(.jsonError, "malformed JSON at byte \(position): \(message)")
+        var error = DocLiteError(.jsonError, "malformed JSON at byte \(position): \(message)")
+        error.position = position
+        return error
     }
 
     private static func describe(_ byte: UInt8) -> String {

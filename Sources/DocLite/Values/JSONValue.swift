@@ -1,6 +1,6 @@
 /// A JSON value as a Swift tree: what mutable documents, arrays and
 /// dictionaries hold before they are encoded.
-enum JSONValue: Equatable, Sendable {
+package enum JSONValue: Equatable, Sendable {
     case null
     case bool(Bool)
     case int(Int64)
@@ -57,7 +57,7 @@ enum JSONValue: Equatable, Sendable {
     }
 
     /// Parses JSON text into a tree (through the body encoder, so the rules are the same).
-    init(json: String) throws {
+    package init(json: String) throws {
         let keys = SharedKeys()
         var encoder = BodyEncoder(sharedKeys: keys)
         var text = json
@@ -66,7 +66,7 @@ enum JSONValue: Equatable, Sendable {
     }
 
     /// The JSON text of this value; dictionary keys sorted.
-    var json: String {
+    package var json: String {
         var out: [UInt8] = []
         appendJSON(to: &out)
         return String(decoding: out, as: UTF8.self)

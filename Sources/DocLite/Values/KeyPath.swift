@@ -1,6 +1,5 @@
-/// A parsed property path such as `address.zip` or `tags[0]`: dots separate
-/// keys, `[n]` indexes an array (negative from the end), and a backslash escapes
-/// the next character.
+/// A property path such as `address.zip` or `tags[0]` (``PropertyPath``),
+/// ready for lookups in bodies.
 ///
 /// A class, so that an SQL function can cache one per statement and re-resolve
 /// its shared-key IDs in place; its steps live in a plain buffer so that a
@@ -31,48 +30,14 @@ final class KeyPath {
         resolvedKeyCount.deallocate()
     }
 
-    /// Parses `path`; throws for an empty path, an empty key or a malformed index.
+    /// Parses `path` (``PropertyPath``); throws for a malformed path.
     convenience init(parsing path: String) throws {
-        var steps: [Step] = []
-        var key: [UInt8] = []
-        var bytes = Array(path.utf8)[...]
-        var pendingKey = true   // a key is expected (start, or after '.')
-        func fail(_ why: String) -> DocLiteError {
-            DocLiteError(.invalidQuery, "invalid property path '\(path)': \(why)")
-        }
-        func flushKey() throws {
-            if pendingKey {
-                guard !key.isEmpty else { throw fail("empty property name") }
-                steps.append(Step(index: nil, name: key))
+        self.init(try PropertyPath.parse(path).map { component in
+            switch component {
+            case .key(let key): Step(index: nil, name: Array(key.utf8))
+            case .index(let index): Step(index: index, name: [])
             }
-            key.removeAll()
-        }
-        guard !bytes.isEmpty else { throw fail("empty path") }
-        if bytes.first == UInt8(ascii: "[") { pendingKey = false }
-        while let byte = bytes.popFirst() {
-            switch byte {
-            case UInt8(ascii: "\\"):
-                guard let escaped = bytes.popFirst() else { throw fail("trailing backslash") }
-                key.append(escaped)
-            case UInt8(ascii: "."):
-                try flushKey()
-                pendingKey = true
-            case UInt8(ascii: "["):
-                try flushKey()
-                pendingKey = false
-                guard let close = bytes.firstIndex(of: UInt8(ascii: "]")),
-                      let index = Int(String(decoding: bytes[bytes.startIndex..<close], as: UTF8.self)) else {
-                    throw fail("array index must be an integer in brackets")
-                }
-                steps.append(Step(index: index, name: []))
-                bytes = bytes[(close + 1)...]
-            default:
-                guard pendingKey else { throw fail("expected '.' or '[' after ']'") }
-                key.append(byte)
-            }
-        }
-        if pendingKey || !key.isEmpty { try flushKey() }
-        self.init(steps)
+        })
     }
 
     /// Looks up shared-key IDs, again only when the table has changed since last time.

@@ -1,0 +1,118 @@
+/// An expression of the query tree. Every front end (JSON, the builders, SQL++)
+/// produces these; the compiler turns them into SQL. Names follow LiteCore's
+/// JSON query operators (`../reference` §1.18).
+indirect enum QueryExpression: Equatable, Sendable {
+    /// A JSON scalar: null, boolean, number or string.
+    case literal(JSONValue)
+    /// `["MISSING"]`.
+    case missing
+    /// `[".a.b[0]"]`: a property path. The first key may name a data source, a
+    /// meta property (`_id`, `_sequence`, …) or a result alias; the compiler decides.
+    case property([PathComponent])
+    /// `["."]` or `[".alias."]`: the whole document of a data source.
+    case all(source: String?)
+    /// `["$name"]`.
+    case parameter(String)
+    /// `["?x.path"]`: a variable bound by ANY / EVERY.
+    case variable([PathComponent])
+    /// `["_.", expr, "path"]`: a property of an expression's value.
+    case nested(QueryExpression, [PathComponent])
+    /// `["[]", …]`.
+    case array([QueryExpression])
+    /// `{"key": expr, …}`.
+    case dictionary([String: QueryExpression])
+    /// An operator with its operands.
+    case operation(QueryOperator, [QueryExpression])
+    /// `["name()", …]`: a function call; the name is lower-case, without `()`.
+    case function(String, [QueryExpression])
+    /// `["COLLATE", {…}, expr]`.
+    case collate(QueryCollation, QueryExpression)
+    /// `["CASE", subject|null, when, then, …, else?]`.
+    case caseWhen(CaseExpression)
+    /// `["ANY" | "EVERY" | "ANY AND EVERY", variable, array, condition]`.
+    case quantified(Quantifier, variable: String, in: QueryExpression, satisfies: QueryExpression)
+}
+
+/// The operators of LiteCore's JSON query language, by their JSON spelling.
+enum QueryOperator: String, CaseIterable, Sendable {
+    case equal = "=", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
+    case `is` = "IS", isNot = "IS NOT", isValued = "IS VALUED"
+    case `in` = "IN", notIn = "NOT IN", like = "LIKE", between = "BETWEEN", exists = "EXISTS"
+    case not = "NOT", and = "AND", or = "OR"
+    case add = "+", subtract = "-", multiply = "*", divide = "/", modulo = "%", concat = "||"
+    /// Unary minus; written `["-", x]` in JSON.
+    case negate = "NEGATE"
+
+    /// The JSON operator name (unary minus shares `-` with subtraction).
+    var jsonName: String { self == .negate ? "-" : rawValue }
+
+    /// The allowed operand counts.
+    var arity: ClosedRange<Int> {
+        switch self {
+        case .isValued, .exists, .not, .negate: return 1...1
+        case .between: return 3...3
+        case .and, .or, .add, .multiply, .concat: return 2...127
+        default: return 2...2
+        }
+    }
+
+    /// Whether the operator yields a boolean (so a result column reads true/false, not 0/1).
+    var isBoolean: Bool {
+        switch self {
+        case .add, .subtract, .multiply, .divide, .modulo, .concat, .negate: return false
+        default: return true
+        }
+    }
+}
+
+/// A `COLLATE` specification; nil members are inherited from an enclosing one.
+struct QueryCollation: Equatable, Sendable {
+    var unicode: Bool?
+    var caseSensitive: Bool?
+    var diacriticSensitive: Bool?
+    /// The locale; `.some(nil)` is an explicit JSON null.
+    var locale: String??
+}
+
+/// A `CASE` expression: with a subject it compares the subject with each
+/// `when`; without, each `when` is a condition.
+struct CaseExpression: Equatable, Sendable {
+    var subject: QueryExpression?
+    var branches: [Branch]
+    var otherwise: QueryExpression?
+
+    struct Branch: Equatable, Sendable {
+        var when: QueryExpression
+        var then: QueryExpression
+    }
+}
+
+/// The array quantifiers.
+enum Quantifier: String, Sendable {
+    case any = "ANY", every = "EVERY", anyAndEvery = "ANY AND EVERY"
+}
+
+extension QueryExpression {
+    /// Calls `visit` on this expression and every expression inside it, depth first.
+    func forEach(_ visit: (QueryExpression) throws -> Void) rethrows {
+        try visit(self)
+        switch self {
+        case .literal, .missing, .property, .all, .parameter, .variable: break
+        case .nested(let base, _): try base.forEach(visit)
+        case .array(let items): for item in items { try item.forEach(visit) }
+        case .dictionary(let members): for (_, value) in members { try value.forEach(visit) }
+        case .operation(_, let operands), .function(_, let operands): for operand in operands { try operand.forEach(visit) }
+        case .collate(_, let operand): try operand.forEach(visit)
+        case .caseWhen(let expression):
+            try expression.subject?.forEach(visit)
+            for branch in expression.branches {
+                try branch.when.forEach(visit)
+                try branch.then.forEach(visit)
+            }
+            try expression.otherwise?.forEach(visit)
+        case .quantified(_, _, let array, let condition):
+            try array.forEach(visit)
+            try condition.forEach(visit)
+        }
+    }
+}

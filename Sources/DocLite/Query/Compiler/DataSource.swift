@@ -1,0 +1,79 @@
+/// A `FROM` item resolved against the database: the collection it reads, the
+/// names a query may use for it, and its SQL alias.
+struct ResolvedSource {
+    let collection: Collection
+    /// The alias properties are qualified with (explicit `AS`, else the collection as written).
+    let alias: String
+    /// Whether `alias` came from `AS`.
+    let hasExplicitAlias: Bool
+    /// The result column title of the whole document (`SELECT *`).
+    let columnName: String
+    /// The SQL table alias (`s0`, `s1`, …); nil when compiling an index expression.
+    let sqlAlias: String?
+    let join: DataSourceItem.JoinKind?
+    let on: QueryExpression?
+    /// Whether the query reads `_deleted` or `META()` of this source, so that
+    /// tombstones are included (Couchbase Lite's rule).
+    var includesDeleted = false
+
+    /// `column` qualified with the SQL alias.
+    func column(_ column: String) -> String {
+        sqlAlias.map { "\($0).\(column)" } ?? column
+    }
+
+    /// Whether a path starting with `name` is qualified with this source.
+    func isNamed(_ name: String) -> Bool {
+        if name.caseInsensitiveCompare(alias) == .orderedSame { return true }
+        return !hasExplicitAlias && name.caseInsensitiveCompare(collection.name) == .orderedSame
+    }
+
+    /// The table expression of the `FROM` clause.
+    var tableSQL: String {
+        let live = Schema.liveTable(collection.id)
+        guard includesDeleted else { return live }
+        let deleted = Schema.deletedTable(collection.id)
+        return "(SELECT sequence, key, revid, body, expiration, 0 AS deleted FROM \(live) "
+            + "UNION ALL SELECT sequence, key, revid, NULL, expiration, 1 FROM \(deleted))"
+    }
+
+    /// Resolves the `FROM` items of a statement (the default collection when there are none).
+    static func resolve(_ items: [DataSourceItem], in database: Database) throws -> [ResolvedSource] {
+        guard !items.isEmpty else {
+            return [ResolvedSource(collection: try database.defaultCollection(), alias: "_doc", hasExplicitAlias: false,
+                                   columnName: "_doc", sqlAlias: "s0", join: nil, on: nil)]
+        }
+        var sources: [ResolvedSource] = []
+        for (i, item) in items.enumerated() {
+            let location = "FROM[\(i)]"
+            guard item.unnest == nil else {
+                throw JSONQueryParser.error(at: location, "UNNEST is not supported yet")
+            }
+            let collection = try lookUp(item, in: database, at: location)
+            let written = item.collection ?? database.name
+            let alias = item.alias ?? written
+            if sources.contains(where: { $0.alias.caseInsensitiveCompare(alias) == .orderedSame }) {
+                throw JSONQueryParser.error(at: location, "duplicate data source alias '\(alias)'")
+            }
+            let columnName = item.alias ?? (item.collection == nil ? database.name
+                : written == "_" ? "_" : collection.name)
+            sources.append(ResolvedSource(collection: collection, alias: alias, hasExplicitAlias: item.alias != nil,
+                                          columnName: columnName, sqlAlias: "s\(i)", join: item.join, on: item.on))
+        }
+        return sources
+    }
+
+    private static func lookUp(_ item: DataSourceItem, in database: Database, at location: String) throws -> Collection {
+        guard let written = item.collection else { return try database.defaultCollection() }
+        var scope = item.scope.map { $0 == "_" ? Collection.defaultName : $0 } ?? Collection.defaultName
+        var name = written
+        if item.scope == nil, let dot = written.firstIndex(of: ".") {
+            scope = String(written[..<dot])
+            name = String(written[written.index(after: dot)...])
+            if scope == "_" { scope = Collection.defaultName }
+        }
+        if name == "_" { name = Collection.defaultName }
+        if let collection = try database.collection(name: name, scope: scope) { return collection }
+        if item.scope == nil, written == database.name { return try database.defaultCollection() }
+        throw JSONQueryParser.error(at: location + ".COLLECTION", "no collection '\(written)' in database '\(database.name)'")
+    }
+}

@@ -1,0 +1,302 @@
+/// An expression compiled to SQL.
+struct SQLFragment {
+    enum Kind {
+        /// 0 or 1 meaning false or true (comparisons, logic).
+        case boolean
+        /// A value whose SQL storage class says what it is (numbers, text, MISSING, null and container blobs).
+        case scalar
+        /// A runtime value that may be a boolean integer marked by subtype (document properties, CASE, …).
+        case any
+    }
+
+    var sql: String
+    var kind: Kind
+    /// For a document property: the qualified body column, the path text, and the collection.
+    var property: (body: String, path: String, collectionID: Int64)?
+
+    /// The SQL of a result column: booleans marked so that they read back as booleans.
+    var resultSQL: String {
+        if let property { return "doc_result(\(property.body), \(SQLLiteral.string(property.path)))" }
+        return kind == .any ? "doc_result(\(sql))" : sql
+    }
+
+    /// The SQL of an argument to a function that keeps value types (containers,
+    /// concatenation, aggregation): a boolean gets its subtype.
+    var valueSQL: String { kind == .boolean ? "doc_bool(\(sql))" : sql }
+}
+
+extension QueryCompiler {
+    static let metaProperties: Set<String> = ["_id", "_sequence", "_deleted", "_expiration", "_revisionID", "_rowid"]
+    static let aggregates: Set<String> = ["count", "sum", "avg", "min", "max", "array_agg"]
+
+    /// Compiles `expression` as part of `clause`; `location` names it in errors.
+    mutating func compile(_ expression: QueryExpression, in clause: Clause, at location: String,
+                          insideAggregate: Bool = false) throws -> SQLFragment {
+        func sub(_ child: QueryExpression, _ index: Int) throws -> SQLFragment {
+            try compile(child, in: clause, at: "\(location)[\(index)]", insideAggregate: insideAggregate)
+        }
+        switch expression {
+        case .literal(let value):
+            return literal(value)
+        case .missing:
+            return SQLFragment(sql: "NULL", kind: .scalar)
+        case .parameter(let name):
+            parameterNames.insert(name)
+            return SQLFragment(sql: "$_" + name, kind: .scalar)
+        case .property(let path):
+            return try property(path, in: clause, at: location, insideAggregate: insideAggregate)
+        case .all(let name):
+            let index = try sourceIndex(named: name, at: location)
+            return SQLFragment(sql: sources[index].column("body"), kind: .scalar)
+        case .nested(let base, let path):
+            if case .function("meta", let arguments) = base, path.count == 1, case .key(let key) = path[0],
+               let meta = metaColumn("_" + key, of: try metaSource(arguments, at: location)) {
+                return meta
+            }
+            let value = try sub(base, 1)
+            return SQLFragment(sql: "doc_value(\(value.sql), \(SQLLiteral.string(PropertyPath.format(path))))", kind: .any)
+        case .array(let items):
+            let arguments = try items.enumerated().map { try sub($1, $0 + 1).valueSQL }
+            return SQLFragment(sql: "doc_array(\(arguments.joined(separator: ", ")))", kind: .scalar)
+        case .dictionary(let members):
+            var arguments: [String] = []
+            for (key, value) in members.sorted(by: { $0.key < $1.key }) {
+                arguments.append(SQLLiteral.string(key))
+                arguments.append(try compile(value, in: clause, at: "\(location).\(key)", insideAggregate: insideAggregate).valueSQL)
+            }
+            return SQLFragment(sql: "doc_dict(\(arguments.joined(separator: ", ")))", kind: .scalar)
+        case .operation(let op, let operands):
+            return try operation(op, operands, in: clause, at: location, insideAggregate: insideAggregate)
+        case .function(let name, let arguments):
+            return try function(name, arguments, in: clause, at: location, insideAggregate: insideAggregate)
+        case .caseWhen(let expression):
+            var sql = "CASE"
+            if let subject = expression.subject { sql += " " + (try sub(subject, 1).sql) }
+            var index = 2
+            for branch in expression.branches {
+                sql += " WHEN " + (try sub(branch.when, index).sql)
+                sql += " THEN " + (try sub(branch.then, index + 1).valueSQL)
+                index += 2
+            }
+            sql += " ELSE " + (try expression.otherwise.map { try sub($0, index).valueSQL } ?? SQLLiteral.null) + " END"
+            return SQLFragment(sql: sql, kind: .any)
+        case .collate:
+            throw JSONQueryParser.error(at: location, "COLLATE is not supported yet")
+        case .quantified(let quantifier, _, _, _):
+            throw JSONQueryParser.error(at: location, "\(quantifier.rawValue) is not supported yet")
+        case .variable(let path):
+            throw JSONQueryParser.error(at: location, "variable '\(PropertyPath.format(path))' is used outside ANY/EVERY")
+        }
+    }
+
+    private func literal(_ value: JSONValue) -> SQLFragment {
+        switch value {
+        case .null: return SQLFragment(sql: SQLLiteral.null, kind: .scalar)
+        case .bool(let flag): return SQLFragment(sql: flag ? "1" : "0", kind: .boolean)
+        case .int(let number): return SQLFragment(sql: SQLLiteral.integer(number), kind: .scalar)
+        case .unsigned(let number):
+            return SQLFragment(sql: number <= UInt64(Int64.max) ? String(number) : SQLLiteral.real(Double(number)), kind: .scalar)
+        case .double(let number): return SQLFragment(sql: SQLLiteral.real(number), kind: .scalar)
+        case .string(let text): return SQLFragment(sql: SQLLiteral.string(text), kind: .scalar)
+        case .array, .dictionary:
+            // The parser turns JSON containers into .array / .dictionary expressions.
+            preconditionFailure("container literal reached the compiler")
+        }
+    }
+
+    // MARK: Properties and meta
+
+    private mutating func property(_ path: [PathComponent], in clause: Clause, at location: String,
+                                   insideAggregate: Bool) throws -> SQLFragment {
+        if clause.allowsResultAliases, case .key(let first) = path[0], let aliased = resultAliases[first],
+           !sources.contains(where: { $0.isNamed(first) }) {
+            // A result alias used as a property: its expression, compiled without alias lookups.
+            let aliases = resultAliases
+            resultAliases = [:]
+            defer { resultAliases = aliases }
+            var value = try compile(aliased, in: clause, at: location, insideAggregate: insideAggregate)
+            if path.count > 1 {
+                value = SQLFragment(sql: "doc_value(\(value.sql), \(SQLLiteral.string(PropertyPath.format(path.dropFirst()))))", kind: .any)
+            }
+            return value
+        }
+        let (index, rest) = try resolve(path, at: location)
+        let source = sources[index]
+        guard let first = rest.first else { return SQLFragment(sql: source.column("body"), kind: .scalar) }
+        if case .key(let key) = first, Self.metaProperties.contains(key) {
+            guard rest.count == 1 else {
+                throw JSONQueryParser.error(at: location, "meta property '\(key)' has no sub-properties")
+            }
+            return metaColumn(key, of: index)!
+        }
+        let body = source.column("body"), pathText = PropertyPath.format(rest)
+        return SQLFragment(sql: "doc_value(\(body), \(SQLLiteral.string(pathText)))", kind: .any,
+                           property: (body, pathText, source.collection.id))
+    }
+
+    /// The source a property path reads and the path within its documents.
+    func resolve(_ path: [PathComponent], at location: String = "") throws -> (Int, ArraySlice<PathComponent>) {
+        if case .key(let first) = path[0], let index = sources.firstIndex(where: { $0.isNamed(first) }) {
+            return (index, path.dropFirst())
+        }
+        guard sources.count == 1 else {
+            throw JSONQueryParser.error(at: location, "property '\(PropertyPath.format(path))' does not begin with a declared 'AS' alias "
+                                        + "(with several data sources, qualify it: \(sources.map { "'\($0.alias).…'" }.joined(separator: ", ")))")
+        }
+        return (0, path[...])
+    }
+
+    private func sourceIndex(named name: String?, at location: String) throws -> Int {
+        guard let name else { return 0 }
+        guard let index = sources.firstIndex(where: { $0.isNamed(name) }) else {
+            throw JSONQueryParser.error(at: location, "unknown data source alias '\(name)' (declared: \(sources.map(\.alias).joined(separator: ", ")))")
+        }
+        return index
+    }
+
+    /// The source of `META()` or `META(alias)`.
+    func metaSource(_ arguments: [QueryExpression], at location: String) throws -> Int {
+        switch arguments.first {
+        case nil:
+            guard sources.count == 1 else {
+                throw JSONQueryParser.error(at: location, "META() needs a data source alias when there are several data sources")
+            }
+            return 0
+        case .literal(.string(let name)):
+            guard arguments.count == 1 else { throw JSONQueryParser.error(at: location, "META() takes at most one alias") }
+            return try sourceIndex(named: name, at: location)
+        case .property(let path) where path.count == 1:
+            guard arguments.count == 1, case .key(let name) = path[0] else {
+                throw JSONQueryParser.error(at: location, "META() takes at most one alias")
+            }
+            return try sourceIndex(named: name, at: location)
+        default:
+            throw JSONQueryParser.error(at: location, "META() takes a data source alias")
+        }
+    }
+
+    /// The SQL of meta property `key` (`_id`, `_sequence`, …) of source `index`.
+    private func metaColumn(_ key: String, of index: Int) -> SQLFragment? {
+        let source = sources[index]
+        switch key {
+        case "_id": return SQLFragment(sql: source.column("key"), kind: .scalar)
+        case "_sequence", "_rowid": return SQLFragment(sql: source.column("sequence"), kind: .scalar)
+        case "_deleted": return SQLFragment(sql: source.includesDeleted ? source.column("deleted") : "0", kind: .boolean)
+        case "_expiration": return SQLFragment(sql: source.column("expiration"), kind: .scalar)
+        case "_revisionID": return SQLFragment(sql: "doc_revid(\(source.column("revid")))", kind: .scalar)
+        default: return nil
+        }
+    }
+
+    // MARK: Operators
+
+    private mutating func operation(_ op: QueryOperator, _ operands: [QueryExpression], in clause: Clause,
+                                    at location: String, insideAggregate: Bool) throws -> SQLFragment {
+        func sub(_ index: Int) throws -> SQLFragment {
+            try compile(operands[index], in: clause, at: "\(location)[\(index + 1)]", insideAggregate: insideAggregate)
+        }
+        func boolean(_ sql: String) -> SQLFragment { SQLFragment(sql: sql, kind: .boolean) }
+        func infix(_ symbol: String) throws -> String {
+            "(" + (try operands.indices.map { try sub($0).sql }.joined(separator: " \(symbol) ")) + ")"
+        }
+        switch op {
+        case .equal:
+            let left = try sub(0), right = try sub(1)
+            if let fused = fused("doc_eq", left, operands[1], right) { return boolean(fused) }
+            return boolean("(\(left.sql) = \(right.sql))")
+        case .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual:
+            return boolean(try infix(op.rawValue))
+        case .is, .isNot:
+            let left = try sub(0).sql
+            let negated = op == .isNot
+            switch operands[1] {
+            case .literal(.null): return boolean("(\(left) \(negated ? "!=" : "=") \(SQLLiteral.null))")
+            case .missing: return boolean("(\(left) IS \(negated ? "NOT " : "")NULL)")
+            default: return boolean("(\(left) \(op.rawValue) \(try sub(1).sql))")
+            }
+        case .isValued:
+            return boolean("coalesce(\(try sub(0).sql) != \(SQLLiteral.null), 0)")
+        case .in, .notIn:
+            let value = try sub(0).sql
+            let negated = op == .notIn ? "NOT " : ""
+            if operands.count > 2 || { if case .array = operands[1] { return true } else { return false } }() {
+                let items: [QueryExpression]
+                if operands.count == 2, case .array(let list) = operands[1] { items = list } else { items = Array(operands.dropFirst()) }
+                let list = try items.enumerated().map { i, item in
+                    try compile(item, in: clause, at: "\(location)[2][\(i + 1)]", insideAggregate: insideAggregate).sql
+                }
+                return boolean("(\(value) \(negated)IN (\(list.joined(separator: ", "))))")
+            }
+            return boolean("(\(negated)doc_array_contains(\(try sub(1).sql), \(try sub(0).valueSQL)))")
+        case .like:
+            let left = try sub(0), right = try sub(1)
+            if let fused = fused("doc_like", left, operands[1], right) { return boolean(fused) }
+            return boolean("doc_like(\(left.sql), \(right.sql))")
+        case .between:
+            return boolean("(\(try sub(0).sql) BETWEEN \(try sub(1).sql) AND \(try sub(2).sql))")
+        case .exists:
+            return boolean("(\(try sub(0).sql) IS NOT NULL)")
+        case .not:
+            return boolean("(NOT \(try sub(0).sql))")
+        case .and, .or:
+            return boolean(try infix(op.rawValue))
+        case .add, .subtract, .multiply, .divide, .modulo:
+            return SQLFragment(sql: try infix(op.rawValue), kind: .scalar)
+        case .negate:
+            return SQLFragment(sql: "(- \(try sub(0).sql))", kind: .scalar)
+        case .concat:
+            let arguments = try operands.indices.map { try sub($0).valueSQL }
+            return SQLFragment(sql: "doc_concat(\(arguments.joined(separator: ", ")))", kind: .scalar)
+        }
+    }
+
+    /// The fused form `function(body, 'path', literal)` of a property compared
+    /// with a string or number literal, unless an index covers the property.
+    private func fused(_ function: String, _ left: SQLFragment, _ rightExpression: QueryExpression,
+                       _ right: SQLFragment) -> String? {
+        guard let property = left.property, case .literal(let value) = rightExpression else { return nil }
+        switch value {
+        case .string: break
+        case .int, .double, .unsigned: guard function == "doc_eq" else { return nil }
+        default: return nil
+        }
+        if isIndexed(property.collectionID, "doc_value(body, \(SQLLiteral.string(property.path)))") { return nil }
+        return "\(function)(\(property.body), \(SQLLiteral.string(property.path)), \(right.sql))"
+    }
+
+    // MARK: Functions
+
+    private mutating func function(_ name: String, _ arguments: [QueryExpression], in clause: Clause,
+                                   at location: String, insideAggregate: Bool) throws -> SQLFragment {
+        if name == "meta" {
+            let index = try metaSource(arguments, at: location)
+            let source = sources[index]
+            let members = [("id", "key"), ("sequence", "sequence"), ("deleted", source.includesDeleted ? "deleted" : "0"),
+                           ("expiration", "expiration")].map { key, column in
+                SQLLiteral.string(key) + ", " + (column == "0" ? column : source.column(column))
+            }
+            let revision = "'revisionID', doc_revid(\(source.column("revid")))"
+            return SQLFragment(sql: "doc_dict(\((members + [revision]).joined(separator: ", ")))", kind: .scalar)
+        }
+        guard Self.aggregates.contains(name) else {
+            throw JSONQueryParser.error(at: location, "unknown function '\(name)()'")
+        }
+        guard clause.allowsAggregates else {
+            throw JSONQueryParser.error(at: location, "aggregate function '\(name)()' is not allowed in \(clause.rawValue)")
+        }
+        guard !insideAggregate else {
+            throw JSONQueryParser.error(at: location, "aggregate function '\(name)()' cannot be nested inside another aggregate")
+        }
+        let arity = name == "count" ? 0...1 : 1...1
+        guard arity.contains(arguments.count) else {
+            throw JSONQueryParser.error(at: location, "\(name)() takes \(name == "count" ? "0 or 1 argument" : "1 argument"), got \(arguments.count)")
+        }
+        guard let argument = arguments.first else { return SQLFragment(sql: "count(*)", kind: .scalar) }
+        let value = try compile(argument, in: clause, at: location + "[1]", insideAggregate: true)
+        switch name {
+        case "array_agg": return SQLFragment(sql: "doc_array_agg(\(value.valueSQL))", kind: .scalar)
+        case "min", "max": return SQLFragment(sql: "\(name)(\(value.valueSQL))", kind: .any)
+        default: return SQLFragment(sql: "\(name)(\(value.sql))", kind: .scalar)
+        }
+    }
+}

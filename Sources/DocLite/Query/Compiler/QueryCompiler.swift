@@ -1,0 +1,158 @@
+/// A query compiled to SQLite SQL, with what the executor needs to read its rows.
+struct CompiledQuery: Sendable {
+    /// The SELECT statement. Literals are quoted in it; parameters are `$_name`.
+    let sql: String
+    let columns: [ResultColumn]
+    /// The names of the parameters the query uses.
+    let parameterNames: Set<String>
+    /// The collections the query reads (for live queries and index changes).
+    let collectionIDs: Set<Int64>
+}
+
+/// A result column: its title, and whether its integers are booleans.
+struct ResultColumn: Sendable {
+    let name: String
+    let isBoolean: Bool
+    /// For a column that is a bare parameter: its name (booleans are bound as 0/1,
+    /// so the bound value decides whether the column reads as a boolean).
+    var parameter: String?
+}
+
+/// Compiles a ``SelectStatement`` to SQLite SQL: resolves data sources and
+/// aliases, applies Couchbase Lite's semantics (MISSING is SQL NULL, JSON null
+/// an empty blob, tombstones only where `_deleted` or `META()` is read), names
+/// the result columns, and checks the query, with errors that name the clause.
+///
+/// Compile under the database lock (collections are looked up).
+struct QueryCompiler {
+    let database: Database
+    /// Whether SQL text is an indexed expression of a collection (`doc_value(body, 'p')`);
+    /// such expressions are emitted as indexed, not fused, so SQLite can use the index.
+    let isIndexed: (Int64, String) -> Bool
+
+    var sources: [ResolvedSource] = []
+    var resultAliases: [String: QueryExpression] = [:]
+    var parameterNames: Set<String> = []
+
+    init(database: Database, isIndexed: @escaping (Int64, String) -> Bool = { _, _ in false }) {
+        self.database = database
+        self.isIndexed = isIndexed
+    }
+
+    /// The clause being compiled: decides where aggregates and result aliases are allowed.
+    enum Clause: String {
+        case what = "WHAT", on = "ON", whereClause = "WHERE", groupBy = "GROUP_BY", having = "HAVING"
+        case orderBy = "ORDER_BY", limit = "LIMIT", offset = "OFFSET", index = "index"
+
+        var allowsAggregates: Bool { self == .what || self == .having || self == .orderBy }
+        var allowsResultAliases: Bool { self == .whereClause || self == .groupBy || self == .having || self == .orderBy }
+    }
+
+    mutating func compile(_ statement: SelectStatement) throws -> CompiledQuery {
+        sources = try ResolvedSource.resolve(statement.from, in: database)
+        try markSourcesReadingDeleted(statement)
+        for item in statement.what {
+            guard let alias = item.alias else { continue }
+            guard resultAliases[alias] == nil else {
+                throw JSONQueryParser.error(at: "WHAT", "duplicate column name '\(alias)'")
+            }
+            resultAliases[alias] = item.expression
+        }
+
+        var sql = statement.distinct ? "SELECT DISTINCT " : "SELECT "
+        let what = statement.what.isEmpty
+            ? [ResultItem(expression: .property([.key("_id")]), alias: "_id"),
+               ResultItem(expression: .property([.key("_sequence")]), alias: "_sequence")]
+            : statement.what
+        var columnSQL: [String] = []
+        var columns: [ResultColumn] = []
+        let names = try ColumnNaming.names(for: what, sources: sources)
+        for (i, item) in what.enumerated() {
+            let fragment = try compile(item.expression, in: .what, at: "WHAT[\(i)]")
+            columnSQL.append(fragment.resultSQL)
+            var column = ResultColumn(name: names[i], isBoolean: fragment.kind == .boolean)
+            if case .parameter(let name) = item.expression { column.parameter = name }
+            columns.append(column)
+        }
+        sql += columnSQL.joined(separator: ", ")
+
+        sql += " FROM "
+        for (i, source) in sources.enumerated() {
+            let table = "\(source.tableSQL) AS \(source.sqlAlias!)"
+            guard let join = source.join else { sql += table; continue }
+            sql += " \(join.rawValue) JOIN \(table)"
+            if let on = source.on {
+                sql += " ON " + (try compile(on, in: .on, at: "FROM[\(i)].ON").sql)
+            }
+        }
+        if let clause = statement.whereClause {
+            sql += " WHERE " + (try compile(clause, in: .whereClause, at: "WHERE").sql)
+        }
+        if !statement.groupBy.isEmpty {
+            sql += " GROUP BY " + (try statement.groupBy.enumerated().map { i, item in
+                try compile(item, in: .groupBy, at: "GROUP_BY[\(i)]").sql
+            }.joined(separator: ", "))
+        }
+        if let clause = statement.having {
+            sql += " HAVING " + (try compile(clause, in: .having, at: "HAVING").sql)
+        }
+        if !statement.orderBy.isEmpty {
+            sql += " ORDER BY " + (try statement.orderBy.enumerated().map { i, item in
+                try compile(item.expression, in: .orderBy, at: "ORDER_BY[\(i)]").sql + (item.descending ? " DESC" : "")
+            }.joined(separator: ", "))
+        } else if sources[0].includesDeleted && statement.groupBy.isEmpty && !statement.distinct {
+            // Live documents and tombstones come from two tables: keep sequence order.
+            sql += " ORDER BY \(sources[0].column("sequence"))"
+        }
+        if statement.limit != nil || statement.offset != nil {
+            sql += " LIMIT " + (try statement.limit.map { try limitSQL($0, .limit) } ?? "-1")
+            if let offset = statement.offset { sql += " OFFSET " + (try limitSQL(offset, .offset)) }
+        }
+        return CompiledQuery(sql: sql, columns: columns, parameterNames: parameterNames,
+                             collectionIDs: Set(sources.map(\.collection.id)))
+    }
+
+    /// LIMIT and OFFSET: a literal must be an integer (negative means 0); anything else is clamped at run time.
+    private mutating func limitSQL(_ expression: QueryExpression, _ clause: Clause) throws -> String {
+        switch expression {
+        case .literal(.int(let value)): return String(max(value, 0))
+        case .literal(.unsigned(let value)): return String(value > UInt64(Int64.max) ? Int64.max : Int64(value))
+        case .literal: throw JSONQueryParser.error(at: clause.rawValue, "must be an integer")
+        default: return "max(\(try compile(expression, in: clause, at: clause.rawValue).sql), 0)"
+        }
+    }
+
+    /// Marks the sources whose `_deleted` or `META()` the statement reads.
+    private mutating func markSourcesReadingDeleted(_ statement: SelectStatement) throws {
+        for expression in statement.expressions {
+            try expression.forEach { node in
+                switch node {
+                case .property(let path):
+                    if let (index, rest) = try? resolve(path), rest.first == .key("_deleted") {
+                        sources[index].includesDeleted = true
+                    }
+                case .function("meta", let arguments):
+                    sources[try metaSource(arguments, at: "META()")].includesDeleted = true
+                default:
+                    break
+                }
+            }
+        }
+    }
+
+    // MARK: Index expressions
+
+    /// Compiles an index expression (or a partial index's condition) for
+    /// `collection`: the same SQL a query emits, with unqualified columns.
+    static func compileIndexExpression(_ expression: QueryExpression, collection: Collection, database: Database,
+                                       at location: String) throws -> String {
+        var compiler = QueryCompiler(database: database)
+        compiler.sources = [ResolvedSource(collection: collection, alias: collection.name, hasExplicitAlias: false,
+                                           columnName: collection.name, sqlAlias: nil, join: nil, on: nil)]
+        let fragment = try compiler.compile(expression, in: .index, at: location)
+        guard compiler.parameterNames.isEmpty else {
+            throw JSONQueryParser.error(at: location, "an index expression cannot use parameters")
+        }
+        return fragment.sql
+    }
+}

@@ -1,0 +1,111 @@
+/// A compiled query on one database: run it with ``execute()``, see how SQLite
+/// runs it with ``explain()``. Compiled once; compiled again by itself when
+/// the database's indexes change, so that new indexes are used.
+public final class Query: CustomStringConvertible, @unchecked Sendable {
+    /// The database the query reads.
+    public let database: Database
+    let statement: SelectStatement
+    private let lock = Lock()
+    private var compiled: CompiledQuery
+    private var compiledForIndexes: Int
+    private var storedParameters: Parameters?
+
+    init(database: Database, statement: SelectStatement) throws {
+        self.database = database
+        self.statement = statement
+        (compiled, compiledForIndexes) = try database.lock.withLock {
+            (try Self.compile(statement, in: database), database.indexGeneration)
+        }
+    }
+
+    private static func compile(_ statement: SelectStatement, in database: Database) throws -> CompiledQuery {
+        _ = try database.openConnection()
+        var compiler = QueryCompiler(database: database) { collection, sql in
+            database.isIndexed(collection: collection, expression: sql)
+        }
+        return try compiler.compile(statement)
+    }
+
+    /// The parameter values used by the next ``execute()``; setting stores a copy.
+    public var parameters: Parameters? {
+        get { lock.withLock { storedParameters.map { Parameters(parameters: $0) } } }
+        set { lock.withLock { storedParameters = newValue.map { Parameters(parameters: $0) } } }
+    }
+
+    /// The query in LiteCore's JSON query language (its canonical text).
+    public var json: String { JSONQueryWriter.json(statement).json }
+
+    /// The result column titles.
+    public var columnNames: [String] { lock.withLock { compiled.columns.map(\.name) } }
+
+    public var description: String { json }
+
+    /// Runs the query. Rows are read as the result set is iterated.
+    public func execute() throws -> ResultSet {
+        let values = lock.withLock { storedParameters?.snapshot ?? [:] }
+        return try database.lock.withLock {
+            let query = try current()
+            if let unknown = values.keys.sorted().first(where: { !query.parameterNames.contains($0) }) {
+                throw DocLiteError(.invalidQueryParam, "unknown query parameter '\(unknown)' (the query uses: \(query.parameterNames.sorted().joined(separator: ", ")))")
+            }
+            try database.read { _ in }   // sees other connections' keys and collections
+            let statement = try database.checkOutStatement(query.sql)
+            do {
+                try bind(values, to: statement)
+                let columns = query.columns.map { column in
+                    guard let name = column.parameter, case .bool? = values[name] else { return column }
+                    return ResultColumn(name: column.name, isBoolean: true)
+                }
+                return try ResultSet(database: database, statement: statement, columns: ResultColumns(columns))
+            } catch {
+                database.returnStatement(statement)
+                throw error
+            }
+        }
+    }
+
+    /// The SQL, SQLite's query plan (one `id|parent|notused|detail` line per
+    /// step), and the JSON query, separated by blank lines.
+    public func explain() throws -> String {
+        try database.lock.withLock {
+            let sql = try current().sql
+            let plan = try database.read { connection in
+                let statement = try Statement(connection: connection, sql: "EXPLAIN QUERY PLAN " + sql)
+                var lines: [String] = []
+                while try statement.step() {
+                    lines.append("\(statement.int64(0))|\(statement.int64(1))|\(statement.int64(2))| \(statement.string(3))")
+                }
+                return lines.joined(separator: "\n")
+            }
+            return "\(sql)\n\n\(plan)\n\n\(json)"
+        }
+    }
+
+    /// The compiled query, compiled again if the indexes changed. Holds the database lock.
+    private func current() throws -> CompiledQuery {
+        try lock.withLock {
+            if compiledForIndexes != database.indexGeneration {
+                compiled = try Self.compile(statement, in: database)
+                compiledForIndexes = database.indexGeneration
+            }
+            return compiled
+        }
+    }
+
+    /// Binds each `$_name` of the statement; unset names stay NULL (MISSING).
+    private func bind(_ values: [String: JSONValue], to statement: Statement) throws {
+        for index in stride(from: 1, through: statement.parameterCount, by: 1) {
+            guard let name = statement.parameterName(index), let value = values[String(name.dropFirst(2))] else { continue }
+            statement.bind(Int32(index), value, keys: database.sharedKeys)
+        }
+    }
+}
+
+extension Database {
+    /// Compiles a query written in LiteCore's JSON query language
+    /// (`{"WHAT": [[".name"]], "WHERE": ["=", [".type"], "hotel"]}`); throws
+    /// ``DocLiteError/Code/invalidQuery`` with the location of the fault.
+    public func createQuery(json: String) throws -> Query {
+        try Query(database: self, statement: JSONQueryParser.parse(json: json))
+    }
+}

@@ -1,0 +1,107 @@
+import CSQLite
+
+/// The rows of one run of a query, read from SQLite as they are iterated: a
+/// result set holds one row at a time unless ``allResults()`` asks for the rest.
+/// Single pass, like Couchbase Lite's.
+public final class ResultSet: Sequence, IteratorProtocol, @unchecked Sendable {
+    private let database: Database
+    private var statement: Statement?
+    private let columns: ResultColumns
+    /// The first row, read by `init` so that errors surface from `execute()`.
+    private var pending: Result?
+    /// The error that ended iteration early, if any.
+    public private(set) var error: DocLiteError?
+
+    /// Steps to the first row; called with the database lock held.
+    init(database: Database, statement: Statement, columns: ResultColumns) throws {
+        self.database = database
+        self.statement = statement
+        self.columns = columns
+        pending = try readRow()
+    }
+
+    deinit {
+        if let statement { database.lock.withLock { database.returnStatement(statement) } }
+    }
+
+    /// The column titles.
+    public var columnNames: [String] { columns.names }
+
+    /// The next row, or nil at the end (or after an error: see ``error``).
+    public func next() -> Result? {
+        if let row = pending {
+            pending = nil
+            return row
+        }
+        return database.lock.withLock {
+            do {
+                return try readRow()
+            } catch let failure as DocLiteError {
+                error = failure
+            } catch {
+                self.error = DocLiteError(.unexpectedError, "\(error)")
+            }
+            finish()
+            return nil
+        }
+    }
+
+    /// The remaining rows.
+    public func allResults() -> [Result] {
+        Array(self)
+    }
+
+    /// Steps and decodes a row; nil (and the statement returned) at the end. Holds the database lock.
+    private func readRow() throws -> Result? {
+        guard let statement else { return nil }
+        guard database.connection != nil else {
+            throw DocLiteError(.notOpen, "the database was closed while its query results were being read")
+        }
+        guard try statement.step() else {
+            finish()
+            return nil
+        }
+        let keys = database.sharedKeys
+        return Result(columns: columns, values: (0..<Int32(columns.names.count)).map { i in
+            statement.queryValue(i, isBoolean: columns.isBoolean[Int(i)], keys: keys)
+        })
+    }
+
+    private func finish() {
+        guard let statement else { return }
+        self.statement = nil
+        database.returnStatement(statement)
+    }
+}
+
+/// The column titles and types of a query's rows, shared by its results.
+final class ResultColumns: Sendable {
+    let names: [String]
+    let isBoolean: [Bool]
+    let indexes: [String: Int]
+
+    init(_ columns: [ResultColumn]) {
+        names = columns.map(\.name)
+        isBoolean = columns.map(\.isBoolean)
+        indexes = Dictionary(columns.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+}
+
+extension Statement {
+    /// Column `i` as a query value: nil is MISSING (SQL NULL); an empty blob is
+    /// JSON null; other blobs are encoded values; `isBoolean` reads 0/1 as false/true.
+    func queryValue(_ i: Int32, isBoolean: Bool, keys: SharedKeys) -> JSONValue? {
+        switch sqlite3_column_type(handle, i) {
+        case SQLITE_NULL: return nil
+        case SQLITE_INTEGER:
+            let value = sqlite3_column_int64(handle, i)
+            return isBoolean ? .bool(value != 0) : .int(value)
+        case SQLITE_FLOAT: return .double(sqlite3_column_double(handle, i))
+        case SQLITE_TEXT: return .string(string(i))
+        default:
+            let count = Int(sqlite3_column_bytes(handle, i))
+            guard count > 0, let blob = sqlite3_column_blob(handle, i) else { return .null }
+            return JSONValue(Body(UnsafeRawBufferPointer(start: blob, count: count)), at: 0, keys: keys)
+        }
+    }
+}

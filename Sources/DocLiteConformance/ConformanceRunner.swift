@@ -1,0 +1,182 @@
+import DocLite
+import Foundation
+
+/// Runs the query conformance corpus (`cases.jsonl`, format in its README)
+/// through ``Database/createQuery(json:)``: each case gets a fresh database
+/// with its dataset, and its rows are compared with the expectation.
+public struct ConformanceRunner {
+    /// How one case ended.
+    public enum Outcome: Equatable, Sendable {
+        case passed
+        case failed(String)
+        case skipped(String)
+    }
+
+    /// The outcome of every case, in corpus order.
+    public struct Report: Sendable {
+        public var outcomes: [(id: String, outcome: Outcome)] = []
+        public var passed: Int { outcomes.filter { $0.outcome == .passed }.count }
+        public var failed: [(id: String, message: String)] {
+            outcomes.compactMap { if case .failed(let message) = $0.outcome { ($0.id, message) } else { nil } }
+        }
+        public var skipped: [(id: String, reason: String)] {
+            outcomes.compactMap { if case .skipped(let reason) = $0.outcome { ($0.id, reason) } else { nil } }
+        }
+        /// `N passed, N failed, N skipped`.
+        public var summary: String { "\(passed) passed, \(failed.count) failed, \(skipped.count) skipped" }
+    }
+
+    private let cases: [ConformanceCase]
+    private let loader: DatasetLoader
+    private let workDirectory: String
+
+    /// Reads the cases from `casesFile`; data files come from `dataDirectory`
+    /// (by default the `data` folder beside the cases file).
+    public init(casesFile: String, dataDirectory: String? = nil) throws {
+        let casesURL = URL(fileURLWithPath: casesFile)
+        let text = try String(contentsOf: casesURL, encoding: .utf8)
+        cases = try text.split(whereSeparator: \.isNewline).map { try ConformanceCase(line: String($0)) }
+        let data = dataDirectory.map { URL(fileURLWithPath: $0) } ?? casesURL.deletingLastPathComponent().appendingPathComponent("data")
+        loader = try DatasetLoader(dataDirectory: data)
+        workDirectory = NSTemporaryDirectory() + "doclite-conformance-\(ProcessInfo.processInfo.processIdentifier)"
+    }
+
+    /// Runs the cases whose ID starts with `prefix` (all by default).
+    public func run(matching prefix: String = "") -> Report {
+        var report = Report()
+        for testCase in cases where testCase.id.hasPrefix(prefix) {
+            let outcome: Outcome
+            if let reason = skipReason(testCase) {
+                outcome = .skipped(reason)
+            } else {
+                do {
+                    outcome = try run(testCase)
+                } catch {
+                    outcome = .failed("\(error)")
+                }
+            }
+            report.outcomes.append((testCase.id, outcome))
+        }
+        try? FileManager.default.removeItem(atPath: workDirectory)
+        return report
+    }
+
+    // MARK: One case
+
+    private func run(_ testCase: ConformanceCase) throws -> Outcome {
+        let nowMillis = Int64(Date().timeIntervalSince1970 * 1000)
+        let name = "case"
+        try? Database.delete(withName: name, inDirectory: workDirectory)
+        var database = try Database(name: name, config: DatabaseConfiguration(directory: workDirectory))
+        defer { try? database.delete() }
+        if try load(testCase, into: database, nowMillis: nowMillis) {
+            // Expired documents are purged by a background timer; reopening purges them
+            // at once, so that the outcome does not depend on timing.
+            try database.close()
+            database = try Database(name: name, config: DatabaseConfiguration(directory: workDirectory))
+        }
+
+        let expect = testCase.expect.mapValues { $0.resolvingNow(nowMillis) }
+        let query: Query
+        do {
+            query = try database.createQuery(json: testCase.query.json)
+            if let params = testCase.params?.resolvingNow(nowMillis) {
+                query.parameters = try Parameters(json: params.json)
+            }
+        } catch let error as DocLiteError where expect["error"] != nil {
+            return error.is(.invalidQuery) ? .passed : .failed("expected an invalid-query error, got: \(error.message)")
+        }
+        if expect["error"] != nil {
+            return .failed("expected an invalid-query error (\(expect["message"]?.string ?? "")), but the query compiled")
+        }
+        let results = try query.execute()
+        let rows = results.allResults()
+        if let error = results.error { throw error }
+        return ResultComparison(expect: expect, columns: query.columnNames, rows: rows.map(\.values)).outcome
+    }
+
+    /// Loads the case's documents and applies its setup; true when an expiration is already past.
+    private func load(_ testCase: ConformanceCase, into database: Database, nowMillis: Int64) throws -> Bool {
+        let collection = try database.defaultCollection()
+        var documents: [(id: String, json: String, deleted: Bool)] = []
+        if testCase.dataset != "inline" {
+            documents = try loader.documents(of: testCase.dataset).map { ($0.id, $0.json, false) }
+        }
+        for doc in testCase.docs + testCase.extraDocs {
+            guard var members = doc.dictionary, let id = members.removeValue(forKey: "_id")?.string else {
+                throw ConformanceError("an inline document needs an \"_id\"")
+            }
+            let deleted = members.removeValue(forKey: "_deleted")?.bool ?? false
+            documents.append((id, JSONValue.dictionary(members).json, deleted))
+        }
+        try database.inBatch {
+            for doc in documents {
+                let document = try MutableDocument(id: doc.id, json: doc.json)
+                try collection.save(document: document)
+                if doc.deleted { try collection.delete(document: document) }
+            }
+        }
+        var expiredSome = false
+        for step in testCase.setup {
+            guard let step = step.resolvingNow(nowMillis).dictionary, let op = step["op"]?.string, let id = step["id"]?.string else {
+                throw ConformanceError("malformed setup step")
+            }
+            switch op {
+            case "delete":
+                guard let document = try collection.document(id: id) else { throw ConformanceError("setup: no document '\(id)'") }
+                try collection.delete(document: document)
+            case "purge":
+                try collection.purge(id: id)
+            case "set_expiration":
+                let millis = step["expiration"]?.number ?? 0
+                expiredSome = expiredSome || millis <= Double(nowMillis)
+                try collection.setDocumentExpiration(id: id, expiration: Date(timeIntervalSince1970: millis / 1000))
+            default:
+                throw ConformanceError("unknown setup op '\(op)'")
+            }
+        }
+        return expiredSome
+    }
+
+    // MARK: Skipping
+
+    /// Why a case cannot run yet: an Enterprise Edition feature, or a feature of a later issue.
+    private func skipReason(_ testCase: ConformanceCase) -> String? {
+        if testCase.edition == "enterprise" { return "Enterprise Edition feature" }
+        if !testCase.indexes.isEmpty { return "full-text index (function library issue)" }
+        if let zone = testCase.environment["TZ"]?.string, TimeZone.current.secondsFromGMT() != 0 {
+            return "expects TZ=\(zone)"
+        }
+        return FeatureScan.laterFeature(in: testCase.query)
+    }
+}
+
+/// Finds query features that arrive with a later issue.
+enum FeatureScan {
+    /// The functions this build compiles.
+    static let supportedFunctions: Set<String> = ["count", "sum", "avg", "min", "max", "array_agg", "meta"]
+
+    static func laterFeature(in query: JSONValue) -> String? {
+        switch query {
+        case .array(let items):
+            if case .string(let op)? = items.first {
+                let upper = op.uppercased()
+                if upper == "COLLATE" { return "COLLATE (function library issue)" }
+                if ["ANY", "EVERY", "ANY AND EVERY"].contains(upper) { return "\(upper) (function library issue)" }
+                if upper == "MATCH()" || upper == "RANK()" { return "full-text search (function library issue)" }
+                if op.hasSuffix("()"), !supportedFunctions.contains(String(op.dropLast(2)).lowercased()) {
+                    return "function \(op) (function library issue)"
+                }
+            }
+            for item in items { if let feature = laterFeature(in: item) { return feature } }
+        case .dictionary(let members):
+            if members["UNNEST"] != nil || members["unnest"] != nil { return "UNNEST (function library issue)" }
+            for (_, value) in members.sorted(by: { $0.key < $1.key }) {
+                if let feature = laterFeature(in: value) { return feature }
+            }
+        default:
+            break
+        }
+        return nil
+    }
+}

@@ -1,0 +1,33 @@
+import ArgumentParser
+import DocLiteConformance
+
+/// `doclite conformance CASES.jsonl [--data DIR]`.
+struct ConformanceCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "conformance",
+        abstract: "Run query conformance cases (LiteCore JSON queries with expected results).",
+        discussion: "Prints one line per failing case, then 'N passed, N failed, N skipped'. Exits 1 when a case fails."
+    )
+
+    @Argument(help: "The cases file (JSON lines).")
+    var cases: String
+
+    @Option(help: "The folder of the cases' data files (default: 'data' beside the cases file).")
+    var data: String?
+
+    @Option(help: "Run only the cases whose ID starts with this prefix.")
+    var only: String = ""
+
+    @Flag(help: "Also list the skipped cases with the feature each needs.")
+    var showSkipped = false
+
+    func run() throws {
+        let report = try ConformanceRunner(casesFile: cases, dataDirectory: data).run(matching: only)
+        for (id, message) in report.failed { print("FAIL \(id): \(message)") }
+        if showSkipped {
+            for (id, reason) in report.skipped { print("SKIP \(id): \(reason)") }
+        }
+        print(report.summary)
+        if !report.failed.isEmpty { throw ExitCode(1) }
+    }
+}

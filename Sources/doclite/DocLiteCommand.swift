@@ -1,0 +1,12 @@
+import ArgumentParser
+
+/// `doclite`: import JSON documents, run and explain queries, manage indexes,
+/// and run the query conformance corpus, from the shell.
+@main
+struct DocLiteCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "doclite",
+        abstract: "An embedded JSON document database with Couchbase Lite's query language.",
+        subcommands: [ImportCommand.self, QueryCommand.self, ExplainCommand.self, ConformanceCommand.self]
+    )
+}

@@ -1,0 +1,103 @@
+import ArgumentParser
+import DocLite
+import Foundation
+
+/// Where a database file lives: `PATH/NAME.doclite` given as `PATH/NAME` or `PATH/NAME.doclite`.
+struct DatabaseLocation: ParsableArguments {
+    @Argument(help: "The database: a path such as 'data/beers' (the file is data/beers.doclite).")
+    var database: String
+
+    func open() throws -> Database {
+        var url = URL(fileURLWithPath: database)
+        if url.pathExtension == Database.fileExtension { url.deletePathExtension() }
+        return try Database(name: url.lastPathComponent,
+                            config: DatabaseConfiguration(directory: url.deletingLastPathComponent().path))
+    }
+}
+
+/// `doclite query DB '<JSON query>' [--param name=value …] [--format json|table]`.
+struct QueryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "query", abstract: "Run a query (LiteCore JSON query language).")
+
+    enum Format: String, ExpressibleByArgument { case json, table }
+
+    @OptionGroup var location: DatabaseLocation
+    @Argument(help: "The query, e.g. '{\"WHAT\": [[\".name\"]], \"WHERE\": [\"=\", [\".type\"], \"beer\"]}'.")
+    var query: String
+    @Option(name: .customLong("param"), help: "A parameter, name=value; the value is JSON, or else taken as a string.")
+    var parameters: [String] = []
+    @Option(help: "json: one JSON object per row; table: aligned columns.")
+    var format: Format = .json
+
+    func run() throws {
+        let database = try location.open()
+        defer { try? database.close() }
+        let query = try database.createQuery(json: self.query)
+        if !parameters.isEmpty { query.parameters = try parseParameters(parameters) }
+        let results = try query.execute()
+        switch format {
+        case .json:
+            for row in results { print(row.toJSON()) }
+        case .table:
+            TablePrinter(columns: query.columnNames).print(results)
+        }
+        if let error = results.error { throw error }
+    }
+
+    private func parseParameters(_ pairs: [String]) throws -> Parameters {
+        let parameters = Parameters()
+        for pair in pairs {
+            guard let equals = pair.firstIndex(of: "=") else {
+                throw ValidationError("--param takes name=value, got '\(pair)'")
+            }
+            let name = String(pair[..<equals]), text = String(pair[pair.index(after: equals)...])
+            let value = (try? JSONSerialization.jsonObject(with: Data(text.utf8), options: .fragmentsAllowed)) ?? text
+            try parameters.setValue(value is NSNull ? nil : value, forName: name)
+        }
+        return parameters
+    }
+}
+
+/// `doclite explain DB '<JSON query>'`.
+struct ExplainCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "explain", abstract: "Show a query's SQL, SQLite's plan and its JSON.")
+
+    @OptionGroup var location: DatabaseLocation
+    @Argument(help: "The query (LiteCore JSON query language).")
+    var query: String
+
+    func run() throws {
+        let database = try location.open()
+        defer { try? database.close() }
+        print(try database.createQuery(json: query).explain())
+    }
+}
+
+/// Prints rows as aligned text columns.
+struct TablePrinter {
+    let columns: [String]
+
+    func print(_ results: ResultSet) {
+        let rows = results.allResults().map { row in
+            (0..<columns.count).map { i -> String in
+                guard row.contains(key: columns[i]) || row.value(at: i) != nil else { return "" }
+                return row.value(at: i).map(Self.text) ?? "null"
+            }
+        }
+        let widths = columns.indices.map { i in max(columns[i].count, rows.map { $0[i].count }.max() ?? 0) }
+        func line(_ cells: [String]) -> String {
+            zip(cells, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  ")
+        }
+        Swift.print(line(columns))
+        Swift.print(line(widths.map { String(repeating: "-", count: $0) }))
+        for row in rows { Swift.print(line(row)) }
+    }
+
+    private static func text(_ value: Any) -> String {
+        switch value {
+        case let object as DictionaryObject: return object.toJSON()
+        case let array as ArrayObject: return array.toJSON()
+        default: return "\(value)"
+        }
+    }
+}

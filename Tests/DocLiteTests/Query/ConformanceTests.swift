@@ -1,0 +1,34 @@
+import DocLiteConformance
+import Foundation
+import XCTest
+
+/// Runs `../shared/conformance/cases.jsonl` (Couchbase Lite's own query test
+/// expectations) when the shared folder is beside the repository.
+final class ConformanceTests: XCTestCase {
+    /// Cases that fail on purpose, each a deliberate difference listed in docs/differences.md.
+    static let knownDifferences: Set<String> = [
+        // Expiration 10 s in the past: DocLite purges expired documents at once, as
+        // Couchbase Lite's housekeeper does; LiteCore's KeyStore test has no purger.
+        "qt/expiration/where_le_now",
+        "qt/expiration/select_expiration",
+    ]
+
+    func testConformanceCorpus() throws {
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let cases = repository.deletingLastPathComponent().appendingPathComponent("shared/conformance/cases.jsonl").path
+        guard FileManager.default.fileExists(atPath: cases) else {
+            throw XCTSkip("the conformance corpus is not at \(cases) (the shared folder is not beside the repository)")
+        }
+        let report = try ConformanceRunner(casesFile: cases).run()
+        for (id, message) in report.failed where !Self.knownDifferences.contains(id) {
+            XCTFail("\(id): \(message)")
+        }
+        let failedIDs = Set(report.failed.map(\.id))
+        for id in Self.knownDifferences.subtracting(failedIDs) {
+            XCTFail("\(id) passes now: remove it from the known differences and docs/differences.md")
+        }
+        XCTAssertGreaterThanOrEqual(report.passed, 119, report.summary)
+        print("conformance: \(report.summary)")
+    }
+}
