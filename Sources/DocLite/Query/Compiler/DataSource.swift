@@ -54,8 +54,8 @@ struct ResolvedSource {
             if sources.contains(where: { $0.alias.caseInsensitiveCompare(alias) == .orderedSame }) {
                 throw JSONQueryParser.error(at: location, "duplicate data source alias '\(alias)'")
             }
-            let columnName = item.alias ?? (item.collection == nil ? database.name
-                : written == "_" ? "_" : collection.name)
+            let namesDatabase = item.collection == nil || (written == database.name && collection.name != written)
+            let columnName = item.alias ?? (namesDatabase ? database.name : written == "_" ? "_" : collection.name)
             sources.append(ResolvedSource(collection: collection, alias: alias, hasExplicitAlias: item.alias != nil,
                                           columnName: columnName, sqlAlias: "s\(i)", join: item.join, on: item.on))
         }

@@ -61,8 +61,7 @@ struct QueryCompiler {
 
         var sql = statement.distinct ? "SELECT DISTINCT " : "SELECT "
         let what = statement.what.isEmpty
-            ? [ResultItem(expression: .property([.key("_id")]), alias: "_id"),
-               ResultItem(expression: .property([.key("_sequence")]), alias: "_sequence")]
+            ? ["_id", "_sequence"].map { ResultItem(expression: .property([.key(sources[0].alias), .key($0)]), alias: $0) }
             : statement.what
         var columnSQL: [String] = []
         var columns: [ResultColumn] = []
@@ -100,8 +99,9 @@ struct QueryCompiler {
             sql += " ORDER BY " + (try statement.orderBy.enumerated().map { i, item in
                 try compile(item.expression, in: .orderBy, at: "ORDER_BY[\(i)]").sql + (item.descending ? " DESC" : "")
             }.joined(separator: ", "))
-        } else if sources[0].includesDeleted && statement.groupBy.isEmpty && !statement.distinct {
-            // Live documents and tombstones come from two tables: keep sequence order.
+        } else if statement.groupBy.isEmpty && !statement.distinct && !isAggregate(statement) {
+            // Rows come in sequence order, whichever index SQLite reads (a scan in
+            // rowid order needs no sort for this) and across live documents and tombstones.
             sql += " ORDER BY \(sources[0].column("sequence"))"
         }
         if statement.limit != nil || statement.offset != nil {
@@ -110,6 +110,15 @@ struct QueryCompiler {
         }
         return CompiledQuery(sql: sql, columns: columns, parameterNames: parameterNames,
                              collectionIDs: Set(sources.map(\.collection.id)))
+    }
+
+    /// Whether a WHAT item calls an aggregate function (the query then returns one row).
+    private func isAggregate(_ statement: SelectStatement) -> Bool {
+        var found = false
+        for item in statement.what {
+            item.expression.forEach { if case .function(let name, _) = $0, Self.aggregates.contains(name) { found = true } }
+        }
+        return found
     }
 
     /// LIMIT and OFFSET: a literal must be an integer (negative means 0); anything else is clamped at run time.

@@ -1,0 +1,44 @@
+import XCTest
+@testable import DocLite
+
+/// Result column titles (reference §2.12, §2.13).
+final class ColumnNamingTests: QueryTestCase {
+    func names(_ json: String) throws -> [String] { try db.createQuery(json: json).columnNames }
+
+    func testPropertiesMetaAndUnnamedColumns() throws {
+        XCTAssertEqual(try names(#"{"WHAT": [[".name.first"], ["._id"], ["._sequence"], [".a[0]"], ["+", 1, 2], [".tags"], ["COUNT()"]]}"#),
+                       ["first", "id", "sequence", "$1", "$2", "tags", "$3"])
+        XCTAssertEqual(try names(#"{"WHAT": [["._deleted"], ["._expiration"], ["._revisionID"]]}"#), ["deleted", "expiration", "revisionID"])
+        XCTAssertEqual(try names(#"{"WHAT": ["name", ".zip"]}"#), ["name", "zip"])   // string shorthand
+        XCTAssertEqual(try names("{}"), ["_id", "_sequence"])
+    }
+
+    func testDuplicatesAndAliases() throws {
+        XCTAssertEqual(try names(#"{"WHAT": [[".name"], [".a.name"], [".b.name"]]}"#), ["name", "name #2", "name #3"])
+        XCTAssertEqual(try names(#"{"WHAT": [["AS", [".x"], "$1"], ["+", 1, 1], ["AS", [".y"], "name"], [".name"]]}"#),
+                       ["$1", "$2", "name", "name #2"])
+        assertThrows(.invalidQuery, containing: "duplicate column name 'n'") {
+            _ = try self.names(#"{"WHAT": [["AS", [".x"], "n"], ["AS", [".y"], "n"]]}"#)
+        }
+    }
+
+    func testWholeDocumentColumnIsNamedForItsSource() throws {
+        try db.createCollection(name: "widgets", scope: "store")
+        XCTAssertEqual(try names(#"{"WHAT": [["."]]}"#), ["_doc"])
+        XCTAssertEqual(try names(#"{"WHAT": [["."]], "FROM": [{"COLLECTION": "_default._default"}]}"#), ["_default"])
+        XCTAssertEqual(try names(#"{"WHAT": [["."]], "FROM": [{"COLLECTION": "_"}]}"#), ["_"])
+        XCTAssertEqual(try names(#"{"WHAT": [["."]], "FROM": [{"COLLECTION": "store.widgets"}]}"#), ["widgets"])
+        XCTAssertEqual(try names(#"{"WHAT": [[".w."], ["AS", ["."], "Star"]], "FROM": [{"COLLECTION": "store.widgets", "AS": "w"}]}"#), ["w", "Star"])
+        XCTAssertEqual(try names(#"{"WHAT": [["."]], "FROM": [{"COLLECTION": "test"}]}"#), ["test"])   // the database name
+    }
+
+    func testResultKeysFollowColumnNames() throws {
+        try load([("d1", #"{"name": {"first": "Ann"}, "n": 5}"#)])
+        let row = try XCTUnwrap(db.createQuery(json: #"{"WHAT": [[".name.first"], ["*", [".n"], 2], ["AS", [".missing"], "m"]]}"#).execute().next())
+        XCTAssertEqual(row.keys, ["first", "$1", "m"])
+        XCTAssertEqual(row.string(forKey: "first"), "Ann")
+        XCTAssertEqual(row.int(forKey: "$1"), 10)
+        XCTAssertFalse(row.contains(key: "m"))
+        XCTAssertEqual(Array(row), ["first", "$1", "m"])
+    }
+}

@@ -1,0 +1,57 @@
+import XCTest
+@testable import DocLite
+
+/// Each compiler check, with the message and location a user sees.
+final class CompilerErrorTests: QueryTestCase {
+    func assertInvalid(_ json: String, _ message: String, file: StaticString = #filePath, line: UInt = #line) {
+        assertThrows(.invalidQuery, containing: message, file: file, line: line) { _ = try self.db.createQuery(json: json) }
+    }
+
+    func testMalformedText() throws {
+        XCTAssertThrowsError(try db.createQuery(json: #"{"WHAT": [[".a"]}"#)) { error in
+            let error = error as! DocLiteError
+            XCTAssertTrue(error.is(.invalidQuery))
+            XCTAssertEqual(error.position, 16)
+            XCTAssertTrue(error.message.contains("not valid JSON"), error.message)
+        }
+        assertInvalid(#"{"WHAT": [[".a"]], "WHER": ["=", 1, 1]}"#, "WHER: unknown clause")
+        assertInvalid(#"{"WHAT": {"a": 1}}"#, "WHAT: must be an array")
+        assertInvalid(#"{"WHERE": [1, 2]}"#, "WHERE: an expression array must start with an operator string")
+        assertInvalid(#"{"DISTINCT": "yes"}"#, "DISTINCT: must be true or false")
+        assertInvalid(#"{"LIMIT": 2.5}"#, "LIMIT: must be an integer")
+    }
+
+    func testUnknownOperatorAndWrongArity() throws {
+        assertInvalid(#"{"WHERE": ["AND", ["EQUALS", 1, 1], true]}"#, "WHERE[1]: unknown operator 'EQUALS'")
+        assertInvalid(#"["="]"#, "WHERE: '=' takes 2 operands, got 0")
+        assertInvalid(#"{"WHERE": ["BETWEEN", [".a"], 1]}"#, "WHERE: 'BETWEEN' takes 3 operands, got 2")
+        assertInvalid(#"{"WHERE": ["NOT", true, false]}"#, "'NOT' takes 1 operand, got 2")
+        assertInvalid(#"{"WHAT": [["SUM()", [".a"], [".b"]]]}"#, "WHAT[0]: sum() takes 1 argument, got 2")
+    }
+
+    func testUnknownFunctionAndAggregateMisuse() throws {
+        assertInvalid(#"{"WHAT": [["FROBNICATE()", [".a"]]]}"#, "WHAT[0]: unknown function 'frobnicate()'")
+        assertInvalid(#"{"WHERE": [">", ["COUNT()"], 1]}"#, "WHERE[1]: aggregate function 'count()' is not allowed in WHERE")
+        assertInvalid(#"{"GROUP_BY": [["MAX()", [".a"]]]}"#, "aggregate function 'max()' is not allowed in GROUP_BY")
+        assertInvalid(#"{"WHAT": [["SUM()", ["COUNT()"]]]}"#, "WHAT[0][1]: aggregate function 'count()' cannot be nested")
+    }
+
+    func testAliasesAndSources() throws {
+        let join = #""FROM": [{"AS": "a"}, {"AS": "b", "JOIN": "INNER", "ON": ["=", [".a.x"], [".b.x"]]}]"#
+        assertInvalid("{\(join), \"WHERE\": [\"=\", [\".x\"], 1]}", "WHERE[1]: property 'x' does not begin with a declared 'AS' alias")
+        assertInvalid("{\(join), \"WHAT\": [[\".c.\"]]}", "WHAT[0]: unknown data source alias 'c'")
+        assertInvalid(#"{"FROM": [{"AS": "a"}, {"AS": "A", "JOIN": "CROSS"}]}"#, "FROM[1]: duplicate data source alias 'A'")
+        assertInvalid(#"{"FROM": [{"COLLECTION": "nope"}]}"#, "FROM[0].COLLECTION: no collection 'nope'")
+        assertInvalid(#"{"FROM": [{"AS": "a"}, {"AS": "b", "JOIN": "INNER"}]}"#, "FROM[1]: a INNER JOIN needs ON")
+        assertInvalid(#"{"FROM": [{"AS": "a"}, {"AS": "b", "JOIN": "CROSS", "ON": true}]}"#, "FROM[1]: a CROSS JOIN cannot have ON")
+        assertInvalid(#"{"FROM": [{"AS": "a"}, {"AS": "b"}]}"#, "FROM[1]: a FROM item after the first must be a JOIN")
+        assertInvalid(#"{"FROM": [{"AS": "a", "JOIN": "RIGHT", "ON": true}]}"#, "unknown join type 'RIGHT'")
+        assertInvalid(#"{"WHERE": ["=", ["$bad-name"], 1]}"#, "invalid parameter name 'bad-name'")
+        assertInvalid(#"{"WHAT": [[".a..b"]]}"#, "WHAT[0]: invalid property path 'a..b': empty property name")
+    }
+
+    func testLaterFeaturesSayWhatIsMissing() throws {
+        assertInvalid(#"{"WHERE": ["ANY", "x", [".tags"], ["=", ["?x"], 1]]}"#, "WHERE: ANY is not supported yet")
+        assertInvalid(#"{"FROM": [{"AS": "d"}, {"UNNEST": [".d.tags"], "AS": "t"}]}"#, "FROM[1]: UNNEST is not supported yet")
+    }
+}

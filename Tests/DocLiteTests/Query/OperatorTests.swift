@@ -1,0 +1,179 @@
+import XCTest
+@testable import DocLite
+
+/// Each operator family with MISSING and JSON null (reference §2.2).
+final class OperatorTests: QueryTestCase {
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        try load([
+            ("int", #"{"v": 1, "name": "a"}"#),
+            ("null", #"{"v": null, "name": "b"}"#),
+            ("missing", #"{"name": "c"}"#),
+            ("string", #"{"v": "x", "name": "d"}"#),
+            ("double", #"{"v": 2.5, "name": "e"}"#),
+            ("true", #"{"v": true, "name": "f"}"#),
+            ("array", #"{"v": [1, 2], "name": "g"}"#),
+        ])
+    }
+
+    func testComparisonsSkipMissingAndCompareNullAsAValue() throws {
+        XCTAssertEqual(try idsWhere(#"["=", [".v"], 1]"#), ["int", "true"])   // true = 1, as in SQLite
+        XCTAssertEqual(try idsWhere(#"["=", [".v"], null]"#), ["null"])
+        XCTAssertEqual(try idsWhere(#"["!=", [".v"], 1]"#), ["null", "string", "double", "array"])
+        XCTAssertEqual(try idsWhere(#"["<", [".v"], 2]"#), ["int", "true"])
+        XCTAssertEqual(try idsWhere(#"[">=", [".v"], "a"]"#), ["null", "string", "array"])   // text < blobs
+        XCTAssertEqual(try idsWhere(#"[">", [".v"], 2]"#), ["null", "string", "double", "array"])
+        XCTAssertEqual(try idsWhere(#"["=", [".v"], "1"]"#), [])   // no string/number conversion
+    }
+
+    func testIsAndIsNotTellMissingFromNull() throws {
+        XCTAssertEqual(try idsWhere(#"["IS", [".v"], null]"#), ["null"])
+        XCTAssertEqual(try idsWhere(#"["IS NOT", [".v"], null]"#), ["int", "string", "double", "true", "array"])
+        XCTAssertEqual(try idsWhere(#"["IS", [".v"], ["MISSING"]]"#), ["missing"])
+        XCTAssertEqual(try idsWhere(#"["IS NOT", [".v"], ["MISSING"]]"#), ["int", "null", "string", "double", "true", "array"])
+        XCTAssertEqual(try idsWhere(#"["IS", [".v"], 1]"#), ["int", "true"])
+        XCTAssertEqual(try idsWhere(#"["IS VALUED", [".v"]]"#), ["int", "string", "double", "true", "array"])
+        XCTAssertEqual(try idsWhere(#"["NOT", ["IS VALUED", [".v"]]]"#), ["null", "missing"])
+        XCTAssertEqual(try idsWhere(#"["EXISTS", [".v"]]"#), ["int", "null", "string", "double", "true", "array"])
+    }
+
+    func testBetweenAndIn() throws {
+        XCTAssertEqual(try idsWhere(#"["BETWEEN", [".v"], 1, 2.5]"#), ["int", "double", "true"])
+        XCTAssertEqual(try idsWhere(#"["IN", [".v"], ["[]", "x", 2.5, null]]"#), ["null", "string", "double"])
+        XCTAssertEqual(try idsWhere(#"["NOT IN", [".v"], ["[]", "x", 2.5]]"#), ["int", "null", "true", "array"])
+        // An array-valued right side: membership by value; MISSING on either side is MISSING.
+        XCTAssertEqual(try idsWhere(#"["IN", 2, [".v"]]"#), ["array"])
+        XCTAssertEqual(try idsWhere(#"["IN", [".name"], ["$names"]]"#, parameters: ["names": ["a", "c", "zz"]]), ["int", "missing"])
+        XCTAssertEqual(try idsWhere(#"["NOT", ["IN", [".nothing"], ["$names"]]]"#, parameters: ["names": ["a"]]), [])
+    }
+
+    func testLikeIsCaseSensitiveWithBackslashEscapeAndNeverMatchesBlobs() throws {
+        try load([("pct", #"{"v": "50%", "name": "h"}"#), ("upper", #"{"v": "X", "name": "i"}"#)])
+        XCTAssertEqual(try idsWhere(#"["LIKE", [".v"], "x"]"#), ["string"])
+        XCTAssertEqual(try idsWhere(#"["LIKE", [".v"], "%\\%"]"#), ["pct"])
+        XCTAssertEqual(try idsWhere(#"["LIKE", [".v"], "%"]"#), ["int", "string", "double", "pct", "upper"])   // numbers as text; null, booleans, arrays never
+        XCTAssertEqual(try idsWhere(#"["LIKE", ["||", [".name"], [".v"]], "d_"]"#), ["string"])   // the general (non-fused) form
+        XCTAssertEqual(try idsWhere(#"["NOT", ["LIKE", [".v"], "x"]]"#), ["int", "null", "double", "true", "array", "pct", "upper"])
+    }
+
+    func testArithmetic() throws {
+        try loadProbe()
+        XCTAssertEqual(try value(of: #"["/", 5, 15]"#), .int(0))            // integer division
+        XCTAssertEqual(try value(of: #"["/", 5.0, 15.0]"#), .double(5.0 / 15.0))
+        XCTAssertEqual(try value(of: #"["/", [".n"], 0]"#), nil)             // division by zero is MISSING
+        XCTAssertEqual(try value(of: #"["%", 7, 3]"#), .int(1))
+        XCTAssertEqual(try value(of: #"["+", [".n"], 1, 2]"#), .int(4))
+        XCTAssertEqual(try value(of: #"["*", [".d"], 2]"#), .double(5.0))    // a double stays a double
+        XCTAssertEqual(try value(of: #"["-", [".n"]]"#), .int(-1))
+        XCTAssertEqual(try value(of: #"["+", [".missing"], 1]"#), nil)
+    }
+
+    func testLogicIsThreeValued() throws {
+        XCTAssertEqual(try idsWhere(#"["AND", ["=", [".name"], "c"], ["NOT", ["=", [".v"], 1]]]"#), [])   // NOT MISSING is MISSING
+        XCTAssertEqual(try idsWhere(#"["OR", ["=", [".name"], "c"], ["=", [".v"], 1]]"#), ["int", "missing", "true"])
+        XCTAssertEqual(try idsWhere(#"["AND", ["=", [".name"], "a"], ["=", [".v"], 1], [">", [".v"], 0]]"#), ["int"])
+    }
+
+    func testResultTypesAreKept() throws {
+        try loadProbe()
+        XCTAssertEqual(try value(of: #"[".t"]"#), .bool(true))
+        XCTAssertEqual(try value(of: #"[".f"]"#), .bool(false))
+        XCTAssertEqual(try value(of: #"[".n"]"#), .int(1))
+        XCTAssertEqual(try value(of: #"[".d"]"#), .double(2.5))
+        XCTAssertEqual(try value(of: #"[".nul"]"#), .null)
+        XCTAssertEqual(try value(of: #"[".nothing"]"#), nil)
+        XCTAssertEqual(try value(of: #"[".a"]"#), .array([.int(1), .string("x"), .null]))
+        XCTAssertEqual(try value(of: #"[".o"]"#), .dictionary(["k": .string("v")]))
+        XCTAssertEqual(try value(of: #"["=", [".n"], 1]"#), .bool(true))   // comparisons are booleans
+        XCTAssertEqual(try value(of: "true"), .bool(true))
+        XCTAssertEqual(try value(of: "null"), .null)
+        XCTAssertEqual(try value(of: #"["MISSING"]"#), nil)
+        XCTAssertEqual(try value(of: "5.0"), .double(5))
+        XCTAssertEqual(try value(of: "9223372036854775807"), .int(.max))
+        XCTAssertEqual(try value(of: "-9223372036854775808"), .int(.min))
+        XCTAssertEqual(try value(of: #"[".a[-1]"]"#), .null)
+        XCTAssertEqual(try value(of: #"[".o.k"]"#), .string("v"))
+        XCTAssertEqual(try value(of: #"["_.", [".o"], "k"]"#), .string("v"))
+    }
+
+    func testUnsignedIntegersRoundTripExactly() throws {
+        try load([("big", #"{"u": 18446744073709551615}"#)])
+        XCTAssertEqual(try rows(#"{"WHAT": [[".u"]], "WHERE": ["=", ["._id"], "big"]}"#).first?.first, .unsigned(.max))
+    }
+
+    func testCaseExpressions() throws {
+        try loadProbe()
+        XCTAssertEqual(try value(of: #"["CASE", [".n"], 1, "one", 2, "two", "many"]"#), .string("one"))
+        XCTAssertEqual(try value(of: #"["CASE", null, ["=", [".n"], 2], "two", [".t"]]"#), .bool(true))
+        XCTAssertEqual(try value(of: #"["CASE", [".n"], 2, "two"]"#), .null)   // the default ELSE is null
+    }
+
+    func testConcatenation() throws {
+        try loadProbe()
+        XCTAssertEqual(try value(of: #"["||", [".s"], [".n"], [".nul"], [".t"], [".d"]]"#), .string("abc1nulltrue2.5"))
+        XCTAssertEqual(try value(of: #"["||", [".s"], [".a"], [".o"]]"#), .string(#"abc[1,"x",null]{"k":"v"}"#))
+        XCTAssertEqual(try value(of: #"["||", [".s"], [".nothing"]]"#), nil)
+    }
+
+    func testLiteralsDropMissing() throws {
+        try loadProbe()
+        XCTAssertEqual(try value(of: #"{"a": [".n"], "m": [".nothing"], "z": null, "b": ["=", 1, 1]}"#),
+                       .dictionary(["a": .int(1), "z": .null, "b": .bool(true)]))
+        XCTAssertEqual(try value(of: #"["[]", [".s"], [".nothing"], [".t"], [".o"]]"#),
+                       .array([.string("abc"), .bool(true), .dictionary(["k": .string("v")])]))
+    }
+
+    func testAggregatesSkipMissingAndCountNull() throws {
+        let row = try rows(#"{"WHAT": [["COUNT()"], ["COUNT()", [".v"]], ["SUM()", [".v"]], ["MIN()", [".v"]], ["MAX()", [".name"]], ["AVG()", [".v"]]]}"#)
+        XCTAssertEqual(row.count, 1)
+        XCTAssertEqual(row[0][0], .int(7))
+        XCTAssertEqual(row[0][1], .int(6))   // null is counted, MISSING is not
+        XCTAssertEqual(row[0][5].flatMap { if case .double(let d) = $0 { d } else { nil } } != nil, true)
+        XCTAssertEqual(row[0][4], .string("g"))
+        let agg = try rows(#"{"WHAT": [["ARRAY_AGG()", [".v"]]], "WHERE": ["IN", ["._id"], ["[]", "int", "null", "missing", "true"]]}"#)
+        XCTAssertEqual(agg.first?.first, .array([.int(1), .null, .bool(true)]))
+    }
+
+    func testGroupByHavingOrderByAndDistinct() throws {
+        try load([("int2", #"{"v": 1, "name": "a"}"#)])
+        let grouped = try rows(#"{"WHAT": [[".name"], ["COUNT()"]], "GROUP_BY": [[".name"]], "HAVING": [">", ["COUNT()"], 1]}"#)
+        XCTAssertEqual(grouped.count, 1)
+        XCTAssertEqual(grouped.first, [.string("a"), .int(2)])
+        XCTAssertEqual(try ids(#"{"WHAT": [[".name"]], "DISTINCT": true, "WHERE": ["=", [".v"], 1], "ORDER_BY": [["DESC", [".name"]]]}"#), ["f", "a"])
+        // ORDER BY puts MISSING first ascending.
+        XCTAssertEqual(try ids(#"{"WHAT": [["._id"]], "ORDER_BY": [[".v"], ["._id"]], "LIMIT": 2}"#), ["missing", "int"])
+    }
+
+    func testLimitAndOffset() throws {
+        let all = #""WHAT": [["._id"]], "ORDER_BY": [["._sequence"]]"#
+        XCTAssertEqual(try ids("{\(all), \"LIMIT\": 2, \"OFFSET\": 1}"), ["null", "missing"])
+        XCTAssertEqual(try ids("{\(all), \"LIMIT\": -1}"), [])
+        XCTAssertEqual(try ids("{\(all), \"OFFSET\": 5}"), ["true", "array"])
+        XCTAssertEqual(try ids("{\(all), \"LIMIT\": [\"$n\"]}", parameters: ["n": -3]), [])
+        XCTAssertEqual(try ids("{\(all), \"LIMIT\": [\"$n\"]}", parameters: ["n": 1]), ["int"])
+    }
+
+    func testParameters() throws {
+        XCTAssertEqual(try idsWhere(#"["=", [".v"], ["$v"]]"#, parameters: ["v": "x"]), ["string"])
+        XCTAssertEqual(try idsWhere(#"["=", [".v"], ["$v"]]"#, parameters: ["v": [1, 2]]), ["array"])
+        XCTAssertEqual(try idsWhere(#"["=", [".v"], ["$v"]]"#), [])                 // unbound is MISSING
+        XCTAssertEqual(try idsWhere(#"["IS", ["$v"], ["MISSING"]]"#, parameters: ["v": nil]), ["int", "null", "missing", "string", "double", "true", "array"])
+        assertThrows(.invalidQueryParam, containing: "unknown query parameter 'w'") {
+            _ = try idsWhere(#"["=", [".v"], ["$v"]]"#, parameters: ["w": 1])
+        }
+    }
+
+    func testDeletedDocumentsOnlyWhereDeletedIsRead() throws {
+        try defaultCollection.delete(document: try XCTUnwrap(defaultCollection.document(id: "int")))
+        XCTAssertEqual(try idsWhere(#"["=", [".name"], "a"]"#), [])
+        XCTAssertEqual(try idsWhere(#"["._deleted"]"#), ["int"])
+        let meta = try rows(#"{"WHAT": [["META()"]], "WHERE": ["=", ["._id"], "int"]}"#)
+        guard case .dictionary(let members)?? = meta.first?.first else { return XCTFail("no META() row") }
+        XCTAssertEqual(members["deleted"], .int(1))
+        XCTAssertEqual(members["id"], .string("int"))
+        XCTAssertEqual(members["sequence"].map { if case .int = $0 { true } else { false } }, true)
+        XCTAssertNil(members["expiration"])
+        // Rows stay in sequence order across live documents and tombstones.
+        XCTAssertEqual(try ids(#"{"WHAT": [["._id"], ["._deleted"]]}"#), ["null", "missing", "string", "double", "true", "array", "int"])
+    }
+}

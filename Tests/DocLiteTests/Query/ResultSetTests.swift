@@ -1,0 +1,93 @@
+import Foundation
+import XCTest
+@testable import DocLite
+
+/// ResultSet iteration and Result access, as Couchbase Lite's Swift API has them.
+final class ResultSetTests: QueryTestCase {
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        try load((1...5).map { ("doc\($0)", #"{"number1": \#($0), "number2": \#(10 - $0)}"#) })
+    }
+
+    func testIterationIsSinglePassAndAllResultsReturnsTheRest() throws {
+        let query = try db.createQuery(json: #"{"WHAT": [["._id"]], "ORDER_BY": [[".number1"]]}"#)
+        let results = try query.execute()
+        XCTAssertEqual(results.next()?.string(at: 0), "doc1")
+        XCTAssertEqual(results.next()?.string(at: 0), "doc2")
+        XCTAssertEqual(results.allResults().map { $0.string(at: 0) }, ["doc3", "doc4", "doc5"])
+        XCTAssertNil(results.next())
+        XCTAssertEqual(results.allResults().count, 0)
+        XCTAssertEqual(try query.execute().map { $0.string(forKey: "id") }, ["doc1", "doc2", "doc3", "doc4", "doc5"])
+    }
+
+    func testTwoResultSetsOfOneQueryAtOnce() throws {
+        let query = try db.createQuery(json: #"{"WHAT": [[".number1"]], "ORDER_BY": [[".number1"]]}"#)
+        let first = try query.execute(), second = try query.execute()
+        XCTAssertEqual(first.next()?.int(at: 0), 1)
+        XCTAssertEqual(second.next()?.int(at: 0), 1)
+        XCTAssertEqual(first.next()?.int(at: 0), 2)
+        XCTAssertEqual(second.allResults().count, 4)
+    }
+
+    func testTypedAccessByIndexAndKey() throws {
+        try load([("typed", #"{"s": "text", "i": 7, "big": 9007199254740993, "d": 1.5, "b": true, "nul": null, "a": [1, 2], "o": {"k": "v"}, "when": "2017-01-01T00:00:00.000Z"}"#)])
+        let query = try db.createQuery(json: #"{"WHAT": [[".s"], [".i"], [".big"], [".d"], [".b"], [".nul"], [".gone"], [".a"], [".o"], [".when"]], "WHERE": ["=", ["._id"], "typed"]}"#)
+        let row = try XCTUnwrap(query.execute().next())
+        XCTAssertEqual(row.count, 10)
+        XCTAssertEqual(row.string(at: 0), "text")
+        XCTAssertEqual(row.int(at: 1), 7)
+        XCTAssertEqual(row.int64(forKey: "big"), 9007199254740993)
+        XCTAssertEqual(row.double(forKey: "d"), 1.5)
+        XCTAssertEqual(row.boolean(forKey: "b"), true)
+        XCTAssertEqual(row.array(forKey: "a")?.toArray() as? [Int], [1, 2])
+        XCTAssertEqual(row.dictionary(at: 8)?.string(forKey: "k"), "v")
+        XCTAssertEqual(row.date(forKey: "when"), Date(timeIntervalSince1970: 1_483_228_800))
+        // MISSING and null both read as nil; null is kept in the dictionary, MISSING is not.
+        XCTAssertNil(row.value(at: 5))
+        XCTAssertNil(row.value(at: 6))
+        XCTAssertTrue(row.contains(key: "nul"))
+        XCTAssertFalse(row.contains(key: "gone"))
+        XCTAssertEqual(row.keys.count, 10)
+        let dictionary = row.toDictionary()
+        XCTAssertEqual(dictionary.count, 9)
+        XCTAssertTrue(dictionary["nul"] is NSNull)
+        XCTAssertNil(dictionary["gone"])
+        XCTAssertTrue(row.toArray()[6] is NSNull)
+        XCTAssertEqual(try JSONValue(json: row.toJSON()), try JSONValue(json: #"{"s":"text","i":7,"big":9007199254740993,"d":1.5,"b":true,"nul":null,"a":[1,2],"o":{"k":"v"},"when":"2017-01-01T00:00:00.000Z"}"#))
+        // Out of range and unknown keys read as nothing, never a crash.
+        XCTAssertNil(row.value(at: 10))
+        XCTAssertNil(row.value(at: -1))
+        XCTAssertNil(row.value(forKey: "nope"))
+        XCTAssertEqual(row.int(forKey: "nope"), 0)
+    }
+
+    func testParametersAreCopiedWhenSet() throws {
+        let query = try db.createQuery(json: #"{"WHAT": [["._id"]], "WHERE": ["=", [".number1"], ["$n"]]}"#)
+        let parameters = Parameters().setInt(2, forName: "n")
+        query.parameters = parameters
+        parameters.setInt(3, forName: "n")
+        XCTAssertEqual(try query.execute().next()?.string(at: 0), "doc2")
+        XCTAssertEqual(query.parameters?.value(forName: "n") as? Int, 2)
+        query.parameters = Parameters().setInt64(5, forName: "n")
+        XCTAssertEqual(try query.execute().next()?.string(at: 0), "doc5")
+        XCTAssertThrowsError(try Parameters().setDouble(.nan, forName: "x"))
+    }
+
+    func testClosingTheDatabaseEndsIterationWithAnError() throws {
+        let results = try db.createQuery(json: #"{"WHAT": [["._id"]]}"#).execute()
+        XCTAssertNotNil(results.next())
+        try db.close()
+        XCTAssertNil(results.next())
+        XCTAssertTrue(results.error?.is(.notOpen) ?? false)
+        db = nil
+    }
+
+    func testExplainShowsSQLPlanAndJSON() throws {
+        let query = try db.createQuery(json: #"{"WHAT": [[".number1"]], "WHERE": ["=", [".number2"], 5]}"#)
+        let parts = try query.explain().components(separatedBy: "\n\n")
+        XCTAssertEqual(parts.count, 3)
+        XCTAssertTrue(parts[0].hasPrefix("SELECT doc_result(s0.body, 'number1') FROM kv_1 AS s0 WHERE doc_eq(s0.body, 'number2', 5)"), parts[0])
+        XCTAssertTrue(parts[1].contains("SCAN s0"), parts[1])
+        XCTAssertEqual(try JSONValue(json: parts[2]), try JSONValue(json: query.json))
+    }
+}
