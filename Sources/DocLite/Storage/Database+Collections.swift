@@ -71,7 +71,12 @@ extension Database {
                 try delete.run()
             }
             try connection.execute(Schema.dropCollectionTables(id: collection.id))
+            try connection.withStatement("DELETE FROM indexes WHERE collection = ?") { delete in
+                delete.bind(1, collection.id)
+                try delete.run()
+            }
             connection.clearStatementCache()
+            idleQueryStatements.removeAll()
             collectionsByID[collection.id] = nil
             collection.database = nil
             listeners.removeAll(collectionID: collection.id)

@@ -155,12 +155,13 @@ public final class Database: @unchecked Sendable {
             }
         }
         var found = try schemaVersion()
-        if found == 0 {
+        if found < Schema.version {
             // Check again inside the write transaction: another connection may be creating it too.
             try connection.execute("BEGIN IMMEDIATE")
             do {
                 found = try schemaVersion()
                 if found == 0 { try connection.execute(Schema.create) }
+                if found != 0 && found < Schema.version { try connection.execute(Schema.upgrade(from: found)) }
                 try connection.execute("COMMIT")
             } catch {
                 try? connection.execute("ROLLBACK")
@@ -214,6 +215,7 @@ public final class Database: @unchecked Sendable {
                 return exists.int64(0) != 0
             }
         }
+        try loadIndexedExpressions()
         dataVersion = current
     }
 }

@@ -1,8 +1,8 @@
 /// The database file's schema: tables, their names, and the version recorded in
 /// `PRAGMA user_version` so that later releases can migrate.
 enum Schema {
-    /// The current schema version.
-    static let version: Int64 = 1
+    /// The current schema version (2 added the `indexes` table).
+    static let version: Int64 = 2
 
     /// Creates the tables of a new database and its default collection.
     static let create = """
@@ -15,8 +15,28 @@ enum Schema {
             UNIQUE (scope, name));
         INSERT INTO collections (id, scope, name) VALUES (1, '_default', '_default');
         \(createCollectionTables(id: 1))
+        \(createIndexesTable)
         PRAGMA user_version = \(version);
         """
+
+    /// The indexes of every collection: the user's name, the collection, the
+    /// definition as JSON (compared when an index is created again), the SQL
+    /// index name and the compiled expressions (a JSON array of SQL texts).
+    static let createIndexesTable = """
+        CREATE TABLE indexes (
+            collection INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            type TEXT NOT NULL,
+            definition TEXT NOT NULL,
+            sql_name TEXT NOT NULL UNIQUE,
+            sql_expressions TEXT NOT NULL,
+            PRIMARY KEY (collection, name));
+        """
+
+    /// Brings a file of schema `version` up to date.
+    static func upgrade(from version: Int64) -> String {
+        (version < 2 ? createIndexesTable : "") + "PRAGMA user_version = \(Self.version);"
+    }
 
     /// The live-document table of collection `id`: the row ID is the sequence, so
     /// a scan runs in sequence order; `revid` is stored binary (``RevisionID/New``),

@@ -47,6 +47,7 @@ extension QueryCompiler {
             return try property(path, in: clause, at: location, insideAggregate: insideAggregate)
         case .all(let name):
             let index = try sourceIndex(named: name, at: location)
+            readsBodies = true
             return SQLFragment(sql: sources[index].column("body"), kind: .scalar)
         case .nested(let base, let path):
             if case .function("meta", let arguments) = base, path.count == 1, case .key(let key) = path[0],
@@ -122,13 +123,17 @@ extension QueryCompiler {
         }
         let (index, rest) = try resolve(path, at: location)
         let source = sources[index]
-        guard let first = rest.first else { return SQLFragment(sql: source.column("body"), kind: .scalar) }
+        guard let first = rest.first else {
+            readsBodies = true
+            return SQLFragment(sql: source.column("body"), kind: .scalar)
+        }
         if case .key(let key) = first, Self.metaProperties.contains(key) {
             guard rest.count == 1 else {
                 throw JSONQueryParser.error(at: location, "meta property '\(key)' has no sub-properties")
             }
             return metaColumn(key, of: index)!
         }
+        readsBodies = true
         let body = source.column("body"), pathText = PropertyPath.format(rest)
         return SQLFragment(sql: "doc_value(\(body), \(SQLLiteral.string(pathText)))", kind: .any,
                            property: (body, pathText, source.collection.id))

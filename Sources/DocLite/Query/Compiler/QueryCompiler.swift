@@ -33,6 +33,8 @@ struct QueryCompiler {
     var sources: [ResolvedSource] = []
     var resultAliases: [String: QueryExpression] = [:]
     var parameterNames: Set<String> = []
+    /// Whether an expression reads document bodies (so SQLite scans the table, in sequence order).
+    var readsBodies = false
 
     init(database: Database, isIndexed: @escaping (Int64, String) -> Bool = { _, _ in false }) {
         self.database = database
@@ -99,9 +101,11 @@ struct QueryCompiler {
             sql += " ORDER BY " + (try statement.orderBy.enumerated().map { i, item in
                 try compile(item.expression, in: .orderBy, at: "ORDER_BY[\(i)]").sql + (item.descending ? " DESC" : "")
             }.joined(separator: ", "))
-        } else if statement.groupBy.isEmpty && !statement.distinct && !isAggregate(statement) {
-            // Rows come in sequence order, whichever index SQLite reads (a scan in
-            // rowid order needs no sort for this) and across live documents and tombstones.
+        } else if statement.groupBy.isEmpty && !statement.distinct && !isAggregate(statement)
+                    && (sources[0].includesDeleted || !readsBodies) {
+            // Rows come in sequence order: a table scan gives it, but SQLite may read
+            // a query that needs only IDs from the ID index, and tombstones come from
+            // a second table. (Not otherwise: it would keep SQLite from value indexes.)
             sql += " ORDER BY \(sources[0].column("sequence"))"
         }
         if statement.limit != nil || statement.offset != nil {
