@@ -9,7 +9,8 @@
  *     CBLDatabase_Open, CBLDocument_Create*, CBLDocument_MutableCopy,
  *     CBLCollection_GetDocument, CBLCollection_GetMutableDocument,
  *     the collection lookups (CBLDatabase_DefaultCollection, _Collection,
- *     _CreateCollection) and listener tokens (released by CBLListener_Remove).
+ *     _CreateCollection), CBLDatabase_CreateQuery, CBLQuery_Execute and
+ *     listener tokens (released by CBLListener_Remove).
  *   Borrowed: every handle passed as an argument. A function that keeps a
  *     handle retains it itself, so the caller may release right after the call.
  *   Strings in: NUL-terminated UTF-8; NULL only where a parameter is marked
@@ -40,13 +41,33 @@
  *   CBLDatabase* db = CBLDatabase_Open("hotels", NULL, &err);
  *   CBLCollection* hotels = CBLDatabase_CreateCollection(db, "hotels", NULL, &err);
  *   CBLDocument* doc = CBLDocument_CreateWithID("h1", &err);
- *   CBLDocument_SetJSON(doc, "{\"name\": \"Grand\", \"rooms\": 42}", &err);
+ *   CBLDocument_SetJSON(doc, "{\"name\": \"Grand\", \"rooms\": 42, \"city\": \"paris\"}", &err);
  *   CBLCollection_SaveDocument(hotels, doc, &err);
  *   CBL_Release(doc);
  *   const CBLDocument* read = CBLCollection_GetDocument(hotels, "h1", &err);
- *   char* json = CBLDocument_CreateJSON(read);   // {"name":"Grand","rooms":42}
+ *   char* json = CBLDocument_CreateJSON(read);   // {"name":"Grand","rooms":42,"city":"paris"}
  *   CBL_FreeString(json);
  *   CBL_Release(read);
+ *
+ *   // A query with a join, an ordering and a limit (LiteCore's JSON query language):
+ *   // the hotels with their city's country, largest first.
+ *   CBLCollection* cities = CBLDatabase_CreateCollection(db, "cities", NULL, &err);
+ *   CBLDocument* paris = CBLDocument_CreateWithID("paris", &err);
+ *   CBLDocument_SetJSON(paris, "{\"country\": \"France\"}", &err);
+ *   CBLCollection_SaveDocument(cities, paris, &err);
+ *   CBL_Release(paris);
+ *   CBLQuery* query = CBLDatabase_CreateQuery(db, kCBLJSONLanguage,
+ *       "{\"WHAT\": [[\".h.name\"], [\".c.country\"]],"
+ *       " \"FROM\": [{\"COLLECTION\": \"hotels\", \"AS\": \"h\"},"
+ *       "          {\"COLLECTION\": \"cities\", \"AS\": \"c\", \"JOIN\": \"INNER\","
+ *       "           \"ON\": [\"=\", [\".h.city\"], [\".c._id\"]]}],"
+ *       " \"ORDER_BY\": [[\"DESC\", [\".h.rooms\"]]], \"LIMIT\": 10}", NULL, &err);
+ *   CBLResultSet* rows = CBLQuery_Execute(query, &err);
+ *   while (CBLResultSet_Next(rows, &err))   // false at the end (err.code 0) or on an error
+ *       printf("%s, %s\n", CBLResultSet_StringAtIndex(rows, 0), CBLResultSet_StringForKey(rows, "country"));
+ *   CBL_Release(rows);
+ *   CBL_Release(query);
+ *   CBL_Release(cities);
  *   CBL_Release(hotels);
  *   CBLDatabase_Close(db, &err);
  *   CBL_Release(db);
@@ -90,6 +111,8 @@ enum {
     kCBLErrorNotInTransaction = 17,    /**< EndTransaction without a matching Begin on this thread. */
     kCBLErrorTransactionNotClosed = 18,/**< Closing inside a transaction. */
     kCBLErrorNotADatabaseFile = 20,    /**< The file is not a DocLite database. */
+    kCBLErrorInvalidQuery = 23,        /**< A query (or index definition) is malformed; the message says where. */
+    kCBLErrorInvalidQueryParam = 25,   /**< A parameter the query does not use was set. */
     kCBLErrorDatabaseTooNew = 28,      /**< The file was written by a newer DocLite. */
     kCBLErrorBadDocID = 29             /**< A document ID breaks the rules (1-240 bytes, no control characters, no leading '_'). */
 };
@@ -264,6 +287,116 @@ CBLTimestamp CBLCollection_GetDocumentExpiration(CBLCollection* collection, cons
 
 /** Sets when the document expires (0: never); kCBLErrorNotFound when there is no such document. */
 bool CBLCollection_SetDocumentExpiration(CBLCollection* collection, const char* docID, CBLTimestamp expiration, CBLError* outError);
+
+/* ---- Queries ---------------------------------------------------------------- */
+
+/** A compiled query; keeps its database open while it lives. */
+typedef struct CBLQuery CBLQuery;
+/** The rows of one run of a query, read as they are iterated; keeps its query alive. */
+typedef struct CBLResultSet CBLResultSet;
+
+/** The language of a query's text. */
+typedef uint8_t CBLQueryLanguage;
+enum {
+    kCBLJSONLanguage = 0 /**< LiteCore's JSON query language: {"WHAT": [[".name"]], "WHERE": ["=", [".type"], "hotel"]}. */
+};
+
+/** Compiles `queryString`. On failure (kCBLErrorInvalidQuery, with a message naming
+    the fault's location) `*outErrorPos` (optional) is the byte offset of a syntax
+    error in the text, or -1 when the text parsed but the query is invalid. Returns +1. */
+CBLQuery* CBLDatabase_CreateQuery(const CBLDatabase* db, CBLQueryLanguage language, const char* queryString,
+                                  int* outErrorPos, CBLError* outError);
+
+/** Sets the parameters (`["$name"]` in the query) from a JSON object such as
+    {"name": "x", "limit": 10}; NULL clears them. A parameter left unset is MISSING. */
+bool CBLQuery_SetParameters(CBLQuery* query, const char* json, CBLError* outError);
+
+/** Runs the query with its current parameters. Returns +1. */
+CBLResultSet* CBLQuery_Execute(CBLQuery* query, CBLError* outError);
+
+/** The SQL, SQLite's query plan and the JSON query, separated by blank lines; owned. */
+char* CBLQuery_Explain(const CBLQuery* query, CBLError* outError);
+
+/** The number of result columns; 0 for a bad handle. */
+unsigned CBLQuery_ColumnCount(const CBLQuery* query);
+
+/** The title of column `columnIndex` (`name`, `$1`, an alias…), borrowed: valid
+    while the query lives. NULL when out of range. */
+const char* CBLQuery_ColumnName(const CBLQuery* query, unsigned columnIndex);
+
+/** Moves to the next row: true when there is one. At the end: false with
+    outError->code 0. If reading fails (the database was closed, say): false with the error. */
+bool CBLResultSet_Next(CBLResultSet* rs, CBLError* outError);
+
+/** The type of a value in the current row. */
+typedef int8_t CBLValueType;
+enum {
+    kCBLValueMissing = -1, /**< No value (MISSING), or no such column, or no current row. */
+    kCBLValueNull = 0,     /**< JSON null. */
+    kCBLValueBoolean = 1,
+    kCBLValueInteger = 2,  /**< A 64-bit integer (unsigned values above INT64_MAX read as double). */
+    kCBLValueDouble = 3,
+    kCBLValueString = 4,
+    kCBLValueArray = 5,    /**< Read it with CBLResultSet_JSONAtIndex / ForKey. */
+    kCBLValueDict = 6      /**< Read it with CBLResultSet_JSONAtIndex / ForKey. */
+};
+
+/** The type of column `index` of the current row. */
+CBLValueType CBLResultSet_TypeAtIndex(const CBLResultSet* rs, unsigned index);
+/** The type of the column titled `key` in the current row. */
+CBLValueType CBLResultSet_TypeForKey(const CBLResultSet* rs, const char* key);
+
+/** A boolean column; numbers are true when non-zero; false for anything else. */
+bool CBLResultSet_BoolAtIndex(const CBLResultSet* rs, unsigned index);
+/** As CBLResultSet_BoolAtIndex, by column title. */
+bool CBLResultSet_BoolForKey(const CBLResultSet* rs, const char* key);
+
+/** An integer column (doubles truncated, booleans 0/1); 0 for anything else. */
+int64_t CBLResultSet_IntAtIndex(const CBLResultSet* rs, unsigned index);
+/** As CBLResultSet_IntAtIndex, by column title. */
+int64_t CBLResultSet_IntForKey(const CBLResultSet* rs, const char* key);
+
+/** A number column as a double; 0 for anything else. */
+double CBLResultSet_DoubleAtIndex(const CBLResultSet* rs, unsigned index);
+/** As CBLResultSet_DoubleAtIndex, by column title. */
+double CBLResultSet_DoubleForKey(const CBLResultSet* rs, const char* key);
+
+/** A string column, borrowed: valid until the result set moves on or is released.
+    NULL unless the value is a string. */
+const char* CBLResultSet_StringAtIndex(const CBLResultSet* rs, unsigned index);
+/** As CBLResultSet_StringAtIndex, by column title. */
+const char* CBLResultSet_StringForKey(const CBLResultSet* rs, const char* key);
+
+/** Any column as JSON text (`"text"`, `12`, `null`, `[1,2]`, `{"a":1}`), borrowed:
+    valid until the result set moves on or is released. NULL when MISSING. */
+const char* CBLResultSet_JSONAtIndex(const CBLResultSet* rs, unsigned index);
+/** As CBLResultSet_JSONAtIndex, by column title. */
+const char* CBLResultSet_JSONForKey(const CBLResultSet* rs, const char* key);
+
+/** The current row as a JSON object keyed by column title (MISSING columns left out), owned. */
+char* CBLResultSet_CreateRowDictJSON(const CBLResultSet* rs);
+/** The current row as a JSON array in column order (MISSING written as null), owned. */
+char* CBLResultSet_CreateRowArrayJSON(const CBLResultSet* rs);
+
+/* ---- Indexes ---------------------------------------------------------------- */
+
+/** A value index: `expressions` is a JSON array of expressions in `expressionLanguage`
+    (`[[".name"], [".address.city"]]`); `where` (optional) a condition making it partial. */
+typedef struct {
+    CBLQueryLanguage expressionLanguage;
+    const char* expressions;
+    const char* where;
+} CBLValueIndexConfiguration;
+
+/** Creates a value index. The same definition again is a no-op; a different one under the same name replaces it. */
+bool CBLCollection_CreateValueIndex(CBLCollection* collection, const char* name, CBLValueIndexConfiguration config,
+                                    CBLError* outError);
+
+/** Deletes the index `name`; a missing index is not an error. */
+bool CBLCollection_DeleteIndex(CBLCollection* collection, const char* name, CBLError* outError);
+
+/** The collection's index names as a JSON array, owned. NULL on error. */
+char* CBLCollection_GetIndexNames(CBLCollection* collection, CBLError* outError);
 
 /* ---- Change listeners ------------------------------------------------------ */
 

@@ -108,3 +108,36 @@ public func CBLCollection_SetDocumentExpiration(_ handle: OpaquePointer?, _ docI
         return true
     }
 }
+
+// MARK: Indexes
+
+@c @implementation
+public func CBLCollection_CreateValueIndex(_ handle: OpaquePointer?, _ name: UnsafePointer<CChar>?,
+                                          _ config: CBLValueIndexConfiguration, _ outError: UnsafeMutablePointer<CBLError>?) -> Bool {
+    bridge(outError, failure: false) {
+        let target = try collection(handle)
+        guard config.expressionLanguage == CBLQueryLanguage(kCBLJSONLanguage) else {
+            throw DocLiteError(.invalidParameter, "unknown expression language \(config.expressionLanguage)")
+        }
+        let configuration = ValueIndexConfiguration(json: try string(config.expressions, "index expressions"),
+                                                    where: try optionalString(config.where, "index where clause"))
+        try target.createIndex(withName: try string(name, "index name"), config: configuration)
+        return true
+    }
+}
+
+@c @implementation
+public func CBLCollection_DeleteIndex(_ handle: OpaquePointer?, _ name: UnsafePointer<CChar>?,
+                                     _ outError: UnsafeMutablePointer<CBLError>?) -> Bool {
+    bridge(outError, failure: false) {
+        try collection(handle).deleteIndex(forName: try string(name, "index name"))
+        return true
+    }
+}
+
+@c @implementation
+public func CBLCollection_GetIndexNames(_ handle: OpaquePointer?, _ outError: UnsafeMutablePointer<CBLError>?) -> UnsafeMutablePointer<CChar>? {
+    bridge(outError, failure: nil) {
+        ownedString(JSONValue.array(try collection(handle).indexes().map(JSONValue.string)).json)
+    }
+}

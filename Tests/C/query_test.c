@@ -1,0 +1,165 @@
+/* Queries through the C ABI: JSON queries with parameters, every value type
+   read by index and by key (MISSING told from null), whole rows as JSON,
+   explain, value indexes, and errors with positions. */
+#include "test_support.h"
+
+static CBLQuery* create_query(CBLDatabase* db, const char* json) {
+    CBLError err;
+    int position = 99;
+    CBLQuery* query = CBLDatabase_CreateQuery(db, kCBLJSONLanguage, json, &position, &err);
+    CHECK_OK(query != NULL, err);
+    return query;
+}
+
+static void test_parameterized_query_reads_every_type(CBLDatabase* db) {
+    CBLError err;
+    CBLQuery* query = create_query(db,
+        "{\"WHAT\": [[\"._id\"], [\".s\"], [\".i\"], [\".d\"], [\".b\"], [\".n\"], [\".gone\"], [\".a\"], [\".o\"],"
+        "            [\"AS\", [\">\", [\".i\"], [\"$min\"]], \"big\"]],"
+        " \"WHERE\": [\"AND\", [\">=\", [\".i\"], [\"$min\"]], [\"=\", [\".kind\"], [\"$kind\"]]],"
+        " \"ORDER_BY\": [[\".i\"]]}");
+    CHECK(CBLQuery_ColumnCount(query) == 10);
+    CHECK_STR(CBLQuery_ColumnName(query, 0), "id");
+    CHECK_STR(CBLQuery_ColumnName(query, 9), "big");
+    CHECK(CBLQuery_ColumnName(query, 10) == NULL);
+
+    CHECK_OK(CBLQuery_SetParameters(query, "{\"min\": 2, \"kind\": \"t\"}", &err), err);
+    CBLResultSet* rs = CBLQuery_Execute(query, &err);
+    CHECK_OK(rs != NULL, err);
+    CHECK(CBLResultSet_TypeAtIndex(rs, 0) == kCBLValueMissing);   /* before the first row */
+
+    CHECK_OK(CBLResultSet_Next(rs, &err), err);
+    CHECK_STR(CBLResultSet_StringAtIndex(rs, 0), "d2");
+    CHECK(CBLResultSet_TypeAtIndex(rs, 1) == kCBLValueString);
+    CHECK_STR(CBLResultSet_StringForKey(rs, "s"), "two");
+    CHECK(CBLResultSet_TypeForKey(rs, "i") == kCBLValueInteger);
+    CHECK(CBLResultSet_IntAtIndex(rs, 2) == 2);
+    CHECK(CBLResultSet_TypeAtIndex(rs, 3) == kCBLValueDouble);
+    CHECK(CBLResultSet_DoubleForKey(rs, "d") == 2.5);
+    CHECK(CBLResultSet_TypeAtIndex(rs, 4) == kCBLValueBoolean);
+    CHECK(CBLResultSet_BoolForKey(rs, "b") == true);
+    CHECK(CBLResultSet_TypeAtIndex(rs, 5) == kCBLValueNull);
+    CHECK_STR(CBLResultSet_JSONAtIndex(rs, 5), "null");
+    CHECK(CBLResultSet_TypeAtIndex(rs, 6) == kCBLValueMissing);
+    CHECK(CBLResultSet_JSONForKey(rs, "gone") == NULL);
+    CHECK(CBLResultSet_TypeAtIndex(rs, 7) == kCBLValueArray);
+    CHECK_STR(CBLResultSet_JSONAtIndex(rs, 7), "[1,\"x\",null]");
+    CHECK(CBLResultSet_TypeForKey(rs, "o") == kCBLValueDict);
+    CHECK_STR(CBLResultSet_JSONForKey(rs, "o"), "{\"k\":[true]}");
+    CHECK(CBLResultSet_TypeAtIndex(rs, 9) == kCBLValueBoolean && CBLResultSet_BoolAtIndex(rs, 9) == false);
+    CHECK(CBLResultSet_StringAtIndex(rs, 2) == NULL);     /* not a string */
+    CHECK(CBLResultSet_IntForKey(rs, "s") == 0);
+    CHECK(CBLResultSet_TypeAtIndex(rs, 42) == kCBLValueMissing);
+    CHECK(CBLResultSet_TypeForKey(rs, "nope") == kCBLValueMissing);
+
+    char* dict = CBLResultSet_CreateRowDictJSON(rs);
+    CHECK_STR(dict, "{\"a\":[1,\"x\",null],\"b\":true,\"big\":false,\"d\":2.5,\"i\":2,\"id\":\"d2\",\"n\":null,\"o\":{\"k\":[true]},\"s\":\"two\"}");
+    CBL_FreeString(dict);
+    char* array = CBLResultSet_CreateRowArrayJSON(rs);
+    CHECK_STR(array, "[\"d2\",\"two\",2,2.5,true,null,null,[1,\"x\",null],{\"k\":[true]},false]");
+    CBL_FreeString(array);
+
+    CHECK_OK(CBLResultSet_Next(rs, &err), err);
+    CHECK_STR(CBLResultSet_StringAtIndex(rs, 0), "d3");
+    CHECK(CBLResultSet_BoolAtIndex(rs, 9) == true);
+    CHECK(CBLResultSet_TypeAtIndex(rs, 4) == kCBLValueMissing);
+    err = poisoned_error();
+    CHECK(!CBLResultSet_Next(rs, &err));
+    CHECK(err.code == 0);
+    CHECK(CBLResultSet_CreateRowDictJSON(rs) == NULL);
+    CBL_Release(rs);
+
+    /* New parameters, a second run; releasing the query first keeps the result set valid. */
+    CHECK_OK(CBLQuery_SetParameters(query, "{\"min\": 0, \"kind\": \"u\"}", &err), err);
+    rs = CBLQuery_Execute(query, &err);
+    CHECK_OK(rs != NULL, err);
+    CBL_Release(query);
+    CHECK_OK(CBLResultSet_Next(rs, &err), err);
+    CHECK_STR(CBLResultSet_StringAtIndex(rs, 0), "d1");
+    CHECK(!CBLResultSet_Next(rs, &err) && err.code == 0);
+    CBL_Release(rs);
+}
+
+static void test_indexes_and_explain(CBLDatabase* db, CBLCollection* collection) {
+    CBLError err;
+    CBLValueIndexConfiguration config = { kCBLJSONLanguage, "[[\".i\"]]", NULL };
+    CHECK_OK(CBLCollection_CreateValueIndex(collection, "byI", config, &err), err);
+    CHECK_OK(CBLCollection_CreateValueIndex(collection, "byI", config, &err), err);   /* again: no-op */
+    char* names = CBLCollection_GetIndexNames(collection, &err);
+    CHECK_STR(names, "[\"byI\"]");
+    CBL_FreeString(names);
+
+    CBLQuery* query = create_query(db, "{\"WHAT\": [[\"._id\"]], \"WHERE\": [\"=\", [\".i\"], 3]}");
+    char* plan = CBLQuery_Explain(query, &err);
+    CHECK_OK(plan != NULL, err);
+    CHECK(plan && strstr(plan, "USING INDEX") != NULL);
+    CBL_FreeString(plan);
+    CBL_Release(query);
+
+    CBLValueIndexConfiguration bad = { kCBLJSONLanguage, "[[\".i\"]", NULL };
+    CHECK(!CBLCollection_CreateValueIndex(collection, "bad", bad, &err));
+    CHECK_CODE(err, kCBLDomain, kCBLErrorInvalidQuery);
+    CHECK_OK(CBLCollection_DeleteIndex(collection, "byI", &err), err);
+    names = CBLCollection_GetIndexNames(collection, &err);
+    CHECK_STR(names, "[]");
+    CBL_FreeString(names);
+}
+
+static void test_errors(CBLDatabase* db) {
+    CBLError err;
+    int position = 0;
+    CHECK(CBLDatabase_CreateQuery(db, kCBLJSONLanguage, "{\"WHAT\": [[\".a\"]}", &position, &err) == NULL);
+    CHECK_ERROR(err, kCBLDomain, kCBLErrorInvalidQuery, "not valid JSON");
+    CHECK(position == 16);
+    CHECK(CBLDatabase_CreateQuery(db, kCBLJSONLanguage, "{\"WHERE\": [\"FOO\", 1]}", &position, &err) == NULL);
+    CHECK_ERROR(err, kCBLDomain, kCBLErrorInvalidQuery, "WHERE: unknown operator 'FOO'");
+    CHECK(position == -1);
+    CHECK(CBLDatabase_CreateQuery(db, kCBLJSONLanguage, NULL, NULL, &err) == NULL);
+    CHECK_CODE(err, kCBLDomain, kCBLErrorInvalidParameter);
+    CHECK(CBLDatabase_CreateQuery(db, 7, "{}", NULL, &err) == NULL);
+    CHECK_ERROR(err, kCBLDomain, kCBLErrorInvalidParameter, "unknown query language");
+    CHECK(CBLDatabase_CreateQuery(NULL, kCBLJSONLanguage, "{}", NULL, &err) == NULL);
+    CHECK_CODE(err, kCBLDomain, kCBLErrorInvalidParameter);
+
+    CBLQuery* query = create_query(db, "{\"WHERE\": [\"=\", [\".i\"], [\"$i\"]]}");
+    CHECK(!CBLQuery_SetParameters(query, "{\"i\": ", &err));
+    CHECK_CODE(err, kCBLFleeceDomain, kCBLFleeceErrorJSON);
+    CHECK(!CBLQuery_SetParameters(query, "[1]", &err));
+    CHECK_CODE(err, kCBLDomain, kCBLErrorInvalidParameter);
+    CHECK_OK(CBLQuery_SetParameters(query, "{\"j\": 1}", &err), err);
+    CHECK(CBLQuery_Execute(query, &err) == NULL);
+    CHECK_ERROR(err, kCBLDomain, kCBLErrorInvalidQueryParam, "unknown query parameter 'j'");
+    CHECK_OK(CBLQuery_SetParameters(query, NULL, &err), err);
+    CBLResultSet* rs = CBLQuery_Execute(query, &err);
+    CHECK_OK(rs != NULL, err);
+    CBL_Release(query);
+    CBL_Release(rs);
+
+    /* Released and wrong-type handles are errors, never crashes. */
+    CHECK(!CBLResultSet_Next(rs, &err));
+    CHECK_CODE(err, kCBLDomain, kCBLErrorInvalidParameter);
+    CHECK(CBLQuery_Execute((CBLQuery*)db, &err) == NULL);
+    CHECK_CODE(err, kCBLDomain, kCBLErrorInvalidParameter);
+    CHECK(CBLQuery_ColumnCount(NULL) == 0);
+    CHECK(CBLResultSet_TypeAtIndex(NULL, 0) == kCBLValueMissing);
+    CHECK(CBLResultSet_StringForKey(rs, "x") == NULL);
+}
+
+int main(void) {
+    CBLDatabase* db = open_database(test_directory("query"), "q");
+    CBLError err;
+    CBLCollection* collection = CBLDatabase_DefaultCollection(db, &err);
+    CHECK_OK(collection != NULL, err);
+    save_json(collection, "d1", "{\"kind\": \"u\", \"i\": 1}");
+    save_json(collection, "d2", "{\"kind\": \"t\", \"s\": \"two\", \"i\": 2, \"d\": 2.5, \"b\": true, \"n\": null,"
+                                " \"a\": [1, \"x\", null], \"o\": {\"k\": [true]}}");
+    save_json(collection, "d3", "{\"kind\": \"t\", \"i\": 3}");
+
+    test_parameterized_query_reads_every_type(db);
+    test_indexes_and_explain(db, collection);
+    test_errors(db);
+
+    CBL_Release(collection);
+    close_database(db);
+    return test_finish("query_test");
+}
