@@ -25,7 +25,7 @@ enum Measure {
 /// Results of one scenario: median per contender, printed as a table row.
 struct Row {
     let scenario: String
-    let unit: String            // "ms" (lower is better) or "docs/s" (higher is better)
+    let unit: String            // "ms" or "µs" (lower is better), or "docs/s" (higher is better)
     var medians: [String: Double] = [:]
     var goal: String = ""
 
@@ -39,7 +39,11 @@ struct Row {
 func printTable(_ rows: [Row]) {
     func fmt(_ v: Double?, _ unit: String) -> String {
         guard let v else { return "—" }
-        return unit == "ms" ? String(format: "%.3f", v) : String(format: "%.0f", v)
+        switch unit {
+        case "ms": return String(format: "%.3f", v)
+        case "µs": return String(format: "%.1f", v)
+        default: return String(format: "%.0f", v)
+        }
     }
     func ratio(_ v: Double?) -> String { v.map { String(format: "%.2f×", $0) } ?? "—" }
     print("| scenario | unit | DocLite | R | J | DocLite ÷ R | DocLite ÷ J | goal |")

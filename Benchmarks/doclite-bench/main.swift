@@ -1,8 +1,10 @@
-// DocLite's storage benchmark: insert, get by ID, and full scans over stored
-// bodies in the SQL forms the query compiler will emit (Q0 point, Q3 LIKE,
-// Q2 grouping), each side by side with relational SQLite (R) and JSON text
-// with json_extract (J) in the same run: interleaved rounds, medians, row
-// counts checked equal. Usage: doclite-bench [--rounds N] [--docs N] [--insert-only]
+// DocLite's benchmark on the standard data of ../shared/bench: insert, get by
+// ID, and the queries Q0–Q3 (with and without their indexes) and a join on the
+// beer sample, run through the public query API (compiled once, every row
+// iterated), each side by side with relational SQLite (R) doing the same work
+// in the same run (and JSON text with json_extract (J) for the insert):
+// interleaved rounds, medians, row counts checked equal.
+// Usage: doclite-bench [--rounds N] [--docs N] [--insert-only]
 import CSQLite
 import DocLite
 import Foundation
@@ -119,57 +121,13 @@ var getRow = Row(scenario: "get 10,000 random docs by ID", unit: "docs/s", goal:
 for (name, times) in getTimes { getRow.medians[name] = Double(lookups.count) / Measure.median(times) }
 rows.append(getRow)
 
-// MARK: Scans
+// MARK: Queries through the public API
 
-struct Scan {
-    let name: String
-    let goal: String
-    let docLite: String
-    let r: String
-    let j: String
-    let parameters: [SQLValue]
-}
-
-let table = collection.liveTableName
-let scans = [
-    Scan(name: "Q0 point, no index", goal: "≤ 1.3× R",
-         docLite: "SELECT key, doc_value(body, 'name'), doc_value(body, 'city'), doc_value(body, 'rating') FROM \(table) WHERE doc_eq(body, 'name', ?)",
-         r: "SELECT id, name, city, rating FROM hotels WHERE name = ?",
-         j: "SELECT id, body ->> '$.name', body ->> '$.city', body ->> '$.rating' FROM docs WHERE body ->> '$.name' = ?",
-         parameters: [.text("Hotel 54321")]),
-    Scan(name: "Q3 LIKE '%royal palace%'", goal: "≤ 1.3× R (stretch 1.1×)",
-         docLite: "SELECT doc_value(body, 'name') FROM \(table) WHERE doc_like(body, 'description', ?)",
-         r: "SELECT name FROM hotels WHERE description LIKE ? ESCAPE '\\'",
-         j: "SELECT body ->> '$.name' FROM docs WHERE body ->> '$.description' LIKE ? ESCAPE '\\'",
-         parameters: [.text("%royal palace%")]),
-    Scan(name: "Q2 GROUP BY city", goal: "≤ 1.6× R (stretch 1.4×)",
-         docLite: "SELECT c, count(*) FROM (SELECT doc_value(body, 'city') AS c FROM \(table) LIMIT -1) GROUP BY c ORDER BY c",
-         r: "SELECT city, count(*) FROM hotels GROUP BY city ORDER BY city",
-         j: "SELECT body ->> '$.city' AS c, count(*) FROM docs GROUP BY c ORDER BY c",
-         parameters: []),
-]
-execute(j, "PRAGMA case_sensitive_like = ON")
-try docLite.withSQLiteConnection { handle in
-    for scan in scans {
-        let statements = ["DocLite": RawStatement(handle, scan.docLite), "R": RawStatement(r, scan.r), "J": RawStatement(j, scan.j)]
-        var times: [String: [Double]] = [:]
-        var counts: [String: Int] = [:]
-        for round in 0...rounds {
-            for name in ["DocLite", "R", "J"] {
-                let statement = statements[name]!
-                statement.bind(scan.parameters)
-                var count = 0
-                let seconds = Measure.seconds { count = statement.run() }
-                if round > 0 { times[name, default: []].append(seconds) }  // round 0 warms the cache
-                counts[name] = count
-            }
-        }
-        guard Set(counts.values).count == 1 else { throw BenchmarkError("\(scan.name): row counts differ \(counts)") }
-        var row = Row(scenario: "\(scan.name) (\(counts["R"]!) rows)", unit: "ms", goal: scan.goal)
-        for (name, values) in times { row.medians[name] = Measure.median(values) * 1000 }
-        rows.append(row)
-        statements.values.forEach { $0.finalize() }
-    }
+try rows += QueryBenchmarks(docLite: docLite, r: r, rounds: rounds).run()
+if let beers = try BeerSample.load(shared: shared, work: work) {
+    rows.append(try beers.joinRow(rounds: rounds))
+} else {
+    print("(beer join skipped: ../shared/data/beer-sample.jsonl not found)")
 }
 
 printTable(rows)

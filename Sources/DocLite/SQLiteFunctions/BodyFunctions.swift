@@ -7,6 +7,8 @@ import CSQLite
 ///
 /// - `doc_value(body, path)`: the property as a runtime value (``RuntimeSubtype``); NULL when missing.
 /// - `doc_eq(body, path, value)`: fused `doc_value(body, path) = value`: 1 or 0, NULL when missing.
+/// - `doc_range(body, path, low, lowInclusive, high, highInclusive)`: fused `low <(=) value <(=) high`
+///   (a NULL bound is no bound), with SQLite's order across types: 1 or 0, NULL when missing.
 /// - `doc_like(body, path, pattern)`: fused `doc_value(body, path) LIKE pattern ESCAPE '\'`
 ///   (case-sensitive): 1 or 0, NULL when missing.
 enum BodyFunctions {
@@ -28,6 +30,21 @@ enum BodyFunctions {
                     Cached(Operand(argv![2]))
                 }) { $0.value.equals(body, offset) }
                 sqlite3_result_int(context, equal == true ? 1 : 0)
+            }
+        }
+        add("doc_range", 6) { context, _, argv in
+            BodyFunctions.withProperty(context, argv) { body, offset in
+                // Each bound (argument 2 or 4; NULL: none) is read once per statement.
+                func within(_ argument: Int32, inclusive: Int32, below: Bool) -> Bool {
+                    guard sqlite3_value_type(argv![Int(argument)]) != SQLITE_NULL else { return true }
+                    let order = BodyFunctions.withAuxiliary(context, argument: argument, argv, {
+                        Cached(Operand(argv![Int(argument)]))
+                    }) { $0.value.compare(body, offset) } ?? 0
+                    let inclusiveBound = sqlite3_value_int(argv![Int(inclusive)]) != 0
+                    return below ? (order < 0 || (inclusiveBound && order == 0)) : (order > 0 || (inclusiveBound && order == 0))
+                }
+                let inside = within(2, inclusive: 3, below: false) && within(4, inclusive: 5, below: true)
+                sqlite3_result_int(context, inside ? 1 : 0)
             }
         }
         add("doc_like", 3) { context, _, argv in
@@ -172,6 +189,36 @@ enum BodyFunctions {
                 return false
             case .never:
                 return false
+            }
+        }
+
+        /// SQLite's order of the stored value against this operand (negative,
+        /// zero or positive): numbers (and booleans) < text < blobs (null, containers).
+        @inline(__always)
+        func compare(_ body: Body, _ offset: Int) -> Int {
+            let storedClass: Int
+            switch body.type(at: offset) {
+            case .boolean, .integer, .unsigned, .double: storedClass = 0
+            case .string: storedClass = 1
+            default: storedClass = 2
+            }
+            switch self {
+            case .integer(let value):
+                guard storedClass == 0 else { return 1 }
+                if let stored = body.int64(at: offset) { return stored < value ? -1 : stored == value ? 0 : 1 }
+                let stored = body.double(at: offset) ?? body.uint64(at: offset).map(Double.init) ?? 0
+                return stored < Double(value) ? -1 : stored == Double(value) ? 0 : 1
+            case .real(let value):
+                guard storedClass == 0 else { return 1 }
+                let stored = body.int64(at: offset).map(Double.init) ?? body.double(at: offset) ?? body.uint64(at: offset).map(Double.init) ?? 0
+                return stored < value ? -1 : stored == value ? 0 : 1
+            case .text(let text):
+                guard storedClass == 1, let stored = body.string(at: offset) else { return storedClass == 0 ? -1 : 1 }
+                let common = min(stored.count, text.count)
+                let order = common == 0 ? 0 : text.withUnsafeBytes { Int(memcmp(stored.baseAddress!, $0.baseAddress!, common)) }
+                return order != 0 ? order : stored.count - text.count
+            case .never:
+                return 0
             }
         }
     }

@@ -142,6 +142,21 @@ public final class Database: @unchecked Sendable {
         }
     }
 
+    /// Before a query runs: syncs with what other connections committed, in
+    /// a read transaction, only when they committed something (one pragma otherwise).
+    func syncBeforeQuery() throws {
+        let connection = try openConnection()
+        guard transaction.depth == 0, try fileDataVersion(connection) != dataVersion else { return }
+        try read { _ in }
+    }
+
+    private func fileDataVersion(_ connection: SQLiteConnection) throws -> Int64 {
+        try connection.withStatement("PRAGMA data_version") { version in
+            try version.step()
+            return version.int64(0)
+        }
+    }
+
     // MARK: Opening
 
     private static func prepare(_ connection: SQLiteConnection, keys: SharedKeys, fullSync: Bool) throws {
@@ -178,10 +193,7 @@ public final class Database: @unchecked Sendable {
     /// tombstones. Cheap when nothing changed.
     func syncWithFile() throws {
         let connection = try openConnection()
-        let current = try connection.withStatement("PRAGMA data_version") { version in
-            try version.step()
-            return version.int64(0)
-        }
+        let current = try fileDataVersion(connection)
         guard current != dataVersion else { return }
 
         try connection.withStatement("SELECT key FROM shared_keys WHERE id >= ? ORDER BY id") { keys in

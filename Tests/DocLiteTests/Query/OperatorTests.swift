@@ -26,6 +26,24 @@ final class OperatorTests: QueryTestCase {
         XCTAssertEqual(try idsWhere(#"["=", [".v"], "1"]"#), [])   // no string/number conversion
     }
 
+    func testFusedComparisonsAgreeWithSQLiteAcrossTypes() throws {
+        // A literal bound compiles to the fused doc_range; a parameter to the plain SQL operator.
+        for literal in ["0", "1", "2.5", "-1.5", "\"a\"", "\"x\"", "\"y\"", "9223372036854775807"] {
+            for op in ["<", "<=", ">", ">="] {
+                let fused = try idsWhere("[\"\(op)\", [\".v\"], \(literal)]")
+                let plain = try idsWhere("[\"\(op)\", [\".v\"], [\"$p\"]]", parameters: ["p": try JSONValue(json: literal).anyValue])
+                XCTAssertEqual(fused, plain, "\(op) \(literal)")
+                XCTAssertEqual(try idsWhere("[\"\(op)\", \(literal), [\".v\"]]"),
+                               try idsWhere("[\"\(op)\", [\"$p\"], [\".v\"]]", parameters: ["p": try JSONValue(json: literal).anyValue]),
+                               "\(literal) \(op) v")
+            }
+        }
+        XCTAssertEqual(try idsWhere(#"["AND", [">", [".v"], 0], ["<=", [".v"], 2.5], ["=", [".name"], "e"]]"#), ["double"])
+        XCTAssertEqual(try idsWhere(#"["NOT", ["AND", [">", [".v"], 0], ["<", [".v"], 2]]]"#), ["null", "string", "double", "array"])   // MISSING stays MISSING
+        XCTAssertTrue(try db.createQuery(json: #"{"WHERE": ["AND", [">", [".v"], 0], ["<", [".v"], 2]]}"#).explain()
+            .contains("doc_range(s0.body, 'v', 0, 0, 2, 0)"))
+    }
+
     func testIsAndIsNotTellMissingFromNull() throws {
         XCTAssertEqual(try idsWhere(#"["IS", [".v"], null]"#), ["null"])
         XCTAssertEqual(try idsWhere(#"["IS NOT", [".v"], null]"#), ["int", "string", "double", "true", "array"])
@@ -142,6 +160,17 @@ final class OperatorTests: QueryTestCase {
         XCTAssertEqual(try ids(#"{"WHAT": [[".name"]], "DISTINCT": true, "WHERE": ["=", [".v"], 1], "ORDER_BY": [["DESC", [".name"]]]}"#), ["f", "a"])
         // ORDER BY puts MISSING first ascending.
         XCTAssertEqual(try ids(#"{"WHAT": [["._id"]], "ORDER_BY": [[".v"], ["._id"]], "LIMIT": 2}"#), ["missing", "int"])
+    }
+
+    func testGroupedQueriesKeepValueTypes() throws {
+        // A grouped query reads its values through an inner query; types survive it.
+        try load([("g1", #"{"g": "x", "flag": true, "o": {"k": 1}}"#), ("g2", #"{"g": "x", "flag": false}"#), ("g3", #"{"g": "y", "flag": true}"#)])
+        let sql = try db.createQuery(json: #"{"WHAT": [[".g"], [".flag"]], "WHERE": ["IS VALUED", [".g"]], "GROUP_BY": [[".g"]]}"#).explain()
+        XCTAssertTrue(sql.hasPrefix("SELECT p0, p1 FROM (SELECT doc_result(s0.body, 'g') AS p0, doc_result(s0.body, 'flag') AS p1, doc_value(s0.body, 'g') AS p2 FROM kv_1 AS s0 WHERE"), sql)
+        let flags = try rows(#"{"WHAT": [[".g"], ["ARRAY_AGG()", [".flag"]], ["MAX()", [".o.k"]], ["AS", ["COUNT()", [".o"]], "n"], {"first": ["MIN()", ["._id"]]}], "WHERE": ["IS VALUED", [".g"]], "GROUP_BY": [[".g"]], "HAVING": [">", ["COUNT()"], 0], "ORDER_BY": [["DESC", [".g"]]]}"#)
+        XCTAssertEqual(flags.count, 2)
+        XCTAssertEqual(flags[0], [.string("y"), .array([.bool(true)]), nil, .int(0), .dictionary(["first": .string("g3")])])
+        XCTAssertEqual(flags[1], [.string("x"), .array([.bool(true), .bool(false)]), .int(1), .int(1), .dictionary(["first": .string("g1")])])
     }
 
     func testLimitAndOffset() throws {

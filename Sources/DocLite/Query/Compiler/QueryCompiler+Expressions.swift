@@ -14,18 +14,40 @@ struct SQLFragment {
     /// For a document property: the qualified body column, the path text, and the collection.
     var property: (body: String, path: String, collectionID: Int64)?
 
-    /// The SQL of a result column: booleans marked so that they read back as booleans.
-    var resultSQL: String {
-        if let property { return "doc_result(\(property.body), \(SQLLiteral.string(property.path)))" }
-        return kind == .any ? "doc_result(\(sql))" : sql
-    }
-
-    /// The SQL of an argument to a function that keeps value types (containers,
-    /// concatenation, aggregation): a boolean gets its subtype.
-    var valueSQL: String { kind == .boolean ? "doc_bool(\(sql))" : sql }
 }
 
 extension QueryCompiler {
+    /// The SQL of a result column: booleans marked so that they read back as booleans.
+    mutating func resultSQL(_ fragment: SQLFragment) -> String {
+        if let property = fragment.property {
+            return projected("doc_result(\(property.body), \(SQLLiteral.string(property.path)))")
+        }
+        return fragment.kind == .any ? "doc_result(\(fragment.sql))" : fragment.sql
+    }
+
+    /// The SQL of an argument to a function that keeps value types (containers,
+    /// concatenation, aggregation): a boolean gets its subtype (a projected
+    /// property, which loses subtypes in the inner query, its encoded form).
+    mutating func valueSQL(_ fragment: SQLFragment) -> String {
+        if projection != nil, fragment.property != nil { return resultSQL(fragment) }
+        return fragment.kind == .boolean ? "doc_bool(\(fragment.sql))" : fragment.sql
+    }
+
+    /// Compiles an expression whose SQL is used only through ``resultSQL(_:)`` or
+    /// ``valueSQL(_:)``: in a grouped query, a bare property then projects only
+    /// its result form.
+    mutating func compileValue(_ expression: QueryExpression, in clause: Clause, at location: String,
+                               insideAggregate: Bool = false) throws -> SQLFragment {
+        if projection != nil, case .property = expression { deferProjection = true }
+        defer { deferProjection = false }
+        return try compile(expression, in: clause, at: location, insideAggregate: insideAggregate)
+    }
+
+    /// A per-document value: as is, or in a grouped query the inner query's column for it.
+    private mutating func projected(_ sql: String) -> String {
+        projection?.reference(sql) ?? sql
+    }
+
     static let metaProperties: Set<String> = ["_id", "_sequence", "_deleted", "_expiration", "_revisionID", "_rowid"]
     static let aggregates: Set<String> = ["count", "sum", "avg", "min", "max", "array_agg"]
 
@@ -48,7 +70,7 @@ extension QueryCompiler {
         case .all(let name):
             let index = try sourceIndex(named: name, at: location)
             readsBodies = true
-            return SQLFragment(sql: sources[index].column("body"), kind: .scalar)
+            return SQLFragment(sql: projected(sources[index].column("body")), kind: .scalar)
         case .nested(let base, let path):
             if case .function("meta", let arguments) = base, path.count == 1, case .key(let key) = path[0],
                let meta = metaColumn("_" + key, of: try metaSource(arguments, at: location)) {
@@ -57,13 +79,16 @@ extension QueryCompiler {
             let value = try sub(base, 1)
             return SQLFragment(sql: "doc_value(\(value.sql), \(SQLLiteral.string(PropertyPath.format(path))))", kind: .any)
         case .array(let items):
-            let arguments = try items.enumerated().map { try sub($1, $0 + 1).valueSQL }
+            var arguments: [String] = []
+            for (i, item) in items.enumerated() {
+                arguments.append(valueSQL(try compileValue(item, in: clause, at: "\(location)[\(i + 1)]", insideAggregate: insideAggregate)))
+            }
             return SQLFragment(sql: "doc_array(\(arguments.joined(separator: ", ")))", kind: .scalar)
         case .dictionary(let members):
             var arguments: [String] = []
             for (key, value) in members.sorted(by: { $0.key < $1.key }) {
                 arguments.append(SQLLiteral.string(key))
-                arguments.append(try compile(value, in: clause, at: "\(location).\(key)", insideAggregate: insideAggregate).valueSQL)
+                arguments.append(valueSQL(try compileValue(value, in: clause, at: "\(location).\(key)", insideAggregate: insideAggregate)))
             }
             return SQLFragment(sql: "doc_dict(\(arguments.joined(separator: ", ")))", kind: .scalar)
         case .operation(let op, let operands):
@@ -76,10 +101,12 @@ extension QueryCompiler {
             var index = 2
             for branch in expression.branches {
                 sql += " WHEN " + (try sub(branch.when, index).sql)
-                sql += " THEN " + (try sub(branch.then, index + 1).valueSQL)
+                sql += " THEN " + valueSQL(try compileValue(branch.then, in: clause, at: "\(location)[\(index + 1)]", insideAggregate: insideAggregate))
                 index += 2
             }
-            sql += " ELSE " + (try expression.otherwise.map { try sub($0, index).valueSQL } ?? SQLLiteral.null) + " END"
+            sql += " ELSE " + (try expression.otherwise.map {
+                valueSQL(try compileValue($0, in: clause, at: "\(location)[\(index)]", insideAggregate: insideAggregate))
+            } ?? SQLLiteral.null) + " END"
             return SQLFragment(sql: sql, kind: .any)
         case .collate:
             throw JSONQueryParser.error(at: location, "COLLATE is not supported yet")
@@ -109,6 +136,8 @@ extension QueryCompiler {
 
     private mutating func property(_ path: [PathComponent], in clause: Clause, at location: String,
                                    insideAggregate: Bool) throws -> SQLFragment {
+        let deferred = deferProjection
+        deferProjection = false
         if clause.allowsResultAliases, case .key(let first) = path[0], let aliased = resultAliases[first],
            !sources.contains(where: { $0.isNamed(first) }) {
             // A result alias used as a property: its expression, compiled without alias lookups.
@@ -125,7 +154,7 @@ extension QueryCompiler {
         let source = sources[index]
         guard let first = rest.first else {
             readsBodies = true
-            return SQLFragment(sql: source.column("body"), kind: .scalar)
+            return SQLFragment(sql: projected(source.column("body")), kind: .scalar)
         }
         if case .key(let key) = first, Self.metaProperties.contains(key) {
             guard rest.count == 1 else {
@@ -135,8 +164,8 @@ extension QueryCompiler {
         }
         readsBodies = true
         let body = source.column("body"), pathText = PropertyPath.format(rest)
-        return SQLFragment(sql: "doc_value(\(body), \(SQLLiteral.string(pathText)))", kind: .any,
-                           property: (body, pathText, source.collection.id))
+        let value = "doc_value(\(body), \(SQLLiteral.string(pathText)))"
+        return SQLFragment(sql: deferred ? value : projected(value), kind: .any, property: (body, pathText, source.collection.id))
     }
 
     /// The source a property path reads and the path within its documents.
@@ -181,16 +210,18 @@ extension QueryCompiler {
     }
 
     /// The SQL of meta property `key` (`_id`, `_sequence`, …) of source `index`.
-    private func metaColumn(_ key: String, of index: Int) -> SQLFragment? {
+    private mutating func metaColumn(_ key: String, of index: Int) -> SQLFragment? {
         let source = sources[index]
+        let sql: String
         switch key {
-        case "_id": return SQLFragment(sql: source.column("key"), kind: .scalar)
-        case "_sequence", "_rowid": return SQLFragment(sql: source.column("sequence"), kind: .scalar)
-        case "_deleted": return SQLFragment(sql: source.includesDeleted ? source.column("deleted") : "0", kind: .boolean)
-        case "_expiration": return SQLFragment(sql: source.column("expiration"), kind: .scalar)
-        case "_revisionID": return SQLFragment(sql: "doc_revid(\(source.column("revid")))", kind: .scalar)
+        case "_id": sql = source.column("key")
+        case "_sequence", "_rowid": sql = source.column("sequence")
+        case "_deleted": return SQLFragment(sql: source.includesDeleted ? projected(source.column("deleted")) : "0", kind: .boolean)
+        case "_expiration": sql = source.column("expiration")
+        case "_revisionID": sql = "doc_revid(\(source.column("revid")))"
         default: return nil
         }
+        return SQLFragment(sql: projected(sql), kind: .scalar)
     }
 
     // MARK: Operators
@@ -209,7 +240,10 @@ extension QueryCompiler {
             let left = try sub(0), right = try sub(1)
             if let fused = fused("doc_eq", left, operands[1], right) { return boolean(fused) }
             return boolean("(\(left.sql) = \(right.sql))")
-        case .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual:
+        case .less, .lessOrEqual, .greater, .greaterOrEqual:
+            if let bound = try self.bound(op, operands, in: clause, at: location) { return boolean(Self.rangeSQL([bound])) }
+            return boolean(try infix(op.rawValue))
+        case .notEqual:
             return boolean(try infix(op.rawValue))
         case .is, .isNot:
             let left = try sub(0).sql
@@ -232,34 +266,101 @@ extension QueryCompiler {
                 }
                 return boolean("(\(value) \(negated)IN (\(list.joined(separator: ", "))))")
             }
-            return boolean("(\(negated)doc_array_contains(\(try sub(1).sql), \(try sub(0).valueSQL)))")
+            let array = try sub(1).sql
+            let member = valueSQL(try compileValue(operands[0], in: clause, at: "\(location)[1]", insideAggregate: insideAggregate))
+            return boolean("(\(negated)doc_array_contains(\(array), \(member)))")
         case .like:
             let left = try sub(0), right = try sub(1)
             if let fused = fused("doc_like", left, operands[1], right) { return boolean(fused) }
             return boolean("doc_like(\(left.sql), \(right.sql))")
         case .between:
+            if let low = try bound(.greaterOrEqual, [operands[0], operands[1]], in: clause, at: location),
+               let high = try bound(.lessOrEqual, [operands[0], operands[2]], in: clause, at: location) {
+                return boolean(Self.rangeSQL([low, high]))
+            }
             return boolean("(\(try sub(0).sql) BETWEEN \(try sub(1).sql) AND \(try sub(2).sql))")
         case .exists:
             return boolean("(\(try sub(0).sql) IS NOT NULL)")
         case .not:
             return boolean("(NOT \(try sub(0).sql))")
-        case .and, .or:
+        case .and:
+            // Bounds on one property merge into one fused range test, evaluated first.
+            var bounds: [Bound] = [], others: [String] = []
+            for (i, operand) in operands.enumerated() {
+                if case .operation(let inner, let pair) = operand, pair.count == 2,
+                   let bound = try bound(inner, pair, in: clause, at: "\(location)[\(i + 1)]") {
+                    bounds.append(bound)
+                } else {
+                    others.append(try sub(i).sql)
+                }
+            }
+            var ranges: [String] = []
+            while let first = bounds.first {
+                bounds.removeFirst()
+                var group = [first]
+                if let partner = bounds.firstIndex(where: { $0.property == first.property && $0.isLower != first.isLower }) {
+                    group.append(bounds.remove(at: partner))
+                }
+                ranges.append(Self.rangeSQL(group))
+            }
+            return boolean("(" + (ranges + others).joined(separator: " AND ") + ")")
+        case .or:
             return boolean(try infix(op.rawValue))
         case .add, .subtract, .multiply, .divide, .modulo:
             return SQLFragment(sql: try infix(op.rawValue), kind: .scalar)
         case .negate:
             return SQLFragment(sql: "(- \(try sub(0).sql))", kind: .scalar)
         case .concat:
-            let arguments = try operands.indices.map { try sub($0).valueSQL }
+            var arguments: [String] = []
+            for (i, operand) in operands.enumerated() {
+                arguments.append(valueSQL(try compileValue(operand, in: clause, at: "\(location)[\(i + 1)]", insideAggregate: insideAggregate)))
+            }
             return SQLFragment(sql: "doc_concat(\(arguments.joined(separator: ", ")))", kind: .scalar)
         }
+    }
+
+    /// A comparison of a document property with a number or string literal,
+    /// which `doc_range` can test in one call (unless an index covers the property).
+    struct Bound {
+        let property: String   // `body, 'path'`
+        let isLower: Bool
+        let inclusive: Bool
+        let literal: String
+    }
+
+    /// `operands[0] op operands[1]` as a bound, when one side is a document
+    /// property and the other a number or string literal.
+    private mutating func bound(_ op: QueryOperator, _ operands: [QueryExpression], in clause: Clause,
+                                at location: String) throws -> Bound? {
+        guard projection == nil, [.less, .lessOrEqual, .greater, .greaterOrEqual].contains(op), operands.count == 2 else { return nil }
+        func isBoundLiteral(_ expression: QueryExpression) -> Bool {
+            switch expression {
+            case .literal(.int), .literal(.double), .literal(.unsigned), .literal(.string): return true
+            default: return false
+            }
+        }
+        var (subject, limit, isLower) = (operands[0], operands[1], op == .greater || op == .greaterOrEqual)
+        if isBoundLiteral(subject) { (subject, limit, isLower) = (limit, subject, !isLower) }   // literal < property
+        guard case .property = subject, isBoundLiteral(limit), case .literal(let value) = limit else { return nil }
+        let fragment = try compile(subject, in: clause, at: location)
+        guard let property = fragment.property,
+              !isIndexed(property.collectionID, "doc_value(body, \(SQLLiteral.string(property.path)))") else { return nil }
+        return Bound(property: "\(property.body), \(SQLLiteral.string(property.path))", isLower: isLower,
+                     inclusive: op == .lessOrEqual || op == .greaterOrEqual, literal: literal(value).sql)
+    }
+
+    /// `doc_range` over one or two bounds (a lower and an upper) of one property.
+    private static func rangeSQL(_ bounds: [Bound]) -> String {
+        let lower = bounds.first(where: \.isLower), upper = bounds.first { !$0.isLower }
+        return "doc_range(\(bounds[0].property), \(lower?.literal ?? "NULL"), \(lower?.inclusive == true ? 1 : 0), "
+            + "\(upper?.literal ?? "NULL"), \(upper?.inclusive == true ? 1 : 0))"
     }
 
     /// The fused form `function(body, 'path', literal)` of a property compared
     /// with a string or number literal, unless an index covers the property.
     private func fused(_ function: String, _ left: SQLFragment, _ rightExpression: QueryExpression,
                        _ right: SQLFragment) -> String? {
-        guard let property = left.property, case .literal(let value) = rightExpression else { return nil }
+        guard projection == nil, let property = left.property, case .literal(let value) = rightExpression else { return nil }
         switch value {
         case .string: break
         case .int, .double, .unsigned: guard function == "doc_eq" else { return nil }
@@ -281,7 +382,7 @@ extension QueryCompiler {
                 SQLLiteral.string(key) + ", " + (column == "0" ? column : source.column(column))
             }
             let revision = "'revisionID', doc_revid(\(source.column("revid")))"
-            return SQLFragment(sql: "doc_dict(\((members + [revision]).joined(separator: ", ")))", kind: .scalar)
+            return SQLFragment(sql: projected("doc_dict(\((members + [revision]).joined(separator: ", ")))"), kind: .scalar)
         }
         guard Self.aggregates.contains(name) else {
             throw JSONQueryParser.error(at: location, "unknown function '\(name)()'")
@@ -297,10 +398,12 @@ extension QueryCompiler {
             throw JSONQueryParser.error(at: location, "\(name)() takes \(name == "count" ? "0 or 1 argument" : "1 argument"), got \(arguments.count)")
         }
         guard let argument = arguments.first else { return SQLFragment(sql: "count(*)", kind: .scalar) }
-        let value = try compile(argument, in: clause, at: location + "[1]", insideAggregate: true)
+        let value = name == "array_agg" || name == "min" || name == "max"
+            ? try compileValue(argument, in: clause, at: location + "[1]", insideAggregate: true)
+            : try compile(argument, in: clause, at: location + "[1]", insideAggregate: true)
         switch name {
-        case "array_agg": return SQLFragment(sql: "doc_array_agg(\(value.valueSQL))", kind: .scalar)
-        case "min", "max": return SQLFragment(sql: "\(name)(\(value.valueSQL))", kind: .any)
+        case "array_agg": return SQLFragment(sql: "doc_array_agg(\(valueSQL(value)))", kind: .scalar)
+        case "min", "max": return SQLFragment(sql: "\(name)(\(valueSQL(value)))", kind: .any)
         default: return SQLFragment(sql: "\(name)(\(value.sql))", kind: .scalar)
         }
     }

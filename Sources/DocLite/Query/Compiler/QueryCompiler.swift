@@ -35,6 +35,24 @@ struct QueryCompiler {
     var parameterNames: Set<String> = []
     /// Whether an expression reads document bodies (so SQLite scans the table, in sequence order).
     var readsBodies = false
+    /// In a grouped query: the values the outer query reads from the inner one.
+    var projection: Projection?
+    /// Set by ``compileValue``: the next property projects only its result form.
+    var deferProjection = false
+
+    /// The per-document values of a grouped query, computed by an inner query
+    /// (`SELECT … AS p0, … AS p1 FROM kv … WHERE … LIMIT -1`) that the
+    /// grouping, HAVING, ORDER BY and result columns then read.
+    struct Projection {
+        private(set) var columns: [String] = []
+
+        /// The outer query's name for the inner value `sql`.
+        mutating func reference(_ sql: String) -> String {
+            if let index = columns.firstIndex(of: sql) { return "p\(index)" }
+            columns.append(sql)
+            return "p\(columns.count - 1)"
+        }
+    }
 
     init(database: Database, isIndexed: @escaping (Int64, String) -> Bool = { _, _ in false }) {
         self.database = database
@@ -61,7 +79,23 @@ struct QueryCompiler {
             resultAliases[alias] = item.expression
         }
 
-        var sql = statement.distinct ? "SELECT DISTINCT " : "SELECT "
+        // FROM and WHERE read the documents. A grouped query over one source reads
+        // them in an inner query that projects only the values the other clauses
+        // use, so that SQLite's sorter gets those values rather than whole bodies.
+        var from = ""
+        for (i, source) in sources.enumerated() {
+            let table = "\(source.tableSQL) AS \(source.sqlAlias!)"
+            guard let join = source.join else { from += table; continue }
+            from += " \(join.rawValue) JOIN \(table)"
+            if let on = source.on {
+                from += " ON " + (try compile(on, in: .on, at: "FROM[\(i)].ON").sql)
+            }
+        }
+        if let clause = statement.whereClause {
+            from += " WHERE " + (try compile(clause, in: .whereClause, at: "WHERE").sql)
+        }
+        if !statement.groupBy.isEmpty && sources.count == 1 { projection = Projection() }
+
         let what = statement.what.isEmpty
             ? ["_id", "_sequence"].map { ResultItem(expression: .property([.key(sources[0].alias), .key($0)]), alias: $0) }
             : statement.what
@@ -69,36 +103,23 @@ struct QueryCompiler {
         var columns: [ResultColumn] = []
         let names = try ColumnNaming.names(for: what, sources: sources)
         for (i, item) in what.enumerated() {
-            let fragment = try compile(item.expression, in: .what, at: "WHAT[\(i)]")
-            columnSQL.append(fragment.resultSQL)
+            let fragment = try compileValue(item.expression, in: .what, at: "WHAT[\(i)]")
+            columnSQL.append(resultSQL(fragment))
             var column = ResultColumn(name: names[i], isBoolean: fragment.kind == .boolean)
             if case .parameter(let name) = item.expression { column.parameter = name }
             columns.append(column)
         }
-        sql += columnSQL.joined(separator: ", ")
-
-        sql += " FROM "
-        for (i, source) in sources.enumerated() {
-            let table = "\(source.tableSQL) AS \(source.sqlAlias!)"
-            guard let join = source.join else { sql += table; continue }
-            sql += " \(join.rawValue) JOIN \(table)"
-            if let on = source.on {
-                sql += " ON " + (try compile(on, in: .on, at: "FROM[\(i)].ON").sql)
-            }
-        }
-        if let clause = statement.whereClause {
-            sql += " WHERE " + (try compile(clause, in: .whereClause, at: "WHERE").sql)
-        }
+        var clauses = ""
         if !statement.groupBy.isEmpty {
-            sql += " GROUP BY " + (try statement.groupBy.enumerated().map { i, item in
+            clauses += " GROUP BY " + (try statement.groupBy.enumerated().map { i, item in
                 try compile(item, in: .groupBy, at: "GROUP_BY[\(i)]").sql
             }.joined(separator: ", "))
         }
         if let clause = statement.having {
-            sql += " HAVING " + (try compile(clause, in: .having, at: "HAVING").sql)
+            clauses += " HAVING " + (try compile(clause, in: .having, at: "HAVING").sql)
         }
         if !statement.orderBy.isEmpty {
-            sql += " ORDER BY " + (try statement.orderBy.enumerated().map { i, item in
+            clauses += " ORDER BY " + (try statement.orderBy.enumerated().map { i, item in
                 try compile(item.expression, in: .orderBy, at: "ORDER_BY[\(i)]").sql + (item.descending ? " DESC" : "")
             }.joined(separator: ", "))
         } else if statement.groupBy.isEmpty && !statement.distinct && !isAggregate(statement)
@@ -106,8 +127,18 @@ struct QueryCompiler {
             // Rows come in sequence order: a table scan gives it, but SQLite may read
             // a query that needs only IDs from the ID index, and tombstones come from
             // a second table. (Not otherwise: it would keep SQLite from value indexes.)
-            sql += " ORDER BY \(sources[0].column("sequence"))"
+            clauses += " ORDER BY \(sources[0].column("sequence"))"
         }
+
+        var sql = (statement.distinct ? "SELECT DISTINCT " : "SELECT ") + columnSQL.joined(separator: ", ")
+        if let projection {
+            let inner = projection.columns.isEmpty ? ["NULL AS p0"]
+                : projection.columns.enumerated().map { "\($1) AS p\($0)" }
+            sql += " FROM (SELECT \(inner.joined(separator: ", ")) FROM \(from) LIMIT -1)"
+        } else {
+            sql += " FROM " + from
+        }
+        sql += clauses
         if statement.limit != nil || statement.offset != nil {
             sql += " LIMIT " + (try statement.limit.map { try limitSQL($0, .limit) } ?? "-1")
             if let offset = statement.offset { sql += " OFFSET " + (try limitSQL(offset, .offset)) }

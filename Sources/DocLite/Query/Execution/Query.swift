@@ -44,11 +44,11 @@ public final class Query: CustomStringConvertible, @unchecked Sendable {
     public func execute() throws -> ResultSet {
         let values = lock.withLock { storedParameters?.snapshot ?? [:] }
         return try database.lock.withLock {
+            try database.syncBeforeQuery()   // sees other connections' keys, collections and indexes
             let query = try current()
             if let unknown = values.keys.sorted().first(where: { !query.parameterNames.contains($0) }) {
                 throw DocLiteError(.invalidQueryParam, "unknown query parameter '\(unknown)' (the query uses: \(query.parameterNames.sorted().joined(separator: ", ")))")
             }
-            try database.read { _ in }   // sees other connections' keys and collections
             let statement = try database.checkOutStatement(query.sql)
             do {
                 try bind(values, to: statement)

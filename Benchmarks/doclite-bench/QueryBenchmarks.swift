@@ -1,0 +1,96 @@
+import CSQLite
+import DocLite
+
+/// Q0–Q3 of the standard benchmark through DocLite's public query API (the
+/// query compiled once; each round executes it and iterates every row),
+/// against R running the equivalent SQL on its relational table. Q0 and Q1
+/// run again after both sides get the same indexes.
+struct QueryBenchmarks {
+    struct Scenario {
+        let name: String
+        let goal: String
+        let json: String
+        let r: String
+        /// Executions per measurement (indexed queries are too fast to time one by one).
+        var repeats = 1
+    }
+
+    let docLite: Database
+    let r: OpaquePointer
+    let rounds: Int
+
+    static let q0 = #"{"WHAT": [["._id"], [".name"], [".city"], [".rating"]], "WHERE": ["=", [".name"], "Hotel 54321"]}"#
+    static let q0R = "SELECT id, name, city, rating FROM hotels WHERE name = 'Hotel 54321'"
+    static let q1 = #"{"WHAT": [[".name"], [".price"], [".rating"]], "WHERE": ["AND", [">=", [".price"], 100], ["<", [".price"], 200]], "ORDER_BY": [["DESC", [".price"]], ["DESC", [".rating"]]], "LIMIT": 10}"#
+    static let q1R = "SELECT name, price, rating FROM hotels WHERE price >= 100 AND price < 200 ORDER BY price DESC, rating DESC LIMIT 10"
+
+    func run() throws -> [Row] {
+        var rows = try measure([
+            Scenario(name: "Q0 point, no index", goal: "≤ 1.3× R", json: Self.q0, r: Self.q0R),
+            Scenario(name: "Q1 range + sort + limit, no index", goal: "≤ 1.3× R", json: Self.q1, r: Self.q1R),
+            Scenario(name: "Q2 GROUP BY city", goal: "≤ 1.6× R (stretch 1.4×)",
+                     json: #"{"WHAT": [[".city"], ["AS", ["COUNT()"], "n"]], "GROUP_BY": [[".city"]], "ORDER_BY": [[".city"]]}"#,
+                     r: "SELECT city, count(*) AS n FROM hotels GROUP BY city ORDER BY city"),
+            Scenario(name: "Q3 LIKE '%royal palace%'", goal: "≤ 1.3× R (stretch 1.1×)",
+                     json: #"{"WHAT": [[".name"]], "WHERE": ["LIKE", [".description"], "%royal palace%"]}"#,
+                     r: "SELECT name FROM hotels WHERE description LIKE '%royal palace%'"),
+        ])
+        let collection = try docLite.defaultCollection()
+        try collection.createIndex(IndexBuilder.valueIndex(items: .property("name")), name: "name")
+        try collection.createIndex(IndexBuilder.valueIndex(items: .property("price")), name: "price")
+        execute(r, "CREATE INDEX hotels_name ON hotels (name); CREATE INDEX hotels_price ON hotels (price)")
+        rows += try measure([
+            Scenario(name: "Q0 point, indexed", goal: "≤ 10 µs", json: Self.q0, r: Self.q0R, repeats: 2_000),
+            Scenario(name: "Q1 range + sort + limit, indexed", goal: "≤ 100 µs", json: Self.q1, r: Self.q1R, repeats: 200),
+        ])
+        try collection.deleteIndex(forName: "name")
+        try collection.deleteIndex(forName: "price")
+        execute(r, "DROP INDEX hotels_name; DROP INDEX hotels_price")
+        return rows
+    }
+
+    private func measure(_ scenarios: [Scenario]) throws -> [Row] {
+        try scenarios.map { scenario in
+            let query = try docLite.createQuery(json: scenario.json)
+            let statement = RawStatement(r, scenario.r)
+            defer { statement.finalize() }
+            let row = try Self.compare(name: scenario.name, goal: scenario.goal, rounds: rounds, repeats: scenario.repeats,
+                                       docLite: { try Self.iterate(query) }, r: { statement.run() })
+            return row
+        }
+    }
+
+    /// Executes `query` and reads every row; returns the row count.
+    static func iterate(_ query: Query) throws -> Int {
+        let results = try query.execute()
+        var count = 0
+        while let row = results.next() {
+            count += row.count > 0 ? 1 : 0
+        }
+        if let error = results.error { throw error }
+        return count
+    }
+
+    /// Interleaved rounds of both sides (round 0 warms the caches); checks the row counts agree.
+    static func compare(name: String, goal: String, rounds: Int, repeats: Int,
+                        docLite: () throws -> Int, r: () -> Int) throws -> Row {
+        var times: [String: [Double]] = [:]
+        var counts: [String: Int] = [:]
+        for round in 0...rounds {
+            var count = 0
+            let docLiteSeconds = try Measure.seconds { for _ in 0..<repeats { count = try docLite() } }
+            counts["DocLite"] = count
+            let rSeconds = Measure.seconds { for _ in 0..<repeats { count = r() } }
+            counts["R"] = count
+            if round > 0 {
+                times["DocLite", default: []].append(docLiteSeconds / Double(repeats))
+                times["R", default: []].append(rSeconds / Double(repeats))
+            }
+        }
+        guard counts["DocLite"] == counts["R"] else { throw BenchmarkError("\(name): row counts differ \(counts)") }
+        let unit = repeats > 1 ? "µs" : "ms"
+        var row = Row(scenario: "\(name) (\(counts["R"]!) rows)", unit: unit, goal: goal)
+        for (side, values) in times { row.medians[side] = Measure.median(values) * (unit == "µs" ? 1e6 : 1e3) }
+        return row
+    }
+}
