@@ -34,17 +34,11 @@ enum BodyFunctions {
         }
         add("doc_range", 6) { context, _, argv in
             BodyFunctions.withProperty(context, argv) { body, offset in
-                // Each bound (argument 2 or 4; NULL: none) is read once per statement.
-                func within(_ argument: Int32, inclusive: Int32, below: Bool) -> Bool {
-                    guard sqlite3_value_type(argv![Int(argument)]) != SQLITE_NULL else { return true }
-                    let order = BodyFunctions.withAuxiliary(context, argument: argument, argv, {
-                        Cached(Operand(argv![Int(argument)]))
-                    }) { $0.value.compare(body, offset) } ?? 0
-                    let inclusiveBound = sqlite3_value_int(argv![Int(inclusive)]) != 0
-                    return below ? (order < 0 || (inclusiveBound && order == 0)) : (order > 0 || (inclusiveBound && order == 0))
-                }
-                let inside = within(2, inclusive: 3, below: false) && within(4, inclusive: 5, below: true)
-                sqlite3_result_int(context, inside ? 1 : 0)
+                // The bounds are read once per statement (cached on the constant argument 3).
+                let inside = BodyFunctions.withAuxiliary(context, argument: 3, argv, {
+                    Cached(Range(argv!))
+                }) { $0.value.contains(body, offset) }
+                sqlite3_result_int(context, inside == true ? 1 : 0)
             }
         }
         add("doc_like", 3) { context, _, argv in
@@ -154,6 +148,33 @@ enum BodyFunctions {
     static func rawText(_ value: OpaquePointer?) -> UnsafeRawBufferPointer {
         guard let text = sqlite3_value_text(value) else { return UnsafeRawBufferPointer(start: nil, count: 0) }
         return UnsafeRawBufferPointer(start: text, count: Int(sqlite3_value_bytes(value)))
+    }
+
+    /// The bounds of `doc_range` (arguments 2–5); a NULL bound is no bound.
+    fileprivate struct Range {
+        let lower: Operand?, lowerInclusive: Bool
+        let upper: Operand?, upperInclusive: Bool
+
+        init(_ argv: UnsafeMutablePointer<OpaquePointer?>) {
+            func bound(_ i: Int) -> Operand? { sqlite3_value_type(argv[i]) == SQLITE_NULL ? nil : Operand(argv[i]) }
+            lower = bound(2)
+            lowerInclusive = sqlite3_value_int(argv[3]) != 0
+            upper = bound(4)
+            upperInclusive = sqlite3_value_int(argv[5]) != 0
+        }
+
+        @inline(__always)
+        func contains(_ body: Body, _ offset: Int) -> Bool {
+            if let lower {
+                let order = lower.compare(body, offset)
+                guard order > 0 || (lowerInclusive && order == 0) else { return false }
+            }
+            if let upper {
+                let order = upper.compare(body, offset)
+                guard order < 0 || (upperInclusive && order == 0) else { return false }
+            }
+            return true
+        }
     }
 
     /// An SQL value compared with stored values by `doc_eq`.

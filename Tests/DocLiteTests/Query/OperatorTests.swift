@@ -166,7 +166,7 @@ final class OperatorTests: QueryTestCase {
         // A grouped query reads its values through an inner query; types survive it.
         try load([("g1", #"{"g": "x", "flag": true, "o": {"k": 1}}"#), ("g2", #"{"g": "x", "flag": false}"#), ("g3", #"{"g": "y", "flag": true}"#)])
         let sql = try db.createQuery(json: #"{"WHAT": [[".g"], [".flag"]], "WHERE": ["IS VALUED", [".g"]], "GROUP_BY": [[".g"]]}"#).explain()
-        XCTAssertTrue(sql.hasPrefix("SELECT p0, p1 FROM (SELECT doc_result(s0.body, 'g') AS p0, doc_result(s0.body, 'flag') AS p1, doc_value(s0.body, 'g') AS p2 FROM kv_1 AS s0 WHERE"), sql)
+        XCTAssertTrue(sql.hasPrefix("SELECT p0, p1 FROM (SELECT doc_result(s0.body, 'g') AS p0, doc_result(s0.body, 'flag') AS p1 FROM kv_1 AS s0 WHERE coalesce(doc_value(s0.body, 'g') != X'', 0) LIMIT -1) GROUP BY p0"), sql)
         let flags = try rows(#"{"WHAT": [[".g"], ["ARRAY_AGG()", [".flag"]], ["MAX()", [".o.k"]], ["AS", ["COUNT()", [".o"]], "n"], {"first": ["MIN()", ["._id"]]}], "WHERE": ["IS VALUED", [".g"]], "GROUP_BY": [[".g"]], "HAVING": [">", ["COUNT()"], 0], "ORDER_BY": [["DESC", [".g"]]]}"#)
         XCTAssertEqual(flags.count, 2)
         XCTAssertEqual(flags[0], [.string("y"), .array([.bool(true)]), nil, .int(0), .dictionary(["first": .string("g3")])])

@@ -112,7 +112,7 @@ struct QueryCompiler {
         var clauses = ""
         if !statement.groupBy.isEmpty {
             clauses += " GROUP BY " + (try statement.groupBy.enumerated().map { i, item in
-                try compile(item, in: .groupBy, at: "GROUP_BY[\(i)]").sql
+                try keySQL(item, in: .groupBy, at: "GROUP_BY[\(i)]")
             }.joined(separator: ", "))
         }
         if let clause = statement.having {
@@ -120,7 +120,7 @@ struct QueryCompiler {
         }
         if !statement.orderBy.isEmpty {
             clauses += " ORDER BY " + (try statement.orderBy.enumerated().map { i, item in
-                try compile(item.expression, in: .orderBy, at: "ORDER_BY[\(i)]").sql + (item.descending ? " DESC" : "")
+                try keySQL(item.expression, in: .orderBy, at: "ORDER_BY[\(i)]") + (item.descending ? " DESC" : "")
             }.joined(separator: ", "))
         } else if statement.groupBy.isEmpty && !statement.distinct && !isAggregate(statement)
                     && (sources[0].includesDeleted || !readsBodies) {
@@ -145,6 +145,14 @@ struct QueryCompiler {
         }
         return CompiledQuery(sql: sql, columns: columns, parameterNames: parameterNames,
                              collectionIDs: Set(sources.map(\.collection.id)))
+    }
+
+    /// A GROUP BY or ORDER BY key. In a grouped query a bare property is keyed
+    /// by its result form, the column the result reads too, so that each row
+    /// computes it once (booleans then group and sort as encoded values).
+    private mutating func keySQL(_ expression: QueryExpression, in clause: Clause, at location: String) throws -> String {
+        guard projection != nil else { return try compile(expression, in: clause, at: location).sql }
+        return resultSQL(try compileValue(expression, in: clause, at: location))
     }
 
     /// Whether a WHAT item calls an aggregate function (the query then returns one row).
