@@ -21,14 +21,7 @@ struct ImportCommand: ParsableCommand {
     func run() throws {
         let database = try location.open()
         defer { try? database.close() }
-        let target: Collection
-        if let collection {
-            let parts = collection.split(separator: ".", maxSplits: 1).map(String.init)
-            target = parts.count == 2 ? try database.createCollection(name: parts[1], scope: parts[0])
-                : try database.createCollection(name: parts[0])
-        } else {
-            target = try database.defaultCollection()
-        }
+        let target = try location.collection(collection, in: database, create: true)
         let data = try Data(contentsOf: URL(fileURLWithPath: file))
         let documents = try JSONDocuments(data: data, idField: idField)
         let showsProgress = documents.count >= 10_000

@@ -13,6 +13,19 @@ struct DatabaseLocation: ParsableArguments {
         return try Database(name: url.lastPathComponent,
                             config: DatabaseConfiguration(directory: url.deletingLastPathComponent().path))
     }
+
+    /// The collection named `name` (`"name"` or `"scope.name"`; nil: the default
+    /// collection), created when `create` is set, else an error when missing.
+    func collection(_ name: String?, in database: Database, create: Bool = false) throws -> DocLite.Collection {
+        guard let name else { return try database.defaultCollection() }
+        let parts = name.split(separator: ".", maxSplits: 1).map(String.init)
+        let (scope, collection) = parts.count == 2 ? (parts[0], parts[1]) : (DocLite.Collection.defaultName, parts[0])
+        if create { return try database.createCollection(name: collection, scope: scope) }
+        guard let found = try database.collection(name: collection, scope: scope) else {
+            throw ValidationError("no collection '\(name)' in \(database.name)")
+        }
+        return found
+    }
 }
 
 /// `doclite query DB '<JSON query>' [--param name=value …] [--format json|table]`.
