@@ -35,7 +35,7 @@ public final class Database: @unchecked Sendable {
     let listeners = ListenerRegistry()
     lazy var housekeeper = Housekeeper(database: self)
     /// Prepared query statements not in use, by SQL.
-    var idleQueryStatements: [String: [Statement]] = [:]
+    var idleQueryStatements: [StatementKey: [Statement]] = [:]
     /// The value-index expressions (compiled SQL) of each collection, and a
     /// counter bumped when they change, so that queries compile again.
     var indexedExpressions: [Int64: Set<String>] = [:]

@@ -1,7 +1,9 @@
 /// A query compiled to SQLite SQL, with what the executor needs to read its rows.
 struct CompiledQuery: Sendable {
     /// The SELECT statement. Literals are quoted in it; parameters are `$_name`.
-    let sql: String
+    var sql: String { key.sql }
+    /// The SQL as the statement cache's key.
+    let key: StatementKey
     let columns: [ResultColumn]
     /// The names of the parameters the query uses.
     let parameterNames: Set<String>
@@ -143,7 +145,7 @@ struct QueryCompiler {
             sql += " LIMIT " + (try statement.limit.map { try limitSQL($0, .limit) } ?? "-1")
             if let offset = statement.offset { sql += " OFFSET " + (try limitSQL(offset, .offset)) }
         }
-        return CompiledQuery(sql: sql, columns: columns, parameterNames: parameterNames,
+        return CompiledQuery(key: StatementKey(sql), columns: columns, parameterNames: parameterNames,
                              collectionIDs: Set(sources.map(\.collection.id)))
     }
 

@@ -7,20 +7,18 @@ extension Database {
     /// Keeps at most this many idle statements per SQL text.
     static let idleStatementsPerQuery = 4
 
-    /// A prepared statement for `sql`. Holds the database lock.
-    func checkOutStatement(_ sql: String) throws -> Statement {
-        if let statement = idleQueryStatements[sql]?.popLast() { return statement }
-        return try Statement(connection: try openConnection(), sql: sql, persistent: true)
+    /// A prepared statement for `key`'s SQL. Holds the database lock.
+    func checkOutStatement(_ key: StatementKey) throws -> Statement {
+        if let statement = idleQueryStatements[key]?.popLast() { return statement }
+        return try Statement(connection: try openConnection(), sql: key.sql, persistent: true)
     }
 
-    /// Resets `statement` and keeps it for reuse. Holds the database lock.
-    func returnStatement(_ statement: Statement) {
+    /// Resets `statement`, prepared from `key`'s SQL, and keeps it for reuse. Holds the database lock.
+    func returnStatement(_ statement: Statement, key: StatementKey) {
         guard connection != nil else { return }   // closed: the statement is finalized when released
         statement.reset()
-        var idle = idleQueryStatements[statement.sql, default: []]
-        guard idle.count < Self.idleStatementsPerQuery else { return }
-        idle.append(statement)
-        idleQueryStatements[statement.sql] = idle
+        idleQueryStatements[key, default: []].append(statement)
+        if idleQueryStatements[key]!.count > Self.idleStatementsPerQuery { idleQueryStatements[key]!.removeFirst() }
     }
 
     /// Whether `expression` (SQL over unqualified columns) is indexed in collection `collection`.
@@ -29,10 +27,23 @@ extension Database {
     }
 }
 
-extension Statement {
-    /// The SQL the statement was prepared from.
-    var sql: String { String(cString: sqlite3_sql(handle)) }
+/// The statement cache's key: a query's SQL with its hash computed once, so
+/// that checking a statement out and back in does not hash the text each time.
+struct StatementKey: Hashable, Sendable {
+    let sql: String
+    private let hash: Int
 
+    init(_ sql: String) {
+        self.sql = sql
+        hash = sql.hashValue
+    }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+
+    static func == (a: StatementKey, b: StatementKey) -> Bool { a.hash == b.hash && a.sql == b.sql }
+}
+
+extension Statement {
     var parameterCount: Int { Int(sqlite3_bind_parameter_count(handle)) }
 
     /// The name of parameter `index` (1-based), with its prefix (`$_name`).

@@ -7,6 +7,8 @@ public final class Query: CustomStringConvertible, @unchecked Sendable {
     let statement: SelectStatement
     private let lock = Lock()
     private var compiled: CompiledQuery
+    /// The column titles and types of `compiled`, shared by every result.
+    private var columns: ResultColumns
     private var compiledForIndexes: Int
     private var storedParameters: Parameters?
 
@@ -16,6 +18,7 @@ public final class Query: CustomStringConvertible, @unchecked Sendable {
         (compiled, compiledForIndexes) = try database.lock.withLock {
             (try Self.compile(statement, in: database), database.indexGeneration)
         }
+        columns = ResultColumns(compiled.columns)
     }
 
     private static func compile(_ statement: SelectStatement, in database: Database) throws -> CompiledQuery {
@@ -45,20 +48,22 @@ public final class Query: CustomStringConvertible, @unchecked Sendable {
         let values = lock.withLock { storedParameters?.snapshot ?? [:] }
         return try database.lock.withLock {
             try database.syncBeforeQuery()   // sees other connections' keys, collections and indexes
-            let query = try current()
+            var (query, columns) = try current()
             if let unknown = values.keys.sorted().first(where: { !query.parameterNames.contains($0) }) {
                 throw DocLiteError(.invalidQueryParam, "unknown query parameter '\(unknown)' (the query uses: \(query.parameterNames.sorted().joined(separator: ", ")))")
             }
-            let statement = try database.checkOutStatement(query.sql)
-            do {
-                try bind(values, to: statement)
-                let columns = query.columns.map { column in
+            if query.columns.contains(where: { column in column.parameter.map { if case .bool? = values[$0] { true } else { false } } ?? false }) {
+                columns = ResultColumns(query.columns.map { column in
                     guard let name = column.parameter, case .bool? = values[name] else { return column }
                     return ResultColumn(name: column.name, isBoolean: true)
-                }
-                return try ResultSet(database: database, statement: statement, columns: ResultColumns(columns))
+                })
+            }
+            let statement = try database.checkOutStatement(query.key)
+            do {
+                try bind(values, to: statement)
+                return try ResultSet(database: database, statement: statement, key: query.key, columns: columns)
             } catch {
-                database.returnStatement(statement)
+                database.returnStatement(statement, key: query.key)
                 throw error
             }
         }
@@ -68,7 +73,7 @@ public final class Query: CustomStringConvertible, @unchecked Sendable {
     /// step), and the JSON query, separated by blank lines.
     public func explain() throws -> String {
         try database.lock.withLock {
-            let sql = try current().sql
+            let sql = try current().0.sql
             let plan = try database.read { connection in
                 let statement = try Statement(connection: connection, sql: "EXPLAIN QUERY PLAN " + sql)
                 var lines: [String] = []
@@ -81,14 +86,15 @@ public final class Query: CustomStringConvertible, @unchecked Sendable {
         }
     }
 
-    /// The compiled query, compiled again if the indexes changed. Holds the database lock.
-    private func current() throws -> CompiledQuery {
+    /// The compiled query and its columns, compiled again if the indexes changed. Holds the database lock.
+    private func current() throws -> (CompiledQuery, ResultColumns) {
         try lock.withLock {
             if compiledForIndexes != database.indexGeneration {
                 compiled = try Self.compile(statement, in: database)
+                columns = ResultColumns(compiled.columns)
                 compiledForIndexes = database.indexGeneration
             }
-            return compiled
+            return (compiled, columns)
         }
     }
 

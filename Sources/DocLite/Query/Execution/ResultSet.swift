@@ -6,6 +6,8 @@ import CSQLite
 public final class ResultSet: Sequence, IteratorProtocol, @unchecked Sendable {
     private let database: Database
     private var statement: Statement?
+    /// The statement's key in the statement cache.
+    private let key: StatementKey
     private let columns: ResultColumns
     /// The first row, read by `init` so that errors surface from `execute()`.
     private var pending: Result?
@@ -13,15 +15,16 @@ public final class ResultSet: Sequence, IteratorProtocol, @unchecked Sendable {
     public private(set) var error: DocLiteError?
 
     /// Steps to the first row; called with the database lock held.
-    init(database: Database, statement: Statement, columns: ResultColumns) throws {
+    init(database: Database, statement: Statement, key: StatementKey, columns: ResultColumns) throws {
         self.database = database
         self.statement = statement
+        self.key = key
         self.columns = columns
         pending = try readRow()
     }
 
     deinit {
-        if let statement { database.lock.withLock { database.returnStatement(statement) } }
+        if let statement { database.lock.withLock { database.returnStatement(statement, key: key) } }
     }
 
     /// The column titles.
@@ -70,7 +73,7 @@ public final class ResultSet: Sequence, IteratorProtocol, @unchecked Sendable {
     private func finish() {
         guard let statement else { return }
         self.statement = nil
-        database.returnStatement(statement)
+        database.returnStatement(statement, key: key)
     }
 }
 
