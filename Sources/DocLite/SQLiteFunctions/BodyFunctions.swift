@@ -102,7 +102,8 @@ enum BodyFunctions {
     @inline(__always)
     static func withProperty(_ context: OpaquePointer?, _ argv: UnsafeMutablePointer<OpaquePointer?>?,
                                          _ use: (Body, Int) -> Void) {
-        guard let argv, let blob = sqlite3_value_blob(argv[0]) else {
+        // Only a blob is an encoded value (text or a number has no properties).
+        guard let argv, sqlite3_value_type(argv[0]) == SQLITE_BLOB, let blob = sqlite3_value_blob(argv[0]) else {
             sqlite3_result_null(context)
             return
         }

@@ -44,6 +44,29 @@ final class OperatorTests: QueryTestCase {
             .contains("doc_range(s0.body, 'v', 0, 0, 2, 0)"))
     }
 
+    func testBetweenWithALiteralSubjectTestsBothProperties() throws {
+        try load([("span", #"{"start": 1, "end": 10}"#)])
+        XCTAssertEqual(try idsWhere(#"["BETWEEN", 5, [".start"], [".end"]]"#), ["span"])
+        XCTAssertEqual(try idsWhere(#"["BETWEEN", 11, [".start"], [".end"]]"#), [])
+    }
+
+    func testMetaIDAloneDoesNotIncludeTombstones() throws {
+        try defaultCollection.delete(document: try XCTUnwrap(defaultCollection.document(id: "int")))
+        XCTAssertEqual(try ids(#"{"WHAT": [["_.", ["META()"], "id"]], "WHERE": ["=", [".name"], "a"]}"#), [])
+        XCTAssertEqual(try ids(#"{"WHAT": [["_.", ["META()"], "id"]], "WHERE": ["_.", ["META()"], "deleted"]}"#), ["int"])
+    }
+
+    func testAFailingFirstStepLeavesTheStatementCacheSound() throws {
+        let query = try db.createQuery(json: #"{"WHAT": [["._id"]], "ORDER_BY": [["._sequence"]], "LIMIT": ["$n"]}"#)
+        query.parameters = Parameters().setString("abc", forName: "n")
+        XCTAssertThrowsError(try query.execute())
+        query.parameters = Parameters().setInt(2, forName: "n")
+        let first = try query.execute(), second = try query.execute()
+        XCTAssertEqual(first.next()?.string(at: 0), "int")
+        XCTAssertEqual(second.allResults().map { $0.string(at: 0) }, ["int", "null"])
+        XCTAssertEqual(first.next()?.string(at: 0), "null")
+    }
+
     func testIsAndIsNotTellMissingFromNull() throws {
         XCTAssertEqual(try idsWhere(#"["IS", [".v"], null]"#), ["null"])
         XCTAssertEqual(try idsWhere(#"["IS NOT", [".v"], null]"#), ["int", "string", "double", "true", "array"])

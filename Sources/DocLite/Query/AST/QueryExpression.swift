@@ -93,26 +93,25 @@ enum Quantifier: String, Sendable {
 }
 
 extension QueryExpression {
+    /// The expressions directly inside this one.
+    var children: [QueryExpression] {
+        switch self {
+        case .literal, .missing, .property, .all, .parameter, .variable: return []
+        case .nested(let base, _): return [base]
+        case .array(let items): return items
+        case .dictionary(let members): return members.sorted { $0.key < $1.key }.map(\.value)
+        case .operation(_, let operands), .function(_, let operands): return operands
+        case .collate(_, let operand): return [operand]
+        case .caseWhen(let expression):
+            return [expression.subject].compactMap { $0 } + expression.branches.flatMap { [$0.when, $0.then] }
+                + [expression.otherwise].compactMap { $0 }
+        case .quantified(_, _, let array, let condition): return [array, condition]
+        }
+    }
+
     /// Calls `visit` on this expression and every expression inside it, depth first.
     func forEach(_ visit: (QueryExpression) throws -> Void) rethrows {
         try visit(self)
-        switch self {
-        case .literal, .missing, .property, .all, .parameter, .variable: break
-        case .nested(let base, _): try base.forEach(visit)
-        case .array(let items): for item in items { try item.forEach(visit) }
-        case .dictionary(let members): for (_, value) in members { try value.forEach(visit) }
-        case .operation(_, let operands), .function(_, let operands): for operand in operands { try operand.forEach(visit) }
-        case .collate(_, let operand): try operand.forEach(visit)
-        case .caseWhen(let expression):
-            try expression.subject?.forEach(visit)
-            for branch in expression.branches {
-                try branch.when.forEach(visit)
-                try branch.then.forEach(visit)
-            }
-            try expression.otherwise?.forEach(visit)
-        case .quantified(_, _, let array, let condition):
-            try array.forEach(visit)
-            try condition.forEach(visit)
-        }
+        for child in children { try child.forEach(visit) }
     }
 }

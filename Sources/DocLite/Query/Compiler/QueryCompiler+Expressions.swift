@@ -274,7 +274,8 @@ extension QueryCompiler {
             if let fused = fused("doc_like", left, operands[1], right) { return boolean(fused) }
             return boolean("doc_like(\(left.sql), \(right.sql))")
         case .between:
-            if let low = try bound(.greaterOrEqual, [operands[0], operands[1]], in: clause, at: location),
+            if case .property = operands[0],
+               let low = try bound(.greaterOrEqual, [operands[0], operands[1]], in: clause, at: location),
                let high = try bound(.lessOrEqual, [operands[0], operands[2]], in: clause, at: location) {
                 return boolean(Self.rangeSQL([low, high]))
             }

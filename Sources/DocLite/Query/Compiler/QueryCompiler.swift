@@ -176,22 +176,29 @@ struct QueryCompiler {
         }
     }
 
-    /// Marks the sources whose `_deleted` or `META()` the statement reads.
+    /// Marks the sources whose `_deleted`, `META().deleted` or whole `META()`
+    /// the statement reads (LiteCore's rule: `META().id` alone does not count).
     private mutating func markSourcesReadingDeleted(_ statement: SelectStatement) throws {
-        for expression in statement.expressions {
-            try expression.forEach { node in
-                switch node {
-                case .property(let path):
-                    if let (index, rest) = try? resolve(path), rest.first == .key("_deleted") {
-                        sources[index].includesDeleted = true
-                    }
-                case .function("meta", let arguments):
-                    sources[try metaSource(arguments, at: "META()")].includesDeleted = true
-                default:
-                    break
-                }
+        for expression in statement.expressions { try markReadingDeleted(expression) }
+    }
+
+    private mutating func markReadingDeleted(_ expression: QueryExpression) throws {
+        switch expression {
+        case .property(let path):
+            if let (index, rest) = try? resolve(path), rest.first == .key("_deleted") {
+                sources[index].includesDeleted = true
             }
+        case .nested(.function("meta", let arguments), let path):
+            if path.first == .key("deleted") {
+                sources[try metaSource(arguments, at: "META()")].includesDeleted = true
+            }
+            return
+        case .function("meta", let arguments):
+            sources[try metaSource(arguments, at: "META()")].includesDeleted = true
+        default:
+            break
         }
+        for child in expression.children { try markReadingDeleted(child) }
     }
 
     // MARK: Index expressions

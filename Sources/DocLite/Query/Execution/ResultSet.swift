@@ -20,7 +20,12 @@ public final class ResultSet: Sequence, IteratorProtocol, @unchecked Sendable {
         self.statement = statement
         self.key = key
         self.columns = columns
-        pending = try readRow()
+        do {
+            pending = try readRow()
+        } catch {
+            self.statement = nil   // the caller returns it to the cache
+            throw error
+        }
     }
 
     deinit {
