@@ -1,6 +1,6 @@
 # The command-line tool: target `doclite-tool`, installed as `doclite` (the
 # library target is `doclite`). swift-argument-parser is built from its
-# sources at the version Package.swift names, fetched with git; its own CMake
+# sources (1.8.2, a version Package.swift accepts), fetched with git; its own CMake
 # project is not added, so none of its options, tests or install rules apply.
 include(FetchContent)
 FetchContent_Declare(swift_argument_parser
