@@ -362,7 +362,7 @@ double CBLResultSet_DoubleAtIndex(const CBLResultSet* rs, unsigned index);
 double CBLResultSet_DoubleForKey(const CBLResultSet* rs, const char* key);
 
 /** A string column, borrowed: valid until the result set moves on or is released.
-    NULL unless the value is a string. */
+    NULL unless the value is a string; a string holding NUL ends at it (use the JSON getter). */
 const char* CBLResultSet_StringAtIndex(const CBLResultSet* rs, unsigned index);
 /** As CBLResultSet_StringAtIndex, by column title. */
 const char* CBLResultSet_StringForKey(const CBLResultSet* rs, const char* key);

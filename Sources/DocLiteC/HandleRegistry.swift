@@ -73,14 +73,16 @@ final class HandleRegistry: @unchecked Sendable {
         return typed
     }
 
-    /// A C copy of `value`, owned by the handle: valid while the handle lives
-    /// and until the same `slot` is asked for with a different value.
+    /// A C copy of `value` (up to a NUL in it, which C text cannot hold), owned
+    /// by the handle: valid while the handle lives and until the same `slot` is
+    /// asked for with a different value.
     func borrowedString(_ handle: OpaquePointer?, slot: String, _ value: String) -> UnsafePointer<CChar>? {
-        lock.withLock {
+        let text = value.utf8.contains(0) ? String(value.prefix { $0 != "\0" }) : value
+        return lock.withLock {
             guard let entry = entries[key(UnsafeRawPointer(handle))] else { return nil }
-            if let existing = entry.strings[slot], String(cString: existing) == value { return UnsafePointer(existing) }
+            if let existing = entry.strings[slot], String(cString: existing) == text { return UnsafePointer(existing) }
             if let old = entry.strings[slot] { free(old) }
-            let copy = strdup(value)!
+            let copy = strdup(text)!
             entry.strings[slot] = copy
             return UnsafePointer(copy)
         }

@@ -180,24 +180,24 @@ public func CBLResultSet_DoubleForKey(_ rs: OpaquePointer?, _ key: UnsafePointer
 
 @c @implementation
 public func CBLResultSet_StringAtIndex(_ rs: OpaquePointer?, _ index: UInt32) -> UnsafePointer<CChar>? {
-    borrowed(rs, "string \(index)", string(value(rs, index)))
+    borrowed(rs, "string at \(index)", string(value(rs, index)))
 }
 
 @c @implementation
 public func CBLResultSet_StringForKey(_ rs: OpaquePointer?, _ key: UnsafePointer<CChar>?) -> UnsafePointer<CChar>? {
     guard let key = key.flatMap(String.init(validatingCString:)) else { return nil }
-    return borrowed(rs, "string \(key)", string(value(rs, key)))
+    return borrowed(rs, "string for \(key)", string(value(rs, key)))
 }
 
 @c @implementation
 public func CBLResultSet_JSONAtIndex(_ rs: OpaquePointer?, _ index: UInt32) -> UnsafePointer<CChar>? {
-    borrowed(rs, "json \(index)", value(rs, index)?.json)
+    borrowed(rs, "json at \(index)", value(rs, index)?.json)
 }
 
 @c @implementation
 public func CBLResultSet_JSONForKey(_ rs: OpaquePointer?, _ key: UnsafePointer<CChar>?) -> UnsafePointer<CChar>? {
     guard let key = key.flatMap(String.init(validatingCString:)) else { return nil }
-    return borrowed(rs, "json \(key)", value(rs, key)?.json)
+    return borrowed(rs, "json for \(key)", value(rs, key)?.json)
 }
 
 @c @implementation

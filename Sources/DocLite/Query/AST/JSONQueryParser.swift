@@ -253,9 +253,9 @@ enum JSONQueryParser {
             throw error(at: location, "'\(op)' is only allowed at the top of a \(upper == "AS" ? "WHAT" : "ORDER_BY") item")
         default: break
         }
-        let found: QueryOperator?
-        if upper == "-" && args.count == 1 { found = .negate } else { found = QueryOperator(rawValue: upper) }
-        guard let found, found != .negate || upper == "-" else {
+        // Unary minus is written "-" like subtraction; its case name is not JSON.
+        let found = upper == "-" && args.count == 1 ? .negate : QueryOperator(rawValue: upper).flatMap { $0 == .negate ? nil : $0 }
+        guard let found else {
             throw error(at: location, "unknown operator '\(op)'")
         }
         guard found.arity.contains(args.count) else {

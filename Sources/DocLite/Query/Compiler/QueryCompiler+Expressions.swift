@@ -256,11 +256,9 @@ extension QueryCompiler {
         case .isValued:
             return boolean("coalesce(\(try sub(0).sql) != \(SQLLiteral.null), 0)")
         case .in, .notIn:
-            let value = try sub(0).sql
             let negated = op == .notIn ? "NOT " : ""
-            if operands.count > 2 || { if case .array = operands[1] { return true } else { return false } }() {
-                let items: [QueryExpression]
-                if operands.count == 2, case .array(let list) = operands[1] { items = list } else { items = Array(operands.dropFirst()) }
+            if case .array(let items) = operands[1] {   // a literal list: SQL's IN
+                let value = try sub(0).sql
                 let list = try items.enumerated().map { i, item in
                     try compile(item, in: clause, at: "\(location)[2][\(i + 1)]", insideAggregate: insideAggregate).sql
                 }
@@ -399,6 +397,10 @@ extension QueryCompiler {
             throw JSONQueryParser.error(at: location, "\(name)() takes \(name == "count" ? "0 or 1 argument" : "1 argument"), got \(arguments.count)")
         }
         guard let argument = arguments.first else { return SQLFragment(sql: "count(*)", kind: .scalar) }
+        if name == "count", case .all = argument {   // every row has a body: no need to read it
+            _ = try compile(argument, in: clause, at: location + "[1]", insideAggregate: true)   // checks the alias
+            return SQLFragment(sql: "count(*)", kind: .scalar)
+        }
         let value = name == "array_agg" || name == "min" || name == "max"
             ? try compileValue(argument, in: clause, at: location + "[1]", insideAggregate: true)
             : try compile(argument, in: clause, at: location + "[1]", insideAggregate: true)

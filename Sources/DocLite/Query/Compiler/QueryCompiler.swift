@@ -7,8 +7,6 @@ struct CompiledQuery: Sendable {
     let columns: [ResultColumn]
     /// The names of the parameters the query uses.
     let parameterNames: Set<String>
-    /// The collections the query reads (for live queries and index changes).
-    let collectionIDs: Set<Int64>
 }
 
 /// A result column: its title, and whether its integers are booleans.
@@ -73,12 +71,8 @@ struct QueryCompiler {
     mutating func compile(_ statement: SelectStatement) throws -> CompiledQuery {
         sources = try ResolvedSource.resolve(statement.from, in: database)
         try markSourcesReadingDeleted(statement)
-        for item in statement.what {
-            guard let alias = item.alias else { continue }
-            guard resultAliases[alias] == nil else {
-                throw JSONQueryParser.error(at: "WHAT", "duplicate column name '\(alias)'")
-            }
-            resultAliases[alias] = item.expression
+        for item in statement.what {   // duplicates are rejected by ColumnNaming below
+            if let alias = item.alias { resultAliases[alias] = item.expression }
         }
 
         // FROM and WHERE read the documents. A grouped query over one source reads
@@ -145,8 +139,7 @@ struct QueryCompiler {
             sql += " LIMIT " + (try statement.limit.map { try limitSQL($0, .limit) } ?? "-1")
             if let offset = statement.offset { sql += " OFFSET " + (try limitSQL(offset, .offset)) }
         }
-        return CompiledQuery(key: StatementKey(sql), columns: columns, parameterNames: parameterNames,
-                             collectionIDs: Set(sources.map(\.collection.id)))
+        return CompiledQuery(key: StatementKey(sql), columns: columns, parameterNames: parameterNames)
     }
 
     /// A GROUP BY or ORDER BY key. In a grouped query a bare property is keyed

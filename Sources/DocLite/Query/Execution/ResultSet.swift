@@ -37,11 +37,11 @@ public final class ResultSet: Sequence, IteratorProtocol, @unchecked Sendable {
 
     /// The next row, or nil at the end (or after an error: see ``error``).
     public func next() -> Result? {
-        if let row = pending {
-            pending = nil
-            return row
-        }
-        return database.lock.withLock {
+        database.lock.withLock {
+            if let row = pending {
+                pending = nil
+                return row
+            }
             do {
                 return try readRow()
             } catch let failure as DocLiteError {
