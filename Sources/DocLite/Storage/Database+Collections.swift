@@ -76,7 +76,7 @@ extension Database {
                 try delete.run()
             }
             connection.clearStatementCache()
-            idleQueryStatements.removeAll()
+            clearReaderStatements()
             collectionsByID[collection.id] = nil
             collection.database = nil
             listeners.removeAll(collectionID: collection.id)

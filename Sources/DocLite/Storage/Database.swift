@@ -34,8 +34,10 @@ public final class Database: @unchecked Sendable {
     var dataVersion: Int64 = -1
     let listeners = ListenerRegistry()
     lazy var housekeeper = Housekeeper(database: self)
-    /// Prepared query statements not in use, by SQL.
-    var idleQueryStatements: [StatementKey: [Statement]] = [:]
+    /// Snapshot readers not in use (``QueryReader``).
+    var idleReaders: [QueryReader] = []
+    /// The reader on ``connection`` for queries inside a batch.
+    var batchReader: QueryReader?
     /// The value-index expressions (compiled SQL) of each collection, and a
     /// counter bumped when they change, so that queries compile again.
     var indexedExpressions: [Int64: Set<String>] = [:]
@@ -75,6 +77,7 @@ public final class Database: @unchecked Sendable {
 
     deinit {
         housekeeper.cancel()
+        closeReaders()
         connection?.close()
     }
 
@@ -86,7 +89,7 @@ public final class Database: @unchecked Sendable {
                 throw DocLiteError(.transactionNotClosed, "cannot close the database inside a batch or transaction")
             }
             housekeeper.cancel()
-            idleQueryStatements.removeAll()
+            closeReaders()
             for collection in collectionsByID.values { collection.database = nil }
             collectionsByID.removeAll()
             connection.close()
@@ -161,8 +164,7 @@ public final class Database: @unchecked Sendable {
 
     private static func prepare(_ connection: SQLiteConnection, keys: SharedKeys, fullSync: Bool) throws {
         try connection.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = \(fullSync ? "FULL" : "NORMAL");")
-        BodyFunctions.register(on: connection, keys: keys)
-        QueryFunctions.register(on: connection, keys: keys)
+        registerFunctions(on: connection, keys: keys)
         func schemaVersion() throws -> Int64 {
             try connection.withStatement("PRAGMA user_version") { version in
                 try version.step()
@@ -188,14 +190,14 @@ public final class Database: @unchecked Sendable {
         }
     }
 
-    /// Loads what another connection may have changed: new shared keys, new or
-    /// deleted collections, their last sequences and whether they hold
-    /// tombstones. Cheap when nothing changed.
-    func syncWithFile() throws {
-        let connection = try openConnection()
-        let current = try fileDataVersion(connection)
-        guard current != dataVersion else { return }
+    /// Registers the SQL functions queries use on a connection of this database.
+    static func registerFunctions(on connection: SQLiteConnection, keys: SharedKeys) {
+        BodyFunctions.register(on: connection, keys: keys)
+        QueryFunctions.register(on: connection, keys: keys)
+    }
 
+    /// Loads the shared keys `connection` sees that are not in memory yet.
+    func loadSharedKeys(from connection: SQLiteConnection) throws {
         try connection.withStatement("SELECT key FROM shared_keys WHERE id >= ? ORDER BY id") { keys in
             keys.bind(1, Int64(sharedKeys.count))
             while try keys.step() {
@@ -207,6 +209,17 @@ public final class Database: @unchecked Sendable {
             }
         }
         persistedKeyCount = sharedKeys.count
+    }
+
+    /// Loads what another connection may have changed: new shared keys, new or
+    /// deleted collections, their last sequences and whether they hold
+    /// tombstones. Cheap when nothing changed.
+    func syncWithFile() throws {
+        let connection = try openConnection()
+        let current = try fileDataVersion(connection)
+        guard current != dataVersion else { return }
+
+        try loadSharedKeys(from: connection)
 
         var stored: [Int64: (scope: String, name: String, lastSequence: UInt64)] = [:]
         try connection.withStatement("SELECT id, scope, name, last_sequence FROM collections") { rows in

@@ -82,6 +82,65 @@ final class ResultSetTests: QueryTestCase {
         db = nil
     }
 
+    func testSavingWhileIteratingNeitherRevisitsNorSkipsRows() throws {
+        // Each save moves the document past the scan's cursor; the rows still
+        // come from the database as it was at execute().
+        var seen: [String] = []
+        for row in try db.createQuery(json: #"{"WHAT": [["._id"], [".number1"]]}"#).execute() {
+            let id = try XCTUnwrap(row.string(at: 0))
+            seen.append(id)
+            XCTAssertLessThanOrEqual(seen.count, 5, "a saved document came back")
+            if seen.count > 5 { break }
+            let doc = try XCTUnwrap(defaultCollection.document(id: id)).toMutable()
+            doc.setInt(row.int(at: 1) + 100, forKey: "number1")
+            try defaultCollection.save(document: doc)
+            try defaultCollection.save(document: MutableDocument(id: "new-\(id)", json: #"{"number1": 0}"#))
+        }
+        XCTAssertEqual(seen, ["doc1", "doc2", "doc3", "doc4", "doc5"])
+        XCTAssertEqual(try ids(#"{"WHAT": [["._id"]], "WHERE": [">", [".number1"], 100], "ORDER_BY": [["._id"]]}"#),
+                       ["doc1", "doc2", "doc3", "doc4", "doc5"])
+        XCTAssertEqual(defaultCollection.count, 10)
+    }
+
+    func testIndexesChangeWhileAResultSetIsOpen() throws {
+        let results = try db.createQuery(json: #"{"WHAT": [["._id"]]}"#).execute()
+        XCTAssertNotNil(results.next())
+        try defaultCollection.createIndex(IndexBuilder.valueIndex(items: .property("number1")), name: "byNumber")
+        try defaultCollection.deleteIndex(forName: "byNumber")
+        XCTAssertEqual(results.allResults().count, 4)
+        XCTAssertNil(results.error)
+    }
+
+    func testAQueryInsideABatchSeesTheBatchAndReadsItsRowsAtExecute() throws {
+        try db.inBatch {
+            try defaultCollection.save(document: MutableDocument(id: "doc6", json: #"{"number1": 6}"#))
+            var seen = 0
+            for row in try db.createQuery(json: #"{"WHAT": [["._id"]]}"#).execute() {
+                seen += 1
+                XCTAssertLessThanOrEqual(seen, 6)
+                if seen > 6 { break }
+                let doc = try XCTUnwrap(defaultCollection.document(id: row.string(at: 0)!)).toMutable()
+                doc.setInt(0, forKey: "number2")
+                try defaultCollection.save(document: doc)
+            }
+            XCTAssertEqual(seen, 6)
+        }
+    }
+
+    func testRowsComeFromTheSnapshotOfExecute() throws {
+        let other = try Database(name: db.name, config: db.config)
+        defer { try? other.close() }
+        let query = try db.createQuery(json: #"{"WHAT": [[".number1"], [".added"]], "ORDER_BY": [[".number1"]]}"#)
+        let results = try query.execute()
+        XCTAssertEqual(results.next()?.int(at: 0), 1)
+        // Another connection adds a document with a property name (a new shared key) not seen before.
+        try other.defaultCollection().save(document: MutableDocument(id: "doc0", json: #"{"number1": 0, "added": "yes"}"#))
+        XCTAssertEqual(results.allResults().map { $0.int(at: 0) }, [2, 3, 4, 5])
+        let again = try query.execute().allResults()
+        XCTAssertEqual(again.map { $0.int(at: 0) }, [0, 1, 2, 3, 4, 5])
+        XCTAssertEqual(again.first?.string(at: 1), "yes")
+    }
+
     func testExplainShowsSQLPlanAndJSON() throws {
         let query = try db.createQuery(json: #"{"WHAT": [[".number1"]], "WHERE": ["=", [".number2"], 5]}"#)
         let parts = try query.explain().components(separatedBy: "\n\n")

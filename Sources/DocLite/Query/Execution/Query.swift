@@ -43,7 +43,8 @@ public final class Query: CustomStringConvertible, @unchecked Sendable {
 
     public var description: String { json }
 
-    /// Runs the query. Rows are read as the result set is iterated.
+    /// Runs the query. Rows are read as the result set is iterated, from the
+    /// database as it is now (see ``ResultSet``).
     public func execute() throws -> ResultSet {
         let values = lock.withLock { storedParameters?.snapshot ?? [:] }
         return try database.lock.withLock {
@@ -58,14 +59,16 @@ public final class Query: CustomStringConvertible, @unchecked Sendable {
                     return ResultColumn(name: column.name, isBoolean: true)
                 })
             }
-            let statement = try database.checkOutStatement(query.key)
+            let reader = try database.checkOutReader()
+            let statement: Statement
             do {
-                try bind(values, to: statement)
-                return try ResultSet(database: database, statement: statement, key: query.key, columns: columns)
+                statement = try reader.statement(query.key)
             } catch {
-                database.returnStatement(statement, key: query.key)
+                database.returnReader(reader)
                 throw error
             }
+            bind(values, to: statement)
+            return try ResultSet(database: database, reader: reader, statement: statement, key: query.key, columns: columns)
         }
     }
 
@@ -99,7 +102,7 @@ public final class Query: CustomStringConvertible, @unchecked Sendable {
     }
 
     /// Binds each `$_name` of the statement; unset names stay NULL (MISSING).
-    private func bind(_ values: [String: JSONValue], to statement: Statement) throws {
+    private func bind(_ values: [String: JSONValue], to statement: Statement) {
         for index in stride(from: 1, through: statement.parameterCount, by: 1) {
             guard let name = statement.parameterName(index), let value = values[String(name.dropFirst(2))] else { continue }
             statement.bind(Int32(index), value, keys: database.sharedKeys)

@@ -1,35 +1,44 @@
 import CSQLite
 
-/// The rows of one run of a query, read from SQLite as they are iterated: a
-/// result set holds one row at a time unless ``allResults()`` asks for the rest.
+/// The rows of one run of a query. Outside a batch they are read from one
+/// snapshot of the database as they are iterated (``QueryReader``): a result
+/// set holds one row at a time unless ``allResults()`` asks for the rest.
 /// Single pass, like Couchbase Lite's.
 public final class ResultSet: Sequence, IteratorProtocol, @unchecked Sendable {
     private let database: Database
-    private var statement: Statement?
-    /// The statement's key in the statement cache.
+    /// The reader and statement rows come from, until the last row.
+    private var source: (reader: QueryReader, statement: Statement)?
+    /// The statement's key in the reader's statement cache.
     private let key: StatementKey
     private let columns: ResultColumns
-    /// The first row, read by `init` so that errors surface from `execute()`.
-    private var pending: Result?
+    /// Rows read ahead: the first (so that errors surface from `execute()`), or
+    /// all of them inside a batch.
+    private var pending: [Result] = []
     /// The error that ended iteration early, if any.
     public private(set) var error: DocLiteError?
 
-    /// Steps to the first row; called with the database lock held.
-    init(database: Database, statement: Statement, key: StatementKey, columns: ResultColumns) throws {
+    /// Reads the first row, or inside a batch every row; called with the
+    /// database lock held. On failure the statement is given back and the
+    /// reader returned.
+    init(database: Database, reader: QueryReader, statement: Statement, key: StatementKey, columns: ResultColumns) throws {
         self.database = database
-        self.statement = statement
+        self.source = (reader, statement)
         self.key = key
         self.columns = columns
         do {
-            pending = try readRow()
+            while let row = try readRow() {
+                pending.append(row)
+                if reader.isSnapshot { break }
+            }
         } catch {
-            self.statement = nil   // the caller returns it to the cache
+            finish()
             throw error
         }
+        pending.reverse()   // taken from the end
     }
 
     deinit {
-        if let statement { database.lock.withLock { database.returnStatement(statement, key: key) } }
+        if source != nil { database.lock.withLock { finish() } }
     }
 
     /// The column titles.
@@ -38,10 +47,7 @@ public final class ResultSet: Sequence, IteratorProtocol, @unchecked Sendable {
     /// The next row, or nil at the end (or after an error: see ``error``).
     public func next() -> Result? {
         database.lock.withLock {
-            if let row = pending {
-                pending = nil
-                return row
-            }
+            if let row = pending.popLast() { return row }
             do {
                 return try readRow()
             } catch let failure as DocLiteError {
@@ -59,9 +65,9 @@ public final class ResultSet: Sequence, IteratorProtocol, @unchecked Sendable {
         Array(self)
     }
 
-    /// Steps and decodes a row; nil (and the statement returned) at the end. Holds the database lock.
+    /// Steps and decodes a row; nil (and the reader returned) at the end. Holds the database lock.
     private func readRow() throws -> Result? {
-        guard let statement else { return nil }
+        guard let statement = source?.statement else { return nil }
         guard database.connection != nil else {
             throw DocLiteError(.notOpen, "the database was closed while its query results were being read")
         }
@@ -75,10 +81,12 @@ public final class ResultSet: Sequence, IteratorProtocol, @unchecked Sendable {
         })
     }
 
+    /// Gives the statement back and ends the reader's snapshot. Holds the database lock.
     private func finish() {
-        guard let statement else { return }
-        self.statement = nil
-        database.returnStatement(statement, key: key)
+        guard let (reader, statement) = source else { return }
+        source = nil
+        reader.giveBack(statement, key: key)
+        database.returnReader(reader)
     }
 }
 

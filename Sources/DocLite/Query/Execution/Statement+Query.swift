@@ -1,32 +1,5 @@
 import CSQLite
 
-/// The prepared statements of queries, cached per database and keyed by SQL.
-/// A statement is checked out by one result set at a time; running the same
-/// query twice at once prepares a second one.
-extension Database {
-    /// Keeps at most this many idle statements per SQL text.
-    static let idleStatementsPerQuery = 4
-
-    /// A prepared statement for `key`'s SQL. Holds the database lock.
-    func checkOutStatement(_ key: StatementKey) throws -> Statement {
-        if let statement = idleQueryStatements[key]?.popLast() { return statement }
-        return try Statement(connection: try openConnection(), sql: key.sql, persistent: true)
-    }
-
-    /// Resets `statement`, prepared from `key`'s SQL, and keeps it for reuse. Holds the database lock.
-    func returnStatement(_ statement: Statement, key: StatementKey) {
-        guard connection != nil else { return }   // closed: the statement is finalized when released
-        statement.reset()
-        idleQueryStatements[key, default: []].append(statement)
-        if idleQueryStatements[key]!.count > Self.idleStatementsPerQuery { idleQueryStatements[key]!.removeFirst() }
-    }
-
-    /// Whether `expression` (SQL over unqualified columns) is indexed in collection `collection`.
-    func isIndexed(collection: Int64, expression: String) -> Bool {
-        indexedExpressions[collection]?.contains(expression) ?? false
-    }
-}
-
 /// The statement cache's key: a query's SQL with its hash computed once, so
 /// that checking a statement out and back in does not hash the text each time.
 struct StatementKey: Hashable, Sendable {

@@ -1,0 +1,123 @@
+/// A connection that result sets read their rows through, with its own cache
+/// of prepared query statements.
+///
+/// Outside a batch, a query runs on a reader of its own: a second SQLite
+/// connection (read-only) holding one read transaction from `execute()` until
+/// the last row. Its rows then come from one snapshot of the database, as
+/// Couchbase Lite's (which records every row at `execute()`) do: saving
+/// documents while iterating neither revisits nor skips rows, and index or
+/// collection changes are not blocked by an open result set. Inside a batch, a
+/// query reads the batch's own connection, so that it sees the batch's
+/// uncommitted changes; its rows are then read in full at `execute()`.
+final class QueryReader {
+    let connection: SQLiteConnection
+    /// Whether this is a connection of its own (a snapshot), not the database's.
+    let isSnapshot: Bool
+    /// Idle statements by SQL, with the tick of their last use.
+    private var statements: [StatementKey: (statement: Statement, lastUse: Int)] = [:]
+    private var tick = 0
+    /// Keeps at most this many idle statements; the least recently used goes first.
+    static let cachedStatementLimit = 64
+
+    init(connection: SQLiteConnection, isSnapshot: Bool) {
+        self.connection = connection
+        self.isSnapshot = isSnapshot
+    }
+
+    /// A prepared statement for `key`'s SQL, taken out of the cache until ``giveBack(_:key:)``.
+    func statement(_ key: StatementKey) throws -> Statement {
+        if let cached = statements.removeValue(forKey: key) { return cached.statement }
+        return try Statement(connection: connection, sql: key.sql, persistent: true)
+    }
+
+    /// Resets `statement` and keeps it for the next run of the same SQL.
+    func giveBack(_ statement: Statement, key: StatementKey) {
+        statement.reset()
+        tick += 1
+        statements[key] = (statement, tick)
+        if statements.count > Self.cachedStatementLimit,
+           let oldest = statements.min(by: { $0.value.lastUse < $1.value.lastUse })?.key {
+            statements[oldest] = nil
+        }
+    }
+
+    /// Drops the idle statements (their tables changed).
+    func clearStatements() {
+        statements.removeAll()
+    }
+}
+
+extension Database {
+    /// Keeps at most this many idle snapshot readers open.
+    static let idleReaderLimit = 4
+
+    /// The reader for a query run now: inside a batch the database's own
+    /// connection; otherwise an idle snapshot reader (or a new one) whose read
+    /// transaction has begun and whose snapshot's shared keys are loaded.
+    /// Holds the database lock.
+    func checkOutReader() throws -> QueryReader {
+        let connection = try openConnection()
+        if transaction.depth > 0 {
+            if batchReader?.connection !== connection { batchReader = QueryReader(connection: connection, isSnapshot: false) }
+            return batchReader!
+        }
+        let reader = try idleReaders.popLast() ?? openReader()
+        do {
+            try reader.connection.withStatement("BEGIN") { try $0.run() }
+            // Starts the snapshot and loads the keys it has that this database
+            // has not seen yet (committed by another connection since its last sync).
+            try loadSharedKeys(from: reader.connection)
+        } catch {
+            try? reader.connection.execute("ROLLBACK")
+            reader.connection.close()
+            throw error
+        }
+        return reader
+    }
+
+    /// Ends `reader`'s snapshot and keeps it for the next query. Holds the database lock.
+    func returnReader(_ reader: QueryReader) {
+        guard reader.isSnapshot else { return }
+        do {
+            try reader.connection.withStatement("COMMIT") { try $0.run() }
+        } catch {
+            reader.connection.close()
+            return
+        }
+        if connection == nil || idleReaders.count >= Self.idleReaderLimit {
+            reader.connection.close()
+        } else {
+            idleReaders.append(reader)
+        }
+    }
+
+    /// Closes every idle reader (the database closes); readers in use close when their results end.
+    func closeReaders() {
+        idleReaders.forEach { $0.connection.close() }
+        idleReaders.removeAll()
+        batchReader = nil
+    }
+
+    /// Drops every reader's idle statements (a collection's tables were dropped).
+    func clearReaderStatements() {
+        idleReaders.forEach { $0.clearStatements() }
+        batchReader?.clearStatements()
+    }
+
+    private func openReader() throws -> QueryReader {
+        let connection = try SQLiteConnection(path: filePath)
+        do {
+            try connection.execute("PRAGMA query_only = ON")
+            Self.registerFunctions(on: connection, keys: sharedKeys)
+        } catch {
+            connection.close()
+            throw error
+        }
+        return QueryReader(connection: connection, isSnapshot: true)
+    }
+
+    /// Whether `expression` (SQL over unqualified columns) is indexed in collection `collection`.
+    func isIndexed(collection: Int64, expression: String) -> Bool {
+        indexedExpressions[collection]?.contains(expression) ?? false
+    }
+}
