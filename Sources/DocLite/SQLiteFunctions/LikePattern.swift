@@ -48,7 +48,7 @@ struct LikePattern {
     /// Whether `text` (UTF-8) matches the whole pattern.
     func matches(_ text: UnsafeRawBufferPointer) -> Bool {
         if let pieces { return matchPieces(pieces, text) }
-        return matchTokens(0, text, 0)
+        return matchTokens(text)
     }
 
     /// `%`-only patterns: anchored first and last pieces, the middle ones found left to right.
@@ -92,30 +92,44 @@ struct LikePattern {
         return nil
     }
 
-    /// General matcher with backtracking on `%`; `_` consumes one UTF-8 character.
-    private func matchTokens(_ t: Int, _ text: UnsafeRawBufferPointer, _ i: Int) -> Bool {
-        var t = t, i = i
-        while t < tokens.count {
-            switch tokens[t] {
-            case .literal(let byte):
-                guard i < text.count, text[i] == byte else { return false }
-                i += 1
-            case .anyCharacter:
-                guard i < text.count else { return false }
-                i += 1
-                while i < text.count && text[i] & 0xC0 == 0x80 { i += 1 }
-            case .anyRun:
-                if t == tokens.count - 1 { return true }
-                var j = i
-                while j <= text.count {
-                    if matchTokens(t + 1, text, j) { return true }
-                    j += 1
-                }
-                return false
-            }
-            t += 1
+    /// General matcher: `_` consumes one UTF-8 character; on a mismatch only the
+    /// last `%` seen takes one more character, which is enough for `%`/`_`
+    /// patterns and keeps every pattern linear in space and O(pattern × text) in time.
+    private func matchTokens(_ text: UnsafeRawBufferPointer) -> Bool {
+        func characterEnd(after i: Int) -> Int {
+            var i = i + 1
+            while i < text.count && text[i] & 0xC0 == 0x80 { i += 1 }
+            return i
         }
-        return i == text.count
+        var t = 0, i = 0
+        var lastRun: (token: Int, text: Int)?
+        while i < text.count {
+            if t < tokens.count {
+                switch tokens[t] {
+                case .literal(let byte) where text[i] == byte:
+                    t += 1
+                    i += 1
+                    continue
+                case .anyCharacter:
+                    t += 1
+                    i = characterEnd(after: i)
+                    continue
+                case .anyRun:
+                    lastRun = (t, i)
+                    t += 1
+                    continue
+                case .literal:
+                    break
+                }
+            }
+            guard let run = lastRun else { return false }
+            let resumed = characterEnd(after: run.text)
+            lastRun = (run.token, resumed)
+            t = run.token + 1
+            i = resumed
+        }
+        while t < tokens.count && tokens[t] == .anyRun { t += 1 }
+        return t == tokens.count
     }
 }
 
