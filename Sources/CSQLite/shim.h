@@ -10,4 +10,9 @@ static inline sqlite3_destructor_type csqlite_static(void) { return SQLITE_STATI
 static const int csqlite_constraint_unique = SQLITE_CONSTRAINT_UNIQUE;
 static const int csqlite_constraint_primarykey = SQLITE_CONSTRAINT_PRIMARYKEY;
 
+/// The table and cursor of DocLite's `doc_each` virtual table: SQLite's base
+/// struct first (as SQLite requires), then a pointer to Swift state.
+typedef struct csqlite_each_table { sqlite3_vtab base; void *keys; } csqlite_each_table;
+typedef struct csqlite_each_cursor { sqlite3_vtab_cursor base; void *state; } csqlite_each_cursor;
+
 #endif

@@ -162,7 +162,6 @@ enum FeatureScan {
             if case .string(let op)? = items.first {
                 let upper = op.uppercased()
                 if upper == "COLLATE" { return "COLLATE (function library issue)" }
-                if ["ANY", "EVERY", "ANY AND EVERY"].contains(upper) { return "\(upper) (function library issue)" }
                 if upper == "MATCH()" || upper == "RANK()" { return "full-text search (function library issue)" }
                 if op.hasSuffix("()"), !supportedFunctions.contains(String(op.dropLast(2)).lowercased()) {
                     return "function \(op) (function library issue)"
@@ -170,7 +169,6 @@ enum FeatureScan {
             }
             for item in items { if let feature = laterFeature(in: item) { return feature } }
         case .dictionary(let members):
-            if members["UNNEST"] != nil || members["unnest"] != nil { return "UNNEST (function library issue)" }
             for (_, value) in members.sorted(by: { $0.key < $1.key }) {
                 if let feature = laterFeature(in: value) { return feature }
             }

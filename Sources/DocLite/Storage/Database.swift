@@ -194,6 +194,7 @@ public final class Database: @unchecked Sendable {
     static func registerFunctions(on connection: SQLiteConnection, keys: SharedKeys) {
         BodyFunctions.register(on: connection, keys: keys)
         QueryFunctions.register(on: connection, keys: keys)
+        EachTable.register(on: connection, keys: keys)
     }
 
     /// Loads the shared keys `connection` sees that are not in memory yet.

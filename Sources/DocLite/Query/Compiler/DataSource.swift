@@ -1,6 +1,7 @@
 /// A `FROM` item resolved against the database: the collection it reads, the
 /// names a query may use for it, and its SQL alias.
 struct ResolvedSource {
+    /// The collection read; for an UNNEST, the main source's.
     let collection: Collection
     /// The alias properties are qualified with (explicit `AS`, else the collection as written).
     let alias: String
@@ -12,13 +13,17 @@ struct ResolvedSource {
     let sqlAlias: String?
     let join: DataSourceItem.JoinKind?
     let on: QueryExpression?
+    /// For an UNNEST: the array whose elements are this source's rows (each
+    /// element stands for the document: `.alias` is the element, `.alias.p` its property).
+    var unnest: QueryExpression?
     /// Whether the query reads `_deleted` or `META()` of this source, so that
     /// tombstones are included (Couchbase Lite's rule).
     var includesDeleted = false
 
-    /// `column` qualified with the SQL alias.
+    /// `column` qualified with the SQL alias; an UNNEST's body is its element (`doc_each`'s `value`).
     func column(_ column: String) -> String {
-        sqlAlias.map { "\($0).\(column)" } ?? column
+        let column = unnest != nil && column == "body" ? "value" : column
+        return sqlAlias.map { "\($0).\(column)" } ?? column
     }
 
     /// Whether a path starting with `name` is qualified with this source.
@@ -45,21 +50,29 @@ struct ResolvedSource {
         var sources: [ResolvedSource] = []
         for (i, item) in items.enumerated() {
             let location = "FROM[\(i)]"
-            guard item.unnest == nil else {
-                throw JSONQueryParser.error(at: location, "UNNEST is not supported yet")
+            if let unnest = item.unnest {
+                guard let alias = item.alias else { throw JSONQueryParser.error(at: location, "UNNEST needs an alias ('AS')") }
+                try checkUnique(alias, in: sources, at: location)
+                sources.append(ResolvedSource(collection: sources[0].collection, alias: alias, hasExplicitAlias: true,
+                                              columnName: alias, sqlAlias: "s\(i)", join: nil, on: nil, unnest: unnest))
+                continue
             }
             let collection = try lookUp(item, in: database, at: location)
             let written = item.collection ?? database.name
             let alias = item.alias ?? written
-            if sources.contains(where: { $0.alias.caseInsensitiveCompare(alias) == .orderedSame }) {
-                throw JSONQueryParser.error(at: location, "duplicate data source alias '\(alias)'")
-            }
+            try checkUnique(alias, in: sources, at: location)
             let namesDatabase = item.collection == nil || (written == database.name && collection.name != written)
             let columnName = item.alias ?? (namesDatabase ? database.name : written == "_" ? "_" : collection.name)
             sources.append(ResolvedSource(collection: collection, alias: alias, hasExplicitAlias: item.alias != nil,
                                           columnName: columnName, sqlAlias: "s\(i)", join: item.join, on: item.on))
         }
         return sources
+    }
+
+    private static func checkUnique(_ alias: String, in sources: [ResolvedSource], at location: String) throws {
+        if sources.contains(where: { $0.alias.caseInsensitiveCompare(alias) == .orderedSame }) {
+            throw JSONQueryParser.error(at: location, "duplicate data source alias '\(alias)'")
+        }
     }
 
     private static func lookUp(_ item: DataSourceItem, in database: Database, at location: String) throws -> Collection {

@@ -110,10 +110,28 @@ extension QueryCompiler {
             return SQLFragment(sql: sql, kind: .any)
         case .collate:
             throw JSONQueryParser.error(at: location, "COLLATE is not supported yet")
-        case .quantified(let quantifier, _, _, _):
-            throw JSONQueryParser.error(at: location, "\(quantifier.rawValue) is not supported yet")
+        case .quantified(let quantifier, let variable, let array, let condition):
+            // One row per element: ANY = some row satisfies, EVERY = no row fails
+            // (true for an empty or MISSING array), ANY AND EVERY = both and not empty.
+            let elements = "doc_each(\(try sub(array, 2).sql))"
+            let alias = "v\(variableAliasCount)"
+            variableAliasCount += 1
+            variables.append((variable, alias))
+            defer { variables.removeLast() }
+            let test = try sub(condition, 3).sql
+            let any = "EXISTS (SELECT 1 FROM \(elements) AS \(alias) WHERE \(test))"
+            let every = "NOT EXISTS (SELECT 1 FROM \(elements) AS \(alias) WHERE NOT (\(test)))"
+            switch quantifier {
+            case .any: return SQLFragment(sql: any, kind: .boolean)
+            case .every: return SQLFragment(sql: every, kind: .boolean)
+            case .anyAndEvery: return SQLFragment(sql: "(EXISTS (SELECT 1 FROM \(elements)) AND \(every))", kind: .boolean)
+            }
         case .variable(let path):
-            throw JSONQueryParser.error(at: location, "variable '\(PropertyPath.format(path))' is used outside ANY/EVERY")
+            guard case .key(let name) = path[0], let alias = variables.last(where: { $0.name == name })?.sqlAlias else {
+                throw JSONQueryParser.error(at: location, "variable '\(PropertyPath.format(path))' is used outside an ANY or EVERY that binds it")
+            }
+            guard path.count > 1 else { return SQLFragment(sql: "\(alias).value", kind: .any) }
+            return SQLFragment(sql: "doc_value(\(alias).value, \(SQLLiteral.string(PropertyPath.format(path.dropFirst()))))", kind: .any)
         }
     }
 
@@ -156,7 +174,7 @@ extension QueryCompiler {
             readsBodies = true
             return SQLFragment(sql: projected(source.column("body")), kind: .scalar)
         }
-        if case .key(let key) = first, Self.metaProperties.contains(key) {
+        if case .key(let key) = first, Self.metaProperties.contains(key), source.unnest == nil {
             guard rest.count == 1 else {
                 throw JSONQueryParser.error(at: location, "meta property '\(key)' has no sub-properties")
             }
@@ -188,8 +206,16 @@ extension QueryCompiler {
         return index
     }
 
-    /// The source of `META()` or `META(alias)`.
+    /// The source of `META()` or `META(alias)`: a collection, not an UNNEST.
     func metaSource(_ arguments: [QueryExpression], at location: String) throws -> Int {
+        let index = try metaSourceIndex(arguments, at: location)
+        guard sources[index].unnest == nil else {
+            throw JSONQueryParser.error(at: location, "META() of '\(sources[index].alias)', an UNNEST alias: only documents have meta properties")
+        }
+        return index
+    }
+
+    private func metaSourceIndex(_ arguments: [QueryExpression], at location: String) throws -> Int {
         switch arguments.first {
         case nil:
             guard sources.count == 1 else {

@@ -39,6 +39,10 @@ struct QueryCompiler {
     var projection: Projection?
     /// Set by ``compileValue``: the next property projects only its result form.
     var deferProjection = false
+    /// The ANY / EVERY variables in scope, innermost last, with their `doc_each` aliases.
+    var variables: [(name: String, sqlAlias: String)] = []
+    /// How many `doc_each` aliases (`v0`, `v1`, …) ANY / EVERY have used.
+    var variableAliasCount = 0
 
     /// The per-document values of a grouped query, computed by an inner query
     /// (`SELECT … AS p0, … AS p1 FROM kv … WHERE … LIMIT -1`) that the
@@ -62,7 +66,7 @@ struct QueryCompiler {
     /// The clause being compiled: decides where aggregates and result aliases are allowed.
     enum Clause: String {
         case what = "WHAT", on = "ON", whereClause = "WHERE", groupBy = "GROUP_BY", having = "HAVING"
-        case orderBy = "ORDER_BY", limit = "LIMIT", offset = "OFFSET", index = "index"
+        case orderBy = "ORDER_BY", limit = "LIMIT", offset = "OFFSET", unnest = "UNNEST", index = "index"
 
         var allowsAggregates: Bool { self == .what || self == .having || self == .orderBy }
         var allowsResultAliases: Bool { self == .whereClause || self == .groupBy || self == .having || self == .orderBy }
@@ -80,6 +84,11 @@ struct QueryCompiler {
         // use, so that SQLite's sorter gets those values rather than whole bodies.
         var from = ""
         for (i, source) in sources.enumerated() {
+            if let unnest = source.unnest {   // a row per element (none for an empty or MISSING array)
+                let array = try compile(unnest, in: .unnest, at: "FROM[\(i)].UNNEST").sql
+                from += " JOIN doc_each(\(array)) AS \(source.sqlAlias!)"
+                continue
+            }
             let table = "\(source.tableSQL) AS \(source.sqlAlias!)"
             guard let join = source.join else { from += table; continue }
             from += " \(join.rawValue) JOIN \(table)"
