@@ -27,10 +27,12 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+        // ICU's collator behind an opaque C API (Unicode collations).
+        .target(name: "CICUCollation", linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc")]),
         // The C header, imported by DocLiteC so that `@c @implementation`
         // checks every exported function against its declaration.
         .systemLibrary(name: "CDocLite", path: "include"),
-        .target(name: "DocLite", dependencies: ["CSQLite", "CPCRE2", "COpenSSL"]),
+        .target(name: "DocLite", dependencies: ["CSQLite", "CPCRE2", "CICUCollation", "COpenSSL"]),
         .target(name: "DocLiteC", dependencies: ["DocLite", "CDocLite"]),
         // Runs the query conformance corpus; used by `doclite conformance` and the tests.
         .target(name: "DocLiteConformance", dependencies: ["DocLite"]),

@@ -161,7 +161,6 @@ enum FeatureScan {
         case .array(let items):
             if case .string(let op)? = items.first {
                 let upper = op.uppercased()
-                if upper == "COLLATE" { return "COLLATE (function library issue)" }
                 if upper == "MATCH()" || upper == "RANK()" { return "full-text search (function library issue)" }
                 if op.hasSuffix("()"), !supportedFunctions.contains(String(op.dropLast(2)).lowercased()) {
                     return "function \(op) (function library issue)"

@@ -195,6 +195,7 @@ public final class Database: @unchecked Sendable {
         BodyFunctions.register(on: connection, keys: keys)
         QueryFunctions.register(on: connection, keys: keys)
         EachTable.register(on: connection, keys: keys)
+        Collations.register(on: connection, keys: keys)
     }
 
     /// Loads the shared keys `connection` sees that are not in memory yet.

@@ -108,8 +108,24 @@ extension QueryCompiler {
                 valueSQL(try compileValue($0, in: clause, at: "\(location)[\(index)]", insideAggregate: insideAggregate))
             } ?? SQLLiteral.null) + " END"
             return SQLFragment(sql: sql, kind: .any)
-        case .collate:
-            throw JSONQueryParser.error(at: location, "COLLATE is not supported yet")
+        case .collate(let options, let child):
+            // Options override the enclosing COLLATE's. The first comparison or LIKE
+            // inside takes the collation; if none does, it applies to the whole
+            // value (an ORDER BY key, an operand).
+            let outer = collation
+            var value = outer?.value ?? Collation()
+            if let unicode = options.unicode { value.unicode = unicode }
+            if let caseSensitive = options.caseSensitive { value.caseSensitive = caseSensitive }
+            if let diacriticSensitive = options.diacriticSensitive { value.diacriticSensitive = diacriticSensitive }
+            if let locale = options.locale { value.locale = locale }
+            if let locale = value.locale, !Collation.isValidLocale(locale) {
+                throw JSONQueryParser.error(at: location + "[1].LOCALE", "invalid locale '\(locale)' (expected an ICU locale ID such as 'en_US')")
+            }
+            collation = (value, false)
+            defer { collation = outer }
+            let fragment = try sub(child, 2)
+            if collation!.applied { return fragment }
+            return SQLFragment(sql: "\(fragment.sql) COLLATE \(SQLLiteral.identifier(value.sqlName))", kind: fragment.kind)
         case .quantified(let quantifier, let variable, let array, let condition):
             // One row per element: ANY = some row satisfies, EVERY = no row fails
             // (true for an empty or MISSING array), ANY AND EVERY = both and not empty.
@@ -261,18 +277,24 @@ extension QueryCompiler {
         func infix(_ symbol: String) throws -> String {
             "(" + (try operands.indices.map { try sub($0).sql }.joined(separator: " \(symbol) ")) + ")"
         }
+        /// `a op b` with the pending COLLATE on `a`.
+        func comparison(_ symbol: String) throws -> String {
+            let collate = takeCollation()
+            return "(\(try sub(0).sql)\(collate) \(symbol) \(try sub(1).sql))"
+        }
         switch op {
         case .equal:
+            guard !hasPendingCollation else { return boolean(try comparison("=")) }
             let left = try sub(0), right = try sub(1)
             if let fused = fused("doc_eq", left, operands[1], right) { return boolean(fused) }
             return boolean("(\(left.sql) = \(right.sql))")
         case .less, .lessOrEqual, .greater, .greaterOrEqual:
             if let bound = try self.bound(op, operands, in: clause, at: location) { return boolean(Self.rangeSQL([bound])) }
-            return boolean(try infix(op.rawValue))
+            return boolean(try comparison(op.rawValue))
         case .notEqual:
-            return boolean(try infix(op.rawValue))
+            return boolean(try comparison(op.rawValue))
         case .is, .isNot:
-            let left = try sub(0).sql
+            let left = try sub(0).sql + takeCollation()
             let negated = op == .isNot
             switch operands[1] {
             case .literal(.null): return boolean("(\(left) \(negated ? "!=" : "=") \(SQLLiteral.null))")
@@ -284,7 +306,7 @@ extension QueryCompiler {
         case .in, .notIn:
             let negated = op == .notIn ? "NOT " : ""
             if case .array(let items) = operands[1] {   // a literal list: SQL's IN
-                let value = try sub(0).sql
+                let value = try sub(0).sql + takeCollation()
                 let list = try items.enumerated().map { i, item in
                     try compile(item, in: clause, at: "\(location)[2][\(i + 1)]", insideAggregate: insideAggregate).sql
                 }
@@ -294,16 +316,23 @@ extension QueryCompiler {
             let member = valueSQL(try compileValue(operands[0], in: clause, at: "\(location)[1]", insideAggregate: insideAggregate))
             return boolean("(\(negated)doc_array_contains(\(array), \(member)))")
         case .like:
+            if let pending = collation, !pending.applied, !pending.value.isBinary {
+                collation!.applied = true
+                let collationName = SQLLiteral.string(pending.value.sqlName)
+                return boolean("doc_like_collated(\(try sub(0).sql), \(try sub(1).sql), \(collationName))")
+            }
+            _ = takeCollation()   // BINARY: LIKE as it is
             let left = try sub(0), right = try sub(1)
             if let fused = fused("doc_like", left, operands[1], right) { return boolean(fused) }
             return boolean("doc_like(\(left.sql), \(right.sql))")
         case .between:
-            if case .property = operands[0],
+            if !hasPendingCollation, case .property = operands[0],
                let low = try bound(.greaterOrEqual, [operands[0], operands[1]], in: clause, at: location),
                let high = try bound(.lessOrEqual, [operands[0], operands[2]], in: clause, at: location) {
                 return boolean(Self.rangeSQL([low, high]))
             }
-            return boolean("(\(try sub(0).sql) BETWEEN \(try sub(1).sql) AND \(try sub(2).sql))")
+            let collate = takeCollation()
+            return boolean("(\(try sub(0).sql)\(collate) BETWEEN \(try sub(1).sql) AND \(try sub(2).sql))")
         case .exists:
             return boolean("(\(try sub(0).sql) IS NOT NULL)")
         case .not:
@@ -344,6 +373,17 @@ extension QueryCompiler {
         }
     }
 
+    /// Whether a COLLATE is waiting for the comparison that takes it.
+    var hasPendingCollation: Bool { collation.map { !$0.applied } ?? false }
+
+    /// Takes the pending COLLATE for the comparison being compiled: the
+    /// ` COLLATE name` its left operand is written with, or "" when none.
+    mutating func takeCollation() -> String {
+        guard let pending = collation, !pending.applied else { return "" }
+        collation!.applied = true
+        return " COLLATE " + SQLLiteral.identifier(pending.value.sqlName)
+    }
+
     /// A comparison of a document property with a number or string literal,
     /// which `doc_range` can test in one call (unless an index covers the property).
     struct Bound {
@@ -357,7 +397,8 @@ extension QueryCompiler {
     /// property and the other a number or string literal.
     private mutating func bound(_ op: QueryOperator, _ operands: [QueryExpression], in clause: Clause,
                                 at location: String) throws -> Bound? {
-        guard projection == nil, [.less, .lessOrEqual, .greater, .greaterOrEqual].contains(op), operands.count == 2 else { return nil }
+        guard projection == nil, !hasPendingCollation, [.less, .lessOrEqual, .greater, .greaterOrEqual].contains(op),
+              operands.count == 2 else { return nil }
         func isBoundLiteral(_ expression: QueryExpression) -> Bool {
             switch expression {
             case .literal(.int), .literal(.double), .literal(.unsigned), .literal(.string): return true

@@ -43,6 +43,9 @@ struct QueryCompiler {
     var variables: [(name: String, sqlAlias: String)] = []
     /// How many `doc_each` aliases (`v0`, `v1`, …) ANY / EVERY have used.
     var variableAliasCount = 0
+    /// The innermost `COLLATE` being compiled, and whether a comparison inside
+    /// it has taken it (Couchbase Lite applies it to the first one only).
+    var collation: (value: Collation, applied: Bool)?
 
     /// The per-document values of a grouped query, computed by an inner query
     /// (`SELECT … AS p0, … AS p1 FROM kv … WHERE … LIMIT -1`) that the

@@ -23,6 +23,11 @@ enum SQLLiteral {
         return text.contains(".") || text.contains("e") ? text : text + ".0"
     }
 
+    /// An identifier, double-quoted with `""` escaping.
+    static func identifier(_ name: String) -> String {
+        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
     /// JSON null at run time: an empty blob (MISSING is SQL NULL).
     static let null = "X''"
 }
