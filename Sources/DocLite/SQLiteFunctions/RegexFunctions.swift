@@ -31,7 +31,7 @@ enum RegexFunctions {
                     var limit: Int?
                     if argc == 4 {
                         guard let count = RuntimeValue(argv![3]).number else { FunctionResult.setNull(context); return }
-                        limit = count < 0 ? nil : Int(min(count, Double(Int32.max)))
+                        limit = count >= 0 ? Int(min(count, Double(Int32.max))) : nil
                     }
                     guard let text = RuntimeValue(argv![2]).string else { FunctionResult.setNull(context); return }
                     let replacement = BodyFunctions.withAuxiliary(context, argument: 2, argv, {

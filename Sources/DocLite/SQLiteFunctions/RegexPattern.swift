@@ -1,7 +1,8 @@
 import CPCRE2
 
 /// A regular expression compiled by PCRE2 (UTF-8 mode; invalid UTF-8 in a
-/// subject simply never matches), JIT-compiled where the platform allows, with
+/// subject simply never matches; docs/differences.md compares the syntax with
+/// Couchbase Lite's ECMAScript), JIT-compiled where the platform allows, with
 /// the match data and JIT stack it reuses for every match. One is made per
 /// statement and pattern (cached as SQLite auxiliary data), so it is used by
 /// one thread at a time.
@@ -48,12 +49,18 @@ final class RegexPattern {
         try pattern.withUTF8 { pcre2_code_free_8(try compile(UnsafeRawBufferPointer($0))) }
     }
 
+    /// Compiles `pattern` with ECMAScript's meaning where PCRE2 can give it:
+    /// `\uXXXX`, `\u{X…}` and `\xHH` escapes, and `$` only at the very end.
     private static func compile(_ pattern: UnsafeRawBufferPointer) throws -> OpaquePointer {
         var errorCode: Int32 = 0
         var errorOffset = 0
+        let context = pcre2_compile_context_create_8(nil)
+        defer { pcre2_compile_context_free_8(context) }
+        pcre2_set_compile_extra_options_8(context, PCRE2_EXTRA_ALT_BSUX)
+        let options = PCRE2_UTF | PCRE2_MATCH_INVALID_UTF | PCRE2_ALT_BSUX | PCRE2_DOLLAR_ENDONLY
         let start = pattern.baseAddress?.assumingMemoryBound(to: UInt8.self)
         let code = withUnsafePointer(to: UInt8(0)) { empty in
-            pcre2_compile_8(start ?? empty, pattern.count, PCRE2_UTF | PCRE2_MATCH_INVALID_UTF, &errorCode, &errorOffset, nil)
+            pcre2_compile_8(start ?? empty, pattern.count, options, &errorCode, &errorOffset, context)
         }
         guard let code else {
             throw Error(description: "invalid regular expression '\(String(decoding: pattern, as: UTF8.self))' "

@@ -56,6 +56,7 @@ final class ArrayFunctionTests: QueryTestCase {
         XCTAssertEqual(try value(of: #"["LEAST()", 1, 0.5, 3]"#), .double(0.5))
         XCTAssertEqual(try value(of: #"["GREATEST()", 2, "a"]"#), .string("a"))   // text after numbers
         XCTAssertEqual(try value(of: #"["GREATEST()", 1, [".missing"]]"#), nil)
+        XCTAssertEqual(try value(of: #"["GREATEST()", 0, ["=", 1, 1]]"#), .bool(true))   // stays a boolean
         assertThrows(.invalidQuery, containing: "greatest() takes at least 2 arguments, got 1") {
             _ = try self.db.createQuery(json: #"{"WHAT": [["GREATEST()", 1]]}"#)
         }
@@ -64,7 +65,11 @@ final class ArrayFunctionTests: QueryTestCase {
     func testFunctionsWorkInGroupedQueries() throws {
         // Grouped queries read properties through an inner query, in their result form.
         try load([("second", #"{"a": [true], "nums": [1], "s": "abc"}"#)])
-        let rows = try rows(#"{"WHAT": [[".s"], ["ARRAY_SUM()", [".nums"]], ["ISBOOLEAN()", ["TOATOM()", [".a"]]], ["COUNT()", [".s"]]], "GROUP_BY": [[".s"], [".nums"], [".a"]], "ORDER_BY": [["ARRAY_SUM()", [".nums"]]]}"#)
-        XCTAssertEqual(rows, [[.string("abc"), .double(1), .bool(true), .int(1)], [.string("abc"), .double(9), .null, .int(1)]])   // toatom of 5 elements is null
+        let grouped = try rows(#"{"WHAT": [[".s"], ["ARRAY_SUM()", [".nums"]], ["ISBOOLEAN()", ["TOATOM()", [".a"]]], ["COUNT()", [".s"]]], "GROUP_BY": [[".s"], [".nums"], [".a"]], "ORDER_BY": [["ARRAY_SUM()", [".nums"]]]}"#)
+        XCTAssertEqual(grouped, [[.string("abc"), .double(1), .bool(true), .int(1)], [.string("abc"), .double(9), .null, .int(1)]])   // toatom of 5 elements is null
+        // A grouped boolean property arrives encoded: still a boolean, and a number to math.
+        try load([("flag", #"{"t": true}"#)])
+        XCTAssertEqual(try rows(#"{"WHAT": [["ISBOOLEAN()", [".t"]], ["TOSTRING()", [".t"]], ["ABS()", [".t"]], ["IFMISSING()", [".t"], 0]], "WHERE": ["IS VALUED", [".t"]], "GROUP_BY": [[".t"]]}"#),
+                       [[.bool(true), .string("true"), .double(1), .bool(true)]])
     }
 }

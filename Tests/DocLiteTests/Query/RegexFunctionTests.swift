@@ -26,6 +26,17 @@ final class RegexFunctionTests: QueryTestCase {
         XCTAssertEqual(try idsWhere(#"["REGEXP_LIKE()", [".s"], ["$p"]]"#, parameters: ["p": "z"]), [])
     }
 
+    func testPatternsKeepECMAScriptsEscapesAndDollar() throws {
+        XCTAssertEqual(try value(of: #"["REGEXP_LIKE()", [".text"], "h\\u00e9llo"]"#), .bool(true))
+        XCTAssertEqual(try value(of: #"["REGEXP_LIKE()", [".text"], "w\\u{f6}r"]"#), .bool(true))
+        XCTAssertEqual(try value(of: #"["REGEXP_LIKE()", [".s"], "\\x61b"]"#), .bool(true))
+        XCTAssertEqual(try value(of: #"["REGEXP_LIKE()", "abc\n", "c$"]"#), .bool(false))   // $ is the very end
+        XCTAssertEqual(try value(of: #"["REGEXP_LIKE()", "abc\n", "(?m)c$"]"#), .bool(true))
+        assertThrows(.invalidQuery, containing: "invalid regular expression '\\y' at offset 1: unrecognized character follows \\") {
+            _ = try self.db.createQuery(json: #"{"WHERE": ["REGEXP_LIKE()", [".s"], "\\y"]}"#)
+        }
+    }
+
     func testPositionIsAByteOffset() throws {
         XCTAssertEqual(try value(of: #"["REGEXP_POSITION()", [".s"], "c"]"#), .int(2))
         XCTAssertEqual(try value(of: #"["REGEXP_POSITION()", [".text"], "l+"]"#), .int(3))   // é is 2 bytes

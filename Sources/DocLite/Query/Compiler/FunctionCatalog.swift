@@ -16,7 +16,8 @@ enum FunctionCatalog {
     /// The entry for `name` (lowercased), nil for an unknown function.
     static func entry(_ name: String) -> Entry? { entries[name] }
 
-    private static let entries: [String: Entry] = {
+    /// Every function by JSON name, aliases included.
+    static let entries: [String: Entry] = {
         var table: [String: Entry] = [:]
         /// `names` call `doc_<first name>` unless `sql` is given.
         func add(_ names: [String], _ arity: ClosedRange<Int>, _ result: SQLFragment.Kind, sql: String? = nil,
