@@ -43,20 +43,20 @@ enum MathFunctions {
         ]
         for (name, function) in unary {
             registrar.add(name, 1, userData: Unary(function)) { context, argc, argv in
-                guard !RuntimeValue.propagateMissingOrNull(context, argc, argv) else { return }
-                guard let x = RuntimeValue(argv![0]).number else { FunctionResult.setNull(context); return }
-                let function = FunctionRegistrar.userData(context, as: Unary.self)
-                FunctionResult.setDouble(context, function._withUnsafeGuaranteedRef { $0.apply(x) })
+                MathFunctions.withNumbers(context, argc, argv) { x in
+                    let function = FunctionRegistrar.userData(context, as: Unary.self)
+                    FunctionResult.setDouble(context, function._withUnsafeGuaranteedRef { $0.apply(x[0]) })
+                }
             }
         }
         registrar.add("doc_atan2", 2) { context, argc, argv in
-            MathFunctions.withStrictNumbers(context, argc, argv) { FunctionResult.setDouble(context, atan2($0[0], $0[1])) }
+            MathFunctions.withNumbers(context, argc, argv, strict: true) { FunctionResult.setDouble(context, atan2($0[0], $0[1])) }
         }
         registrar.add("doc_power", 2) { context, argc, argv in
-            MathFunctions.withStrictNumbers(context, argc, argv) { FunctionResult.setDouble(context, pow($0[0], $0[1])) }
+            MathFunctions.withNumbers(context, argc, argv, strict: true) { FunctionResult.setDouble(context, pow($0[0], $0[1])) }
         }
         registrar.add("doc_sign", 1) { context, argc, argv in
-            MathFunctions.withStrictNumbers(context, argc, argv) { x in
+            MathFunctions.withNumbers(context, argc, argv, strict: true) { x in
                 sqlite3_result_int(context, x[0] > 0 ? 1 : x[0] < 0 ? -1 : 0)
             }
         }
@@ -66,34 +66,25 @@ enum MathFunctions {
                              ("doc_round_even", .toNearestOrEven), ("doc_trunc", .towardZero)] {
             for arity: Int32 in [1, 2] {
                 registrar.add(name, arity, userData: Rounding(rule)) { context, argc, argv in
-                    guard !RuntimeValue.propagateMissingOrNull(context, argc, argv) else { return }
-                    guard let x = RuntimeValue(argv![0]).number,
-                          let digits = argc == 2 ? RuntimeValue(argv![1]).number : 0 else {
-                        FunctionResult.setNull(context)
-                        return
+                    MathFunctions.withNumbers(context, argc, argv) { x in
+                        let rule = FunctionRegistrar.userData(context, as: Rounding.self).takeUnretainedValue().rule
+                        FunctionResult.setDouble(context, MathFunctions.round(x[0], digits: x[1].rounded(.towardZero), rule))
                     }
-                    let rule = FunctionRegistrar.userData(context, as: Rounding.self).takeUnretainedValue().rule
-                    FunctionResult.setDouble(context, MathFunctions.round(x, digits: digits.rounded(.towardZero), rule))
                 }
             }
         }
         registrar.add("doc_div", 2) { context, argc, argv in
-            guard !RuntimeValue.propagateMissingOrNull(context, argc, argv) else { return }
-            guard let a = RuntimeValue(argv![0]).number, let b = RuntimeValue(argv![1]).number else {
-                FunctionResult.setNull(context)
-                return
-            }
-            FunctionResult.setDouble(context, a / b)
+            MathFunctions.withNumbers(context, argc, argv) { FunctionResult.setDouble(context, $0[0] / $0[1]) }
         }
         registrar.add("doc_idiv", 2) { context, argc, argv in
-            guard !RuntimeValue.propagateMissingOrNull(context, argc, argv) else { return }
-            guard let a = RuntimeValue(argv![0]).number.flatMap(MathFunctions.truncatedInteger),
-                  let b = RuntimeValue(argv![1]).number.flatMap(MathFunctions.truncatedInteger), b != 0 else {
-                FunctionResult.setNull(context)
-                return
+            MathFunctions.withNumbers(context, argc, argv) { x in
+                guard let a = MathFunctions.truncatedInteger(x[0]), let b = MathFunctions.truncatedInteger(x[1]), b != 0 else {
+                    FunctionResult.setNull(context)
+                    return
+                }
+                let (quotient, overflow) = a.dividedReportingOverflow(by: b)
+                if overflow { FunctionResult.setNull(context) } else { sqlite3_result_int64(context, quotient) }
             }
-            let (quotient, overflow) = a.dividedReportingOverflow(by: b)
-            if overflow { FunctionResult.setNull(context) } else { sqlite3_result_int64(context, quotient) }
         }
     }
 
@@ -114,15 +105,16 @@ enum MathFunctions {
         Int64(exactly: x.rounded(.towardZero))
     }
 
-    /// Applies N1QL's MISSING/null rule and calls `use` with the arguments as
-    /// numbers; a non-number is the SQL error Couchbase Lite gives.
-    private static func withStrictNumbers(_ context: OpaquePointer?, _ argc: Int32, _ argv: UnsafeMutablePointer<OpaquePointer?>?,
-                                          _ use: (SIMD2<Double>) -> Void) {
+    /// Applies N1QL's MISSING/null rule and calls `use` with the (one or two)
+    /// arguments as numbers, an absent second one 0. A non-number gives null,
+    /// or when `strict` the SQL error Couchbase Lite gives.
+    private static func withNumbers(_ context: OpaquePointer?, _ argc: Int32, _ argv: UnsafeMutablePointer<OpaquePointer?>?,
+                                    strict: Bool = false, _ use: (SIMD2<Double>) -> Void) {
         guard !RuntimeValue.propagateMissingOrNull(context, argc, argv) else { return }
         var numbers = SIMD2<Double>()
         for i in 0..<Int(argc) {
             guard let number = RuntimeValue(argv![i]).number else {
-                sqlite3_result_error(context, "Invalid numeric value", -1)
+                if strict { sqlite3_result_error(context, "Invalid numeric value", -1) } else { FunctionResult.setNull(context) }
                 return
             }
             numbers[i] = number
