@@ -25,28 +25,28 @@ enum StringFunctions {
             FunctionResult.setBoolean(context, StringFunctions.contains(sub, in: text))
         }
         registrar.add("doc_length", 1) { context, argc, argv in
-            guard !RuntimeValue.propagateMissingOrNull(context, argc, argv) else { return }
-            guard let text = RuntimeValue(argv![0]).string else { FunctionResult.setNull(context); return }
-            // Every code point has exactly one byte that is not a continuation byte (10xxxxxx).
-            var count: Int64 = 0
-            for byte in text where byte & 0xC0 != 0x80 { count += 1 }
-            sqlite3_result_int64(context, count)
+            StringFunctions.withString(context, argc, argv) { text in
+                // Every code point has exactly one byte that is not a continuation byte (10xxxxxx).
+                var count: Int64 = 0
+                for byte in text where byte & 0xC0 != 0x80 { count += 1 }
+                sqlite3_result_int64(context, count)
+            }
         }
         registrar.add("doc_lower", 1) { context, argc, argv in
-            StringFunctions.mapCase(context, argc, argv, upper: false)
+            StringFunctions.withString(context, argc, argv) { StringFunctions.mapCase(context, $0, upper: false) }
         }
         registrar.add("doc_upper", 1) { context, argc, argv in
-            StringFunctions.mapCase(context, argc, argv, upper: true)
+            StringFunctions.withString(context, argc, argv) { StringFunctions.mapCase(context, $0, upper: true) }
         }
         for (name, leading, trailing) in [("doc_trim", true, true), ("doc_ltrim", true, false), ("doc_rtrim", false, true)] {
             registrar.add(name, 1, userData: TrimSides(leading: leading, trailing: trailing)) { context, argc, argv in
-                guard !RuntimeValue.propagateMissingOrNull(context, argc, argv) else { return }
-                guard let text = RuntimeValue(argv![0]).string else { FunctionResult.setArgument(context, argv![0]); return }
-                let sides = FunctionRegistrar.userData(context, as: TrimSides.self).takeUnretainedValue()
-                var start = 0, end = text.count
-                if sides.leading { while start < end, StringFunctions.isWhitespace(text[start]) { start += 1 } }
-                if sides.trailing { while end > start, StringFunctions.isWhitespace(text[end - 1]) { end -= 1 } }
-                FunctionResult.setText(context, UnsafeRawBufferPointer(rebasing: text[start..<end]))
+                StringFunctions.withString(context, argc, argv, nonStringUnchanged: true) { text in
+                    let sides = FunctionRegistrar.userData(context, as: TrimSides.self).takeUnretainedValue()
+                    var start = 0, end = text.count
+                    if sides.leading { while start < end, StringFunctions.isWhitespace(text[start]) { start += 1 } }
+                    if sides.trailing { while end > start, StringFunctions.isWhitespace(text[end - 1]) { end -= 1 } }
+                    FunctionResult.setText(context, UnsafeRawBufferPointer(rebasing: text[start..<end]))
+                }
             }
         }
     }
@@ -88,12 +88,21 @@ enum StringFunctions {
         return false
     }
 
-    /// `lower`/`upper`: ASCII text is mapped in place in SQLite-owned memory;
-    /// other text through Swift's Unicode case mapping.
-    private static func mapCase(_ context: OpaquePointer?, _ argc: Int32, _ argv: UnsafeMutablePointer<OpaquePointer?>?,
-                                upper: Bool) {
+    /// Applies N1QL's MISSING/null rule and calls `use` with the string
+    /// argument; another value gives null, or itself when `nonStringUnchanged`.
+    private static func withString(_ context: OpaquePointer?, _ argc: Int32, _ argv: UnsafeMutablePointer<OpaquePointer?>?,
+                                   nonStringUnchanged: Bool = false, _ use: (UnsafeRawBufferPointer) -> Void) {
         guard !RuntimeValue.propagateMissingOrNull(context, argc, argv) else { return }
-        guard let text = RuntimeValue(argv![0]).string else { FunctionResult.setNull(context); return }
+        guard let text = RuntimeValue(argv![0]).string else {
+            if nonStringUnchanged { FunctionResult.setArgument(context, argv![0]) } else { FunctionResult.setNull(context) }
+            return
+        }
+        use(text)
+    }
+
+    /// `lower`/`upper`: ASCII text is mapped in SQLite-owned memory; other
+    /// text through Swift's Unicode case mapping.
+    private static func mapCase(_ context: OpaquePointer?, _ text: UnsafeRawBufferPointer, upper: Bool) {
         guard text.allSatisfy({ $0 < 0x80 }) else {
             let string = String(decoding: text, as: UTF8.self)
             var mapped = upper ? string.uppercased() : string.lowercased()
