@@ -13,6 +13,8 @@ import CSQLite
 /// - `doc_like(value, pattern)`: case-sensitive LIKE with `\` escape; blobs never match.
 /// - `doc_revid(revid)`: a stored revision ID as text.
 /// - aggregate `doc_array_agg(v)`: the values as an array (MISSING skipped).
+///
+/// The N1QL function library is registered with them (``FunctionLibrary``).
 enum QueryFunctions {
     static func register(on connection: SQLiteConnection, keys: SharedKeys) {
         func add(_ name: String, _ arity: Int32, readsSubtypes: Bool = false, _ function: @escaping BodyFunctions.Function) {
@@ -32,8 +34,12 @@ enum QueryFunctions {
                 sqlite3_result_value(context, value)
             }
         }
-        add("doc_bool", 1) { context, _, argv in
-            guard sqlite3_value_type(argv![0]) != SQLITE_NULL else { sqlite3_result_null(context); return }
+        add("doc_bool", 1, readsSubtypes: true) { context, _, argv in
+            // MISSING and JSON null (a boolean function's null result) pass through.
+            guard sqlite3_value_type(argv![0]) != SQLITE_NULL, !RuntimeValue.isNull(argv![0]) else {
+                FunctionResult.setArgument(context, argv![0])
+                return
+            }
             sqlite3_result_int(context, sqlite3_value_int64(argv![0]) != 0 ? 1 : 0)
             sqlite3_result_subtype(context, RuntimeSubtype.boolean)
         }
@@ -96,6 +102,7 @@ enum QueryFunctions {
             }
         }
         ArrayAggregate.register(on: connection, keys: keys)
+        FunctionLibrary.register(on: connection, keys: keys)
     }
 
     /// Builds a value with an encoder over the database's shared keys (assigning
@@ -158,13 +165,14 @@ enum QueryFunctions {
         return true
     }
 
-    /// `value IN array`: MISSING when either is MISSING, null when the array
-    /// is not an array; numbers compare numerically, strings exactly.
+    /// `value IN array`: MISSING when either is MISSING, null when the value is
+    /// null or the array is not an array; numbers compare numerically, strings exactly.
     private static func arrayContains(_ context: OpaquePointer?, _ array: OpaquePointer?, _ value: OpaquePointer?) {
         guard sqlite3_value_type(array) != SQLITE_NULL, sqlite3_value_type(value) != SQLITE_NULL else {
             sqlite3_result_null(context)
             return
         }
+        guard !RuntimeValue.isNull(value) else { FunctionResult.setNull(context); return }
         let body = Body(blob(array))
         guard sqlite3_value_type(array) == SQLITE_BLOB, body.type(at: 0) == .array else {
             sqlite3_result_zeroblob(context, 0)   // JSON null

@@ -43,6 +43,16 @@ final class CollationTests: QueryTestCase {
         XCTAssertEqual(try ids(#"{"UNICODE": false}"#, "LIKE", "A%"), ["Apple"])
     }
 
+    func testContainsTakesTheCollation() throws {
+        func ids(_ options: String, _ sub: String) throws -> [String] {
+            try strings(#"{"WHAT": [[".s"]], "WHERE": ["COLLATE", \#(options), ["CONTAINS()", [".s"], "\#(sub)"]], "ORDER_BY": [["._id"]]}"#)
+        }
+        XCTAssertEqual(try ids(#"{"UNICODE": true, "CASE": false}"#, "PPL"), ["apple", "Apple"])
+        XCTAssertEqual(try ids(#"{"UNICODE": true, "DIAC": false}"#, "mil"), ["Émile", "emile"])
+        XCTAssertEqual(try ids(#"{"UNICODE": true, "DIAC": false}"#, "EMIL"), [])
+        XCTAssertEqual(try ids(#"{"UNICODE": false}"#, "pfel"), ["Äpfel"])
+    }
+
     func testCollateOnAnOperandAndTheFirstComparisonRule() throws {
         // On an operand, the comparison uses the operand's collation.
         XCTAssertEqual(try strings(#"{"WHAT": [[".s"]], "WHERE": ["=", ["COLLATE", {"UNICODE": true, "CASE": false}, [".s"]], "ZEBRA"]}"#), ["Zebra"])

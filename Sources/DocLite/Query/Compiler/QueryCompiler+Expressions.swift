@@ -451,7 +451,10 @@ extension QueryCompiler {
             return SQLFragment(sql: projected("doc_dict(\((members + [revision]).joined(separator: ", ")))"), kind: .scalar)
         }
         guard Self.aggregates.contains(name) else {
-            throw JSONQueryParser.error(at: location, "unknown function '\(name)()'")
+            guard let entry = FunctionCatalog.entry(name) else {
+                throw JSONQueryParser.error(at: location, "unknown function '\(name)()'")
+            }
+            return try call(entry, name, arguments, in: clause, at: location, insideAggregate: insideAggregate)
         }
         guard clause.allowsAggregates else {
             throw JSONQueryParser.error(at: location, "aggregate function '\(name)()' is not allowed in \(clause.rawValue)")
@@ -476,5 +479,31 @@ extension QueryCompiler {
         case "min", "max": return SQLFragment(sql: "\(name)(\(valueSQL(value)))", kind: .any)
         default: return SQLFragment(sql: "\(name)(\(value.sql))", kind: .scalar)
         }
+    }
+
+    /// A call of a function of the ``FunctionCatalog``: its arity checked, a
+    /// literal regular expression compiled (so that an invalid one fails here),
+    /// its arguments passed as values (booleans keep their type).
+    private mutating func call(_ entry: FunctionCatalog.Entry, _ name: String, _ arguments: [QueryExpression],
+                               in clause: Clause, at location: String, insideAggregate: Bool) throws -> SQLFragment {
+        guard entry.arity.contains(arguments.count) else {
+            throw JSONQueryParser.error(at: location, "\(name)() \(FunctionCatalog.describe(entry.arity)), got \(arguments.count)")
+        }
+        if let index = entry.patternArgument, case .literal(.string(let pattern)) = arguments[index] {
+            do {
+                try RegexPattern.validate(pattern)
+            } catch {
+                throw JSONQueryParser.error(at: "\(location)[\(index + 1)]", "\(error)")
+            }
+        }
+        var sql: [String] = []
+        for (i, argument) in arguments.enumerated() {
+            sql.append(valueSQL(try compileValue(argument, in: clause, at: "\(location)[\(i + 1)]", insideAggregate: insideAggregate)))
+        }
+        if name == "contains", let pending = collation, !pending.applied {   // contains() takes a COLLATE
+            collation!.applied = true
+            sql.append(SQLLiteral.string(pending.value.sqlName))
+        }
+        return SQLFragment(sql: "\(entry.sqlName)(\(sql.joined(separator: ", ")))", kind: entry.result)
     }
 }

@@ -1,0 +1,88 @@
+/// The query language's functions besides `META()` and the aggregates: for
+/// each JSON name (lowercased, without "()"), the SQL function it calls, its
+/// arity and its result kind (reference §3.1). The SQL functions are
+/// registered on every connection (``FunctionLibrary``).
+enum FunctionCatalog {
+    /// One function of the catalog.
+    struct Entry {
+        let sqlName: String
+        let arity: ClosedRange<Int>
+        let result: SQLFragment.Kind
+        /// The index of the argument holding a regular expression, which is
+        /// checked at compile time when it is a string literal.
+        var patternArgument: Int?
+    }
+
+    /// The entry for `name` (lowercased), nil for an unknown function.
+    static func entry(_ name: String) -> Entry? { entries[name] }
+
+    /// Every function by JSON name, aliases included.
+    static let entries: [String: Entry] = {
+        var table: [String: Entry] = [:]
+        /// `names` call `doc_<first name>` unless `sql` is given.
+        func add(_ names: [String], _ arity: ClosedRange<Int>, _ result: SQLFragment.Kind, sql: String? = nil,
+                 patternArgument: Int? = nil) {
+            for name in names {
+                table[name] = Entry(sqlName: sql ?? "doc_" + names[0], arity: arity, result: result, patternArgument: patternArgument)
+            }
+        }
+        let variadic = 127   // LiteCore's limit on a function's arguments
+        // Array
+        for name in ["array_avg", "array_count", "array_length", "array_max", "array_min", "array_sum"] {
+            add([name], 1...1, .scalar)
+        }
+        add(["array_ifnull"], 1...1, .any)
+        add(["array_contains"], 2...2, .boolean)
+        add(["array_of"], 0...variadic, .scalar, sql: "doc_array")
+        // Comparison (SQLite's scalar max and min: MISSING when any argument is)
+        add(["greatest"], 2...variadic, .any, sql: "max")
+        add(["least"], 2...variadic, .any, sql: "min")
+        // Conditional
+        for name in ["ifmissing", "ifnull", "ifmissingornull"] { add([name], 2...variadic, .any) }
+        for name in ["missingif", "nullif"] { add([name], 2...2, .any) }
+        // Math
+        for name in ["abs", "acos", "asin", "atan", "ceil", "cos", "degrees", "exp", "floor", "ln", "log",
+                     "radians", "sign", "sin", "sqrt", "tan"] {
+            add([name], 1...1, .scalar)
+        }
+        for name in ["atan2", "power", "div", "idiv"] { add([name], 2...2, .scalar) }
+        for name in ["e", "pi"] { add([name], 0...0, .scalar) }
+        for name in ["round", "round_even", "trunc"] { add([name], 1...2, .scalar) }
+        // Pattern
+        for name in ["regexp_contains", "regexp_like"] { add([name], 2...2, .boolean, patternArgument: 1) }
+        add(["regexp_position"], 2...2, .scalar, patternArgument: 1)
+        add(["regexp_replace"], 3...4, .scalar, patternArgument: 1)
+        // String (trim's two-argument form is an error in Couchbase Lite too)
+        add(["concat"], 2...variadic, .scalar, sql: "doc_concat")
+        add(["contains"], 2...2, .boolean)
+        for name in ["length", "lower", "upper"] { add([name], 1...1, .scalar) }
+        for name in ["trim", "ltrim", "rtrim"] { add([name], 1...1, .any) }
+        // Type
+        for name in ["array", "atom", "boolean", "number", "object", "string"] {
+            add(["is" + name, "is_" + name], 1...1, .boolean)
+        }
+        add(["toboolean", "to_boolean"], 1...1, .boolean)
+        for name in ["array", "number", "object", "string"] { add(["to" + name, "to_" + name], 1...1, .scalar) }
+        add(["toatom", "to_atom"], 1...1, .any)
+        add(["type", "typename"], 1...1, .scalar)
+        return table
+    }()
+
+    /// "takes 1 argument", "takes 1 or 2 arguments", "takes at least 2 arguments", …
+    static func describe(_ arity: ClosedRange<Int>) -> String {
+        func count(_ n: Int) -> String { n == 0 ? "no arguments" : n == 1 ? "1 argument" : "\(n) arguments" }
+        if arity.lowerBound == arity.upperBound { return "takes " + count(arity.lowerBound) }
+        if arity.upperBound >= 127 { return "takes at least " + count(arity.lowerBound) }
+        if arity.count == 2 { return "takes \(arity.lowerBound) or " + count(arity.upperBound) }
+        return "takes \(arity.lowerBound) to " + count(arity.upperBound)
+    }
+}
+
+extension Query {
+    /// Whether the JSON query language has the function `name` (without "()";
+    /// any case): `META()`, an aggregate, or one of the function library.
+    public static func isKnownFunction(_ name: String) -> Bool {
+        let name = name.lowercased()
+        return name == "meta" || QueryCompiler.aggregates.contains(name) || FunctionCatalog.entry(name) != nil
+    }
+}
