@@ -163,6 +163,7 @@ public final class Database: @unchecked Sendable {
         try connection.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = \(fullSync ? "FULL" : "NORMAL");")
         BodyFunctions.register(on: connection, keys: keys)
         QueryFunctions.register(on: connection, keys: keys)
+        DateFunctions.register(on: connection)
         func schemaVersion() throws -> Int64 {
             try connection.withStatement("PRAGMA user_version") { version in
                 try version.step()

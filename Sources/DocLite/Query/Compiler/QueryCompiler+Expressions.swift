@@ -383,6 +383,16 @@ extension QueryCompiler {
             let revision = "'revisionID', doc_revid(\(source.column("revid")))"
             return SQLFragment(sql: projected("doc_dict(\((members + [revision]).joined(separator: ", ")))"), kind: .scalar)
         }
+        if let date = DateFunction(rawValue: name) {
+            guard date.arity.contains(arguments.count) else {
+                throw JSONQueryParser.error(at: location, "\(name)() takes \(date.arityDescription), got \(arguments.count)")
+            }
+            var values: [String] = []
+            for (i, argument) in arguments.enumerated() {
+                values.append(valueSQL(try compileValue(argument, in: clause, at: "\(location)[\(i + 1)]", insideAggregate: insideAggregate)))
+            }
+            return SQLFragment(sql: "\(name)(\(values.joined(separator: ", ")))", kind: .scalar)
+        }
         guard Self.aggregates.contains(name) else {
             throw JSONQueryParser.error(at: location, "unknown function '\(name)()'")
         }
