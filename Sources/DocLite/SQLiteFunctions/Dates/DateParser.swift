@@ -16,7 +16,8 @@ struct ParsedDate {
 }
 
 /// Parses the date strings of the query language's date functions:
-/// `[-]YYYY-MM-DD`, then optionally `T` or spaces and `HH:MM[:SS[.fraction]]`,
+/// `[-]YYYY-MM-DD` (years of up to 6 digits are read too, as far as
+/// ``CivilTime/maxMillis``, so that every date written reads back), then optionally `T` or spaces and `HH:MM[:SS[.fraction]]`,
 /// then optionally a zone `Z`, `z`, `±HH:MM` or `±HHMM`. Fields are
 /// range-checked (the day against its month and leap years); the fraction
 /// is truncated to milliseconds. Reads bytes, so any input is safe.
@@ -25,7 +26,7 @@ enum DateParser {
     static func parse(_ text: UnsafeRawBufferPointer) -> ParsedDate? {
         var scanner = ByteScanner(text)
         let negative = scanner.skip(UInt8(ascii: "-"))
-        guard let digits = scanner.number(digits: 4), scanner.skip(UInt8(ascii: "-")),
+        guard let digits = scanner.number(digits: 4...6), scanner.skip(UInt8(ascii: "-")),
               let month = scanner.number(digits: 2), scanner.skip(UInt8(ascii: "-")),
               let day = scanner.number(digits: 2) else { return nil }
         let year = negative ? -digits : digits
@@ -37,6 +38,7 @@ enum DateParser {
             guard let timeOfDay = parseTime(&scanner) else { return nil }
             wall += timeOfDay
         }
+        guard wall.magnitude <= CivilTime.maxMillis else { return nil }
         var offset: Int64?
         if !scanner.atEnd {
             guard let zone = parseZone(&scanner), scanner.atEnd else { return nil }
@@ -122,12 +124,19 @@ struct ByteScanner {
 
     /// Consumes exactly `digits` ASCII digits and returns their value; consumes nothing when they are not there.
     mutating func number(digits: Int) -> Int64? {
+        number(digits: digits...digits)
+    }
+
+    /// Consumes as many ASCII digits as come next, up to `digits.upperBound`
+    /// (at most 18), and returns their value; consumes nothing when fewer than `digits.lowerBound` come.
+    mutating func number(digits: ClosedRange<Int>) -> Int64? {
         let start = position
-        var value: Int64 = 0
-        for _ in 0..<digits {
-            guard let digit = digit() else { position = start; return nil }
+        var value: Int64 = 0, count = 0
+        while count < digits.upperBound, let digit = digit() {
             value = value * 10 + digit
+            count += 1
         }
+        guard count >= digits.lowerBound else { position = start; return nil }
         return value
     }
 }
