@@ -148,6 +148,9 @@ final class DateFunctionTests: QueryTestCase {
             (utc("1111-11-11T11:11"), iso),
             (utc("%FT"), iso),
             (utc("%z"), iso),
+            (utc("1111-11%T"), iso),
+            (utc("11:11%F"), iso),
+            (utc("+09:00"), iso),
         ])
     }
 
@@ -171,6 +174,13 @@ final class DateFunctionTests: QueryTestCase {
             (#"["MILLIS_TO_UTC()", -9223372036854775808]"#, "null"),
             (#"["MILLIS_TO_UTC()", 1e300]"#, "null"),
             (#"["STR_TO_MILLIS()", ["MILLIS_TO_UTC()", -377705116800000]]"#, "-377705116800000"),
+            (#"["STR_TO_MILLIS()", ["MILLIS_TO_STR()", 8640000000000000]]"#, "8640000000000000"),
+            (#"["STR_TO_MILLIS()", ["MILLIS_TO_STR()", -8640000000000000]]"#, "-8640000000000000"),
+            (#"["STR_TO_MILLIS()", ["MILLIS_TO_TZ()", 8640000000000000, 1439]]"#, "8640000000000000"),
+            (#"["STR_TO_MILLIS()", ["MILLIS_TO_TZ()", -8640000000000000, -1439]]"#, "-8640000000000000"),
+            (#"["STR_TO_MILLIS()", "275760-09-13T00:00:00.001Z"]"#, "null"),
+            (#"["STR_TO_MILLIS()", "275760-09-13T23:00:00+23:00"]"#, "8640000000000000"),
+            (#"["DATE_ADD_STR()", "275760-09-13T00:00:00Z", 1, "millisecond"]"#, "null"),
         ])
     }
 

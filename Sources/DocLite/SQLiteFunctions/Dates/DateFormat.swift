@@ -35,7 +35,7 @@ struct DateFormat: Equatable {
     init(argument text: UnsafeRawBufferPointer) {
         var scanner = ByteScanner(text)
         var format = DateFormat(date: .none, time: false, millis: false, zone: .none)
-        if scanner.skip("%F") || scanner.skip("%Y-%m-%d") || Self.skipDashedExample(&scanner) {
+        if scanner.skip("%F") || scanner.skip("%Y-%m-%d") || scanner.backtracking(Self.skipDashedExample) {
             format.date = .dashes
         } else if scanner.skip("%Y/%m/%d") {
             format.date = .slashes
@@ -43,13 +43,13 @@ struct DateFormat: Equatable {
         if format.date != .none, let byte = scanner.next, byte == UInt8(ascii: "T") || byte == UInt8(ascii: " ") {
             format.separator = byte
             _ = scanner.skip(byte)
-            guard Self.skipTime(&scanner) else { self = .iso; return }
+            guard scanner.backtracking(Self.skipTime) else { self = .iso; return }
             format.time = true
         } else if format.date == .none {
-            format.time = Self.skipTime(&scanner)
+            format.time = scanner.backtracking(Self.skipTime)
         }
         if format.time {
-            format.millis = scanner.skip("%s") || scanner.skip("%.s") || Self.skipFractionExample(&scanner)
+            format.millis = scanner.skip("%s") || scanner.skip("%.s") || scanner.backtracking(Self.skipFractionExample)
         }
         if scanner.skip("%Ez") {
             format.zone = .colon

@@ -5,11 +5,11 @@ import CSQLite
 ///
 /// A MISSING (NULL) argument gives MISSING; otherwise a JSON null argument
 /// gives null; otherwise a string that is not a date, a millis, amount or
-/// zone offset that is not a number (booleans are not), or a format that is
-/// not a string gives null. An unknown component gives MISSING in
-/// `date_diff_*` and null in `date_add_*`. Millis are milliseconds since the
-/// epoch (a double is floored) within ``CivilTime/maxMillis``; zone offsets are
-/// minutes east of UTC (less than a day).
+/// zone offset that is not a number (booleans are not), a format that is not
+/// a string, or an instant beyond ``CivilTime/maxMillis`` gives null. An
+/// unknown component gives MISSING in `date_diff_*` and null in `date_add_*`.
+/// Millis are milliseconds since the epoch (a double is floored); zone
+/// offsets are minutes east of UTC (less than a day).
 ///
 /// Zones: `str_to_*` read a string without a zone as local time;
 /// `date_diff_str` compares the dates as written (zones ignored);
@@ -52,14 +52,15 @@ enum DateFunctions {
         if arguments.containsNull { return .null }
         switch function {
         case .strToMillis:
-            guard let date = arguments.date(0) else { return .null }
-            return .integer(date.instant())
+            guard let instant = arguments.date(0)?.instant else { return .null }
+            return .integer(instant)
         case .strToUTC:
-            guard let date = arguments.date(0), let format = arguments.format(1) else { return .null }
-            return .text(instant: date.instant(), offsetMinutes: 0, format: format)
+            guard let instant = arguments.date(0)?.instant, let format = arguments.format(1) else { return .null }
+            return .text(instant: instant, offsetMinutes: 0, format: format)
         case .strToTZ:
-            guard let date = arguments.date(0), let offset = arguments.zoneOffset(1), let format = arguments.format(2) else { return .null }
-            return .text(instant: date.instant(), offsetMinutes: offset, format: format)
+            guard let instant = arguments.date(0)?.instant, let offset = arguments.zoneOffset(1),
+                  let format = arguments.format(2) else { return .null }
+            return .text(instant: instant, offsetMinutes: offset, format: format)
         case .millisToStr:
             guard let millis = arguments.millis(0), let format = arguments.format(1) else { return .null }
             return .text(instant: millis, offsetMinutes: LocalZone.offsetMinutes(at: millis), format: format)

@@ -7,11 +7,11 @@ struct ParsedDate {
     /// Whether the string has a time of day (a date alone stays a date in `date_add_str`).
     var hasTime: Bool
 
-    /// The instant written; a string without a zone is in `assumedOffset`
-    /// (nil: the device's local time).
-    func instant(assuming assumedOffset: Int64? = nil) -> Int64 {
-        if let offset = offsetMinutes ?? assumedOffset { return wallMillis - offset * CivilTime.millisPerMinute }
-        return LocalZone.instant(ofWall: wallMillis)
+    /// The instant written (a string without a zone is in the device's local
+    /// time); nil beyond ``CivilTime/maxMillis``.
+    var instant: Int64? {
+        let instant = offsetMinutes.map { wallMillis - $0 * CivilTime.millisPerMinute } ?? LocalZone.instant(ofWall: wallMillis)
+        return instant.magnitude <= CivilTime.maxMillis ? instant : nil
     }
 }
 
@@ -38,7 +38,7 @@ enum DateParser {
             guard let timeOfDay = parseTime(&scanner) else { return nil }
             wall += timeOfDay
         }
-        guard wall.magnitude <= CivilTime.maxMillis else { return nil }
+        guard wall.magnitude <= CivilTime.maxMillis + CivilTime.millisPerDay else { return nil }   // any zone's wall time of an instant in range
         var offset: Int64?
         if !scanner.atEnd {
             guard let zone = parseZone(&scanner), scanner.atEnd else { return nil }
@@ -83,7 +83,7 @@ enum DateParser {
 /// A forward reader over the bytes of a date or format string.
 struct ByteScanner {
     private let bytes: UnsafeRawBufferPointer
-    private(set) var position = 0
+    private var position = 0
 
     init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
 
@@ -112,6 +112,13 @@ struct ByteScanner {
         guard bytes.count - position >= count else { return false }
         for i in 0..<count where bytes[position + i] != literal.utf8Start[i] { return false }
         position += count
+        return true
+    }
+
+    /// Runs `match`; when it fails, moves back to where it started.
+    mutating func backtracking(_ match: (inout ByteScanner) -> Bool) -> Bool {
+        let start = position
+        guard match(&self) else { position = start; return false }
         return true
     }
 
