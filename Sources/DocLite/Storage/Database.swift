@@ -196,6 +196,7 @@ public final class Database: @unchecked Sendable {
         QueryFunctions.register(on: connection, keys: keys)
         EachTable.register(on: connection, keys: keys)
         Collations.register(on: connection, keys: keys)
+        DateFunctions.register(on: connection)
     }
 
     /// Loads the shared keys `connection` sees that are not in memory yet.

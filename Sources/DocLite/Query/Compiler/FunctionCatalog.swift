@@ -40,6 +40,8 @@ enum FunctionCatalog {
         // Conditional
         for name in ["ifmissing", "ifnull", "ifmissingornull"] { add([name], 2...variadic, .any) }
         for name in ["missingif", "nullif"] { add([name], 2...2, .any) }
+        // Date (their SQL names are their JSON names)
+        for date in DateFunction.allCases { add([date.rawValue], date.arity, .scalar, sql: date.rawValue) }
         // Math
         for name in ["abs", "acos", "asin", "atan", "ceil", "cos", "degrees", "exp", "floor", "ln", "log",
                      "radians", "sign", "sin", "sqrt", "tan"] {
