@@ -49,9 +49,4 @@ final class CompilerErrorTests: QueryTestCase {
         assertInvalid(#"{"WHERE": ["=", ["$bad-name"], 1]}"#, "invalid parameter name 'bad-name'")
         assertInvalid(#"{"WHAT": [[".a..b"]]}"#, "WHAT[0]: invalid property path 'a..b': empty property name")
     }
-
-    func testLaterFeaturesSayWhatIsMissing() throws {
-        assertInvalid(#"{"WHERE": ["ANY", "x", [".tags"], ["=", ["?x"], 1]]}"#, "WHERE: ANY is not supported yet")
-        assertInvalid(#"{"FROM": [{"AS": "d"}, {"UNNEST": [".d.tags"], "AS": "t"}]}"#, "FROM[1]: UNNEST is not supported yet")
-    }
 }
