@@ -1,30 +1,38 @@
 /// Value indexes: SQLite expression indexes on exactly the SQL the query
 /// compiler emits for each expression, so that SQLite's planner uses them
 /// for equality, ranges and ORDER BY (``Query/explain()`` shows it).
+/// Full-text indexes: FTS4 tables kept up to date by triggers (``FullTextIndexSQL``).
 extension Collection {
-    /// Creates a value index from a configuration. Creating the same index
-    /// again is a no-op; a different definition under the same name replaces it.
+    /// Creates a value or full-text index from a configuration. Creating the
+    /// same index again is a no-op; a different definition under the same name replaces it.
     public func createIndex(withName name: String, config: IndexConfiguration) throws {
-        guard let config = config as? ValueIndexConfiguration else {
+        switch config {
+        case let config as ValueIndexConfiguration:
+            try createIndex(name: name, kind: .value, expressions: try Self.expressions(config.expressions),
+                            where: try Self.condition(config.whereClause))
+        case let config as FullTextIndexConfiguration:
+            try createIndex(name: name, kind: .fullText(ignoreAccents: config.ignoreAccents, language: config.language),
+                            expressions: try Self.expressions(config.expressions), where: try Self.condition(config.whereClause))
+        default:
             throw DocLiteError(.unsupported, "index configuration \(type(of: config)) is not supported")
         }
-        guard case .array(let items) = try Self.parseJSON(config.expressions, what: "index expressions"), !items.isEmpty else {
-            throw DocLiteError(.invalidQuery, "index '\(name)': the expressions must be a non-empty JSON array")
-        }
-        let expressions = try items.enumerated().map { i, item in
-            try JSONQueryParser.expression(item, at: "expressions[\(i)]", stringIsProperty: true)
-        }
-        let condition = try config.whereClause.map { try JSONQueryParser.expression(try Self.parseJSON($0, what: "where clause"), at: "where") }
-        try createValueIndex(name: name, expressions: expressions, where: condition)
     }
 
-    /// Creates a value index built with ``IndexBuilder``.
+    /// Creates a value or full-text index built with ``IndexBuilder``.
     public func createIndex(_ index: Index, name: String) throws {
-        guard let index = index as? ValueIndex else {
+        func properties(_ paths: [String]) throws -> [QueryExpression] {
+            guard !paths.isEmpty else { throw DocLiteError(.invalidParameter, "index '\(name)' has no items") }
+            return try paths.map { .property(try PropertyPath.parse($0)) }
+        }
+        switch index {
+        case let index as ValueIndex:
+            try createIndex(name: name, kind: .value, expressions: try properties(index.items.map(\.path)), where: nil)
+        case let index as FullTextIndex:
+            try createIndex(name: name, kind: .fullText(ignoreAccents: index.ignoresAccents, language: index.languageCode),
+                            expressions: try properties(index.items.map(\.path)), where: nil)
+        default:
             throw DocLiteError(.unsupported, "index type \(type(of: index)) is not supported")
         }
-        guard !index.items.isEmpty else { throw DocLiteError(.invalidParameter, "index '\(name)' has no items") }
-        try createValueIndex(name: name, expressions: index.items.map { .property(try PropertyPath.parse($0.path)) }, where: nil)
     }
 
     /// Deletes the index `name`; a missing index is not an error.
@@ -47,10 +55,14 @@ extension Collection {
         }
     }
 
-    private func createValueIndex(name: String, expressions: [QueryExpression], where condition: QueryExpression?) throws {
+    private func createIndex(name: String, kind: IndexKind, expressions: [QueryExpression], where condition: QueryExpression?) throws {
         guard !name.isEmpty else { throw DocLiteError(.invalidParameter, "an index name cannot be empty") }
-        var definition: [String: JSONValue] = ["expressions": .array(expressions.map(JSONQueryWriter.json))]
+        var definition: [String: JSONValue] = ["type": .string(kind.typeName), "expressions": .array(expressions.map(JSONQueryWriter.json))]
         if let condition { definition["where"] = JSONQueryWriter.json(condition) }
+        if case .fullText(let ignoreAccents, let language) = kind {
+            definition["ignoreAccents"] = .bool(ignoreAccents)
+            if let language { definition["language"] = .string(language) }
+        }
         let definitionText = JSONValue.dictionary(definition).json
         try write { database, connection in
             let compiled = try expressions.enumerated().map { i, expression in
@@ -63,27 +75,50 @@ extension Collection {
                 if existing.definition == definitionText { return }
                 try database.dropIndex(existing, collection: self)
             }
-            let sqlName = Self.sqlIndexName(collection: id, name: name)
-            var create = "CREATE INDEX \(sqlName) ON \(Schema.liveTable(id)) (\(compiled.joined(separator: ", ")))"
-            if let conditionSQL { create += " WHERE \(conditionSQL)" }
-            try connection.execute(create)
+            let sqlName: String
+            switch kind {
+            case .value:
+                sqlName = Self.sqlIndexName(prefix: "ix", collection: id, name: name)
+                var create = "CREATE INDEX \(sqlName) ON \(Schema.liveTable(id)) (\(compiled.joined(separator: ", ")))"
+                if let conditionSQL { create += " WHERE \(conditionSQL)" }
+                try connection.execute(create)
+            case .fullText(let ignoreAccents, let language):
+                sqlName = Self.sqlIndexName(prefix: "fts", collection: id, name: name)
+                let index = FullTextIndexSQL(table: sqlName, collection: id)
+                try connection.execute(index.create(columns: FullTextIndexSQL.columnNames(expressions), expressions: compiled,
+                                                    condition: conditionSQL, ignoreAccents: ignoreAccents, language: language))
+            }
             try connection.withStatement("""
-                INSERT INTO indexes (collection, name, type, definition, sql_name, sql_expressions) VALUES (?, ?, 'value', ?, ?, ?)
+                INSERT INTO indexes (collection, name, type, definition, sql_name, sql_expressions) VALUES (?, ?, ?, ?, ?, ?)
                 """) { insert in
                 insert.bind(1, id)
                 insert.bind(2, name)
-                insert.bind(3, definitionText)
-                insert.bind(4, sqlName)
-                insert.bind(5, JSONValue.array(compiled.map(JSONValue.string)).json)
+                insert.bind(3, kind.typeName)
+                insert.bind(4, definitionText)
+                insert.bind(5, sqlName)
+                insert.bind(6, JSONValue.array(compiled.map(JSONValue.string)).json)
                 try insert.run()
             }
             try database.indexesChanged()
         }
     }
 
+    private static func expressions(_ json: String) throws -> [QueryExpression] {
+        guard case .array(let items) = try parseJSON(json, what: "index expressions"), !items.isEmpty else {
+            throw DocLiteError(.invalidQuery, "the index expressions must be a non-empty JSON array")
+        }
+        return try items.enumerated().map { i, item in
+            try JSONQueryParser.expression(item, at: "expressions[\(i)]", stringIsProperty: true)
+        }
+    }
+
+    private static func condition(_ json: String?) throws -> QueryExpression? {
+        try json.map { try JSONQueryParser.expression(try parseJSON($0, what: "where clause"), at: "where") }
+    }
+
     /// An SQL identifier for the index: the collection ID and the name in hex, so no name reaches SQL.
-    private static func sqlIndexName(collection: Int64, name: String) -> String {
-        "ix\(collection)_" + name.utf8.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+    private static func sqlIndexName(prefix: String, collection: Int64, name: String) -> String {
+        "\(prefix)\(collection)_" + name.utf8.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
     }
 
     private static func parseJSON(_ text: String, what: String) throws -> JSONValue {
@@ -95,26 +130,40 @@ extension Collection {
     }
 }
 
+/// What an index is, besides its expressions.
+enum IndexKind: Equatable {
+    case value
+    case fullText(ignoreAccents: Bool, language: String?)
+
+    /// The `type` recorded in the `indexes` table.
+    var typeName: String { self == .value ? "value" : "full-text" }
+}
+
 /// An index as recorded in the `indexes` table.
 struct StoredIndex {
     let name: String
+    let type: String
     let definition: String
     let sqlName: String
 }
 
 extension Database {
     func storedIndex(named name: String, in collection: Collection) throws -> StoredIndex? {
-        try openConnection().withStatement("SELECT definition, sql_name FROM indexes WHERE collection = ? AND name = ?") { row in
+        try openConnection().withStatement("SELECT type, definition, sql_name FROM indexes WHERE collection = ? AND name = ?") { row in
             row.bind(1, collection.id)
             row.bind(2, name)
             guard try row.step() else { return nil }
-            return StoredIndex(name: name, definition: row.string(0), sqlName: row.string(1))
+            return StoredIndex(name: name, type: row.string(0), definition: row.string(1), sqlName: row.string(2))
         }
     }
 
     func dropIndex(_ index: StoredIndex, collection: Collection) throws {
         let connection = try openConnection()
-        try connection.execute("DROP INDEX IF EXISTS \(index.sqlName)")
+        if index.type == IndexKind.value.typeName {
+            try connection.execute("DROP INDEX IF EXISTS \(index.sqlName)")
+        } else {
+            try connection.execute(FullTextIndexSQL(table: index.sqlName, collection: collection.id).drop)
+        }
         try connection.withStatement("DELETE FROM indexes WHERE collection = ? AND name = ?") { delete in
             delete.bind(1, collection.id)
             delete.bind(2, index.name)
@@ -126,24 +175,31 @@ extension Database {
     /// Reloads the indexed expressions after an index change in this
     /// connection's transaction (restored if the transaction rolls back).
     func indexesChanged() throws {
-        let before = indexedExpressions
+        let before = (indexedExpressions, fullTextIndexes)
         try loadIndexedExpressions()
         transaction.undo.append { [unowned self] in
-            indexedExpressions = before
+            (indexedExpressions, fullTextIndexes) = before
             indexGeneration += 1
         }
     }
 
-    /// Reads every collection's value-index expressions; bumps ``indexGeneration`` when they changed.
+    /// Reads every collection's value-index expressions and full-text index
+    /// tables; bumps ``indexGeneration`` when they changed.
     func loadIndexedExpressions() throws {
         var loaded: [Int64: Set<String>] = [:]
-        try openConnection().withStatement("SELECT collection, sql_expressions FROM indexes WHERE type = 'value'") { rows in
+        var fullText: [Int64: [String: String]] = [:]
+        try openConnection().withStatement("SELECT collection, type, name, sql_name, sql_expressions FROM indexes") { rows in
             while try rows.step() {
-                loaded[rows.int64(0), default: []].formUnion(Self.expressions(rows.string(1)))
+                if rows.string(1) == IndexKind.value.typeName {
+                    loaded[rows.int64(0), default: []].formUnion(Self.expressions(rows.string(4)))
+                } else {
+                    fullText[rows.int64(0), default: [:]][rows.string(2)] = rows.string(3)
+                }
             }
         }
-        if loaded != indexedExpressions {
+        if loaded != indexedExpressions || fullText != fullTextIndexes {
             indexedExpressions = loaded
+            fullTextIndexes = fullText
             indexGeneration += 1
         }
     }

@@ -19,6 +19,31 @@ public struct ValueIndexConfiguration: IndexConfiguration {
     }
 }
 
+/// A full-text index: the words of one or more expressions of the
+/// collection's documents, searched with `MATCH()` and ranked with `RANK()`.
+///
+/// The expressions are a JSON array (`[[".title"], [".body"]]`); `where` (a
+/// JSON expression) makes it partial. `language` picks the stemmer: English
+/// (`"en"`, `"english"`) stems words with the Porter stemmer; nil or any other
+/// language indexes words as written (Unicode-aware, lower-cased).
+/// `ignoreAccents` makes `é` match `e` (not with the English stemmer, which
+/// folds ASCII only).
+public struct FullTextIndexConfiguration: IndexConfiguration {
+    /// The JSON array of expressions.
+    public let expressions: String
+    /// The partial-index condition (a JSON expression), if any.
+    public let whereClause: String?
+    public let ignoreAccents: Bool
+    public let language: String?
+
+    public init(json expressions: String, where whereClause: String? = nil, ignoreAccents: Bool = false, language: String? = nil) {
+        self.expressions = expressions
+        self.whereClause = whereClause
+        self.ignoreAccents = ignoreAccents
+        self.language = language
+    }
+}
+
 /// An index built with ``IndexBuilder``, for ``Collection/createIndex(_:name:)``.
 public protocol Index: Sendable {}
 
@@ -36,8 +61,40 @@ public struct ValueIndexItem: Sendable {
     public static func property(_ path: String) -> ValueIndexItem { ValueIndexItem(path: path) }
 }
 
+/// A full-text index over items (``IndexBuilder/fullTextIndex(items:)``).
+public struct FullTextIndex: Index {
+    let items: [FullTextIndexItem]
+    var ignoresAccents = false
+    var languageCode: String?
+
+    /// The same index, ignoring accents or not.
+    public func ignoreAccents(_ ignoreAccents: Bool) -> FullTextIndex {
+        var index = self
+        index.ignoresAccents = ignoreAccents
+        return index
+    }
+
+    /// The same index, with the stemming of `language` (see ``FullTextIndexConfiguration``).
+    public func language(_ language: String?) -> FullTextIndex {
+        var index = self
+        index.languageCode = language
+        return index
+    }
+}
+
+/// One item of a full-text index: a property path.
+public struct FullTextIndexItem: Sendable {
+    let path: String
+
+    /// The property at `path`.
+    public static func property(_ path: String) -> FullTextIndexItem { FullTextIndexItem(path: path) }
+}
+
 /// Builds indexes as Couchbase Lite's `IndexBuilder` does.
 public enum IndexBuilder {
+    /// A full-text index over `items`.
+    public static func fullTextIndex(items: FullTextIndexItem...) -> FullTextIndex { FullTextIndex(items: items) }
+
     /// A value index over `items`.
     public static func valueIndex(items: ValueIndexItem...) -> ValueIndex { ValueIndex(items: items) }
 

@@ -16,6 +16,7 @@ enum FunctionLibrary {
         ConditionalFunctions.register(with: registrar)
         TypeFunctions.register(with: registrar)
         ArrayFunctions.register(with: registrar)
+        FullTextFunctions.register(with: registrar)
     }
 }
 

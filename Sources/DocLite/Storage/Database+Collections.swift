@@ -70,6 +70,9 @@ extension Database {
                 delete.bind(1, collection.id)
                 try delete.run()
             }
+            for table in (fullTextIndexes[collection.id] ?? [:]).values {
+                try connection.execute(FullTextIndexSQL(table: table, collection: collection.id).drop)
+            }
             try connection.execute(Schema.dropCollectionTables(id: collection.id))
             try connection.withStatement("DELETE FROM indexes WHERE collection = ?") { delete in
                 delete.bind(1, collection.id)

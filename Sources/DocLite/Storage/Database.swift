@@ -41,6 +41,8 @@ public final class Database: @unchecked Sendable {
     /// The value-index expressions (compiled SQL) of each collection, and a
     /// counter bumped when they change, so that queries compile again.
     var indexedExpressions: [Int64: Set<String>] = [:]
+    /// The full-text indexes of each collection: name → FTS table.
+    var fullTextIndexes: [Int64: [String: String]] = [:]
     var indexGeneration = 0
 
     /// Opens the database `name` in `config.directory`, creating it when missing.

@@ -82,9 +82,9 @@ enum FunctionCatalog {
 
 extension Query {
     /// Whether the JSON query language has the function `name` (without "()";
-    /// any case): `META()`, an aggregate, or one of the function library.
+    /// any case): `META()`, `MATCH()`, `RANK()`, an aggregate, or one of the function library.
     public static func isKnownFunction(_ name: String) -> Bool {
         let name = name.lowercased()
-        return name == "meta" || QueryCompiler.aggregates.contains(name) || FunctionCatalog.entry(name) != nil
+        return ["meta", "match", "rank"].contains(name) || QueryCompiler.aggregates.contains(name) || FunctionCatalog.entry(name) != nil
     }
 }

@@ -450,6 +450,9 @@ extension QueryCompiler {
             let revision = "'revisionID', doc_revid(\(source.column("revid")))"
             return SQLFragment(sql: projected("doc_dict(\((members + [revision]).joined(separator: ", ")))"), kind: .scalar)
         }
+        if name == "match" || name == "rank" {
+            return try fullTextFunction(name, arguments, in: clause, at: location)
+        }
         guard Self.aggregates.contains(name) else {
             guard let entry = FunctionCatalog.entry(name) else {
                 throw JSONQueryParser.error(at: location, "unknown function '\(name)()'")
@@ -479,6 +482,25 @@ extension QueryCompiler {
         case "min", "max": return SQLFragment(sql: "\(name)(\(valueSQL(value)))", kind: .any)
         default: return SQLFragment(sql: "\(name)(\(value.sql))", kind: .scalar)
         }
+    }
+
+    /// `MATCH(index, search)` (placed and resolved by `resolveFullTextMatches`)
+    /// and `RANK(index)`, which needs a MATCH of the same index.
+    private mutating func fullTextFunction(_ name: String, _ arguments: [QueryExpression], in clause: Clause,
+                                           at location: String) throws -> SQLFragment {
+        guard case .literal(.string(let index))? = arguments.first, arguments.count == (name == "match" ? 2 : 1) else {
+            throw JSONQueryParser.error(at: location, name == "match" ? "MATCH() takes a full-text index name and a search string"
+                                                                       : "RANK() takes a full-text index name")
+        }
+        guard let match = fullTextMatches[index], name == "rank" || clause == .whereClause else {
+            throw JSONQueryParser.error(at: location, "RANK() needs a MATCH() of full-text index '\(index)' in WHERE")
+        }
+        if name == "match" {
+            let search = try compile(arguments[1], in: clause, at: location + "[2]").sql
+            return SQLFragment(sql: "(\(match.alias).\(match.table) MATCH \(search))", kind: .boolean)
+        }
+        guard projection == nil else { throw JSONQueryParser.error(at: location, "RANK() cannot be used in a grouped query") }
+        return SQLFragment(sql: "doc_fts_rank(matchinfo(\(match.alias).\(match.table), 'pcx'))", kind: .scalar)
     }
 
     /// A call of a function of the ``FunctionCatalog``: its arity checked, a

@@ -46,6 +46,15 @@ struct QueryCompiler {
     /// The innermost `COLLATE` being compiled, and whether a comparison inside
     /// it has taken it (Couchbase Lite applies it to the first one only).
     var collation: (value: Collation, applied: Bool)?
+    /// The full-text indexes the WHERE clause searches (`MATCH()`), by the name it gives.
+    var fullTextMatches: [String: FullTextMatch] = [:]
+
+    /// A `MATCH()` of a full-text index: the FTS table, joined as `alias` to source `source`.
+    struct FullTextMatch {
+        let table: String
+        let alias: String
+        let source: Int
+    }
 
     /// The per-document values of a grouped query, computed by an inner query
     /// (`SELECT … AS p0, … AS p1 FROM kv … WHERE … LIMIT -1`) that the
@@ -78,6 +87,7 @@ struct QueryCompiler {
     mutating func compile(_ statement: SelectStatement) throws -> CompiledQuery {
         sources = try ResolvedSource.resolve(statement.from, in: database)
         try markSourcesReadingDeleted(statement)
+        try resolveFullTextMatches(statement)
         for item in statement.what {   // duplicates are rejected by ColumnNaming below
             if let alias = item.alias { resultAliases[alias] = item.expression }
         }
@@ -98,6 +108,9 @@ struct QueryCompiler {
             if let on = source.on {
                 from += " ON " + (try compile(on, in: .on, at: "FROM[\(i)].ON").sql)
             }
+        }
+        for match in fullTextMatches.values.sorted(by: { $0.alias < $1.alias }) {
+            from += " JOIN \(match.table) AS \(match.alias) ON \(match.alias).docid = \(sources[match.source].column("sequence"))"
         }
         if let clause = statement.whereClause {
             from += " WHERE " + (try compile(clause, in: .whereClause, at: "WHERE").sql)
@@ -204,6 +217,47 @@ struct QueryCompiler {
             break
         }
         for child in expression.children { try markReadingDeleted(child) }
+    }
+
+    // MARK: Full-text search
+
+    /// Finds the `MATCH()`es of the WHERE clause, which may stand only at its
+    /// top or in top-level ANDs (Couchbase Lite's rule), one per index, and
+    /// the index each searches: `"name"` in any source, `"alias.name"` in one.
+    private mutating func resolveFullTextMatches(_ statement: SelectStatement) throws {
+        var placed: [[QueryExpression]] = []
+        func collect(_ expression: QueryExpression) {
+            switch expression {
+            case .function("match", let arguments): placed.append(arguments)
+            case .operation(.and, let operands): operands.forEach(collect)
+            default: break
+            }
+        }
+        statement.whereClause.map(collect)
+        var total = 0
+        for expression in statement.expressions { expression.forEach { if case .function("match", _) = $0 { total += 1 } } }
+        guard total == placed.count else {
+            throw JSONQueryParser.error(at: "WHERE", "MATCH() can only appear at the top of WHERE or in an AND there (not under OR, NOT or elsewhere)")
+        }
+        for arguments in placed {
+            guard arguments.count == 2, case .literal(.string(let name)) = arguments[0] else {
+                throw JSONQueryParser.error(at: "WHERE", "MATCH() takes a full-text index name and a search string")
+            }
+            guard fullTextMatches[name] == nil else {
+                throw JSONQueryParser.error(at: "WHERE", "Sorry, multiple MATCHes of the same property are not allowed (index '\(name)')")
+            }
+            var candidates = sources.indices.filter { sources[$0].unnest == nil }
+            var indexName = name
+            if let dot = name.firstIndex(of: "."), let source = candidates.first(where: { sources[$0].isNamed(String(name[..<dot])) }) {
+                candidates = [source]
+                indexName = String(name[name.index(after: dot)...])
+            }
+            guard let source = candidates.first(where: { database.fullTextIndexes[sources[$0].collection.id]?[indexName] != nil }) else {
+                throw JSONQueryParser.error(at: "WHERE", "MATCH() needs a full-text index: there is no full-text index '\(name)'")
+            }
+            fullTextMatches[name] = FullTextMatch(table: database.fullTextIndexes[sources[source].collection.id]![indexName]!,
+                                                  alias: "f\(fullTextMatches.count)", source: source)
+        }
     }
 
     // MARK: Index expressions

@@ -1,0 +1,55 @@
+/// The SQL of a full-text index on a collection: an FTS4 table whose columns
+/// are the indexed expressions, named by their property paths (so that a
+/// search `street:word` reads one column, as in Couchbase Lite, whose
+/// full-text indexes are FTS4 tables too), filled from the live documents and
+/// kept up to date by triggers on the live table. A document's row in it has
+/// the document's sequence as `docid`.
+struct FullTextIndexSQL {
+    /// The FTS table's name (also the prefix of its triggers).
+    let table: String
+    let collection: Int64
+
+    /// The column names for `expressions`: a property's path, else `c<i>`; unique.
+    static func columnNames(_ expressions: [QueryExpression]) -> [String] {
+        var names: [String] = []
+        for (i, expression) in expressions.enumerated() {
+            var name = "c\(i)"
+            if case .property(let path) = expression { name = PropertyPath.format(path) }
+            names.append(names.contains(name) ? "\(name) #\(i)" : name)
+        }
+        return names
+    }
+
+    /// Creates the table, fills it and creates its triggers. `expressions`
+    /// and `condition` are compiled SQL over the live table's columns.
+    func create(columns: [String], expressions: [String], condition: String?, ignoreAccents: Bool, language: String?) -> String {
+        let live = Schema.liveTable(collection)
+        let columnList = columns.map(SQLLiteral.identifier).joined(separator: ", ")
+        let tokenizer = Self.stems(language) ? "porter" : "unicode61 \"remove_diacritics=\(ignoreAccents ? 2 : 0)\""
+        let values = expressions.map { "doc_fts_text(\($0))" }.joined(separator: ", ")
+        let filter = condition.map { " AND (\($0))" } ?? ""
+        func insert(_ rows: String) -> String {
+            "INSERT INTO \(table) (docid, \(columnList)) SELECT sequence, \(values) FROM \(live) WHERE \(rows)\(filter);"
+        }
+        return """
+            CREATE VIRTUAL TABLE \(table) USING fts4(\(columnList), tokenize=\(tokenizer));
+            \(insert("1"))
+            CREATE TRIGGER \(table)_ins AFTER INSERT ON \(live) BEGIN \(insert("sequence = new.sequence")) END;
+            CREATE TRIGGER \(table)_upd AFTER UPDATE OF sequence, body ON \(live) BEGIN
+                DELETE FROM \(table) WHERE docid = old.sequence; \(insert("sequence = new.sequence")) END;
+            CREATE TRIGGER \(table)_del AFTER DELETE ON \(live) BEGIN DELETE FROM \(table) WHERE docid = old.sequence; END;
+            """
+    }
+
+    /// Drops the table and its triggers.
+    var drop: String {
+        "DROP TRIGGER IF EXISTS \(table)_ins; DROP TRIGGER IF EXISTS \(table)_upd; DROP TRIGGER IF EXISTS \(table)_del; "
+            + "DROP TABLE IF EXISTS \(table);"
+    }
+
+    /// Whether `language` has a stemmer here: English (Porter).
+    static func stems(_ language: String?) -> Bool {
+        guard let language = language?.lowercased() else { return false }
+        return language == "en" || language == "english" || language.hasPrefix("en_") || language.hasPrefix("en-")
+    }
+}
