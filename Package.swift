@@ -47,7 +47,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "doclite-bench",
-            dependencies: ["DocLite", "CSQLite"],
+            dependencies: ["DocLite", "CSQLite", "CPCRE2"],
             path: "Benchmarks/doclite-bench"
         ),
         .testTarget(name: "DocLiteTests", dependencies: ["DocLite", "DocLiteConformance", "CSQLite"]),

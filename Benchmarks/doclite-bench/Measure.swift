@@ -28,6 +28,8 @@ struct Row {
     let unit: String            // "ms" or "µs" (lower is better), or "docs/s" (higher is better)
     var medians: [String: Double] = [:]
     var goal: String = ""
+    /// A line printed under the table (e.g. a comparison with an anchor figure).
+    var note: String?
 
     func ratio(_ a: String, to b: String) -> Double? {
         guard let x = medians[a], let y = medians[b] else { return nil }
@@ -35,7 +37,7 @@ struct Row {
     }
 }
 
-/// Prints rows as a Markdown table with ratios to R and J.
+/// Prints rows as a Markdown table with ratios to R and J, then the rows' notes.
 func printTable(_ rows: [Row]) {
     func fmt(_ v: Double?, _ unit: String) -> String {
         guard let v else { return "—" }
@@ -51,4 +53,6 @@ func printTable(_ rows: [Row]) {
     for row in rows {
         print("| \(row.scenario) | \(row.unit) | \(fmt(row.medians["DocLite"], row.unit)) | \(fmt(row.medians["R"], row.unit)) | \(fmt(row.medians["J"], row.unit)) | \(ratio(row.ratio("DocLite", to: "R"))) | \(ratio(row.ratio("DocLite", to: "J"))) | \(row.goal) |")
     }
+    let notes = rows.compactMap(\.note)
+    if !notes.isEmpty { print(""); for note in notes { print(note) } }
 }

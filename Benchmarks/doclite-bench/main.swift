@@ -1,5 +1,5 @@
 // DocLite's benchmark on the standard data of ../shared/bench: insert, get by
-// ID, and the queries Q0–Q3 (with and without their indexes) and a join on the
+// ID, and the queries Q0–Q4 (Q0, Q1 also with their indexes) and a join on the
 // beer sample, run through the public query API (compiled once, every row
 // iterated), each side by side with relational SQLite (R) doing the same work
 // in the same run (and JSON text with json_extract (J) for the insert):
