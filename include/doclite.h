@@ -392,6 +392,22 @@ typedef struct {
 bool CBLCollection_CreateValueIndex(CBLCollection* collection, const char* name, CBLValueIndexConfiguration config,
                                     CBLError* outError);
 
+/** A full-text index (searched with `MATCH()`, ranked with `RANK()`): `expressions` is a
+    JSON array of expressions in `expressionLanguage`; `ignoreAccents` makes `é` match `e`;
+    `language` (optional) picks the stemmer (`"en"`: Porter; NULL or another: none);
+    `where` (optional) a condition making it partial. */
+typedef struct {
+    CBLQueryLanguage expressionLanguage;
+    const char* expressions;
+    bool ignoreAccents;
+    const char* language;
+    const char* where;
+} CBLFullTextIndexConfiguration;
+
+/** Creates a full-text index. The same definition again is a no-op; a different one under the same name replaces it. */
+bool CBLCollection_CreateFullTextIndex(CBLCollection* collection, const char* name, CBLFullTextIndexConfiguration config,
+                                       CBLError* outError);
+
 /** Deletes the index `name`; a missing index is not an error. */
 bool CBLCollection_DeleteIndex(CBLCollection* collection, const char* name, CBLError* outError);
 

@@ -127,6 +127,23 @@ public func CBLCollection_CreateValueIndex(_ handle: OpaquePointer?, _ name: Uns
 }
 
 @c @implementation
+public func CBLCollection_CreateFullTextIndex(_ handle: OpaquePointer?, _ name: UnsafePointer<CChar>?,
+                                             _ config: CBLFullTextIndexConfiguration, _ outError: UnsafeMutablePointer<CBLError>?) -> Bool {
+    bridge(outError, failure: false) {
+        let target = try collection(handle)
+        guard config.expressionLanguage == CBLQueryLanguage(kCBLJSONLanguage) else {
+            throw DocLiteError(.invalidParameter, "unknown expression language \(config.expressionLanguage)")
+        }
+        let configuration = FullTextIndexConfiguration(json: try string(config.expressions, "index expressions"),
+                                                       where: try optionalString(config.where, "index where clause"),
+                                                       ignoreAccents: config.ignoreAccents,
+                                                       language: try optionalString(config.language, "index language"))
+        try target.createIndex(withName: try string(name, "index name"), config: configuration)
+        return true
+    }
+}
+
+@c @implementation
 public func CBLCollection_DeleteIndex(_ handle: OpaquePointer?, _ name: UnsafePointer<CChar>?,
                                      _ outError: UnsafeMutablePointer<CBLError>?) -> Bool {
     bridge(outError, failure: false) {

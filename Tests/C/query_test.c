@@ -103,6 +103,23 @@ static void test_indexes_and_explain(CBLDatabase* db, CBLCollection* collection)
     names = CBLCollection_GetIndexNames(collection, &err);
     CHECK_STR(names, "[]");
     CBL_FreeString(names);
+
+    /* A full-text index, searched and ranked. */
+    CBLFullTextIndexConfiguration text = { kCBLJSONLanguage, "[[\".s\"]]", false, "en", NULL };
+    CHECK_OK(CBLCollection_CreateFullTextIndex(collection, "byText", text, &err), err);
+    query = create_query(db, "{\"WHAT\": [[\"._id\"], [\"RANK()\", \"byText\"]], \"WHERE\": [\"MATCH()\", \"byText\", \"two\"]}");
+    CBLResultSet* rs = CBLQuery_Execute(query, &err);
+    CHECK_OK(rs != NULL, err);
+    CHECK_OK(CBLResultSet_Next(rs, &err), err);
+    CHECK_STR(CBLResultSet_StringAtIndex(rs, 0), "d2");
+    CHECK(CBLResultSet_DoubleAtIndex(rs, 1) == 1.0);
+    CHECK(!CBLResultSet_Next(rs, &err) && err.code == 0);
+    CBL_Release(rs);
+    CBL_Release(query);
+    text.expressions = NULL;
+    CHECK(!CBLCollection_CreateFullTextIndex(collection, "bad", text, &err));
+    CHECK_CODE(err, kCBLDomain, kCBLErrorInvalidParameter);
+    CHECK_OK(CBLCollection_DeleteIndex(collection, "byText", &err), err);
 }
 
 static void test_errors(CBLDatabase* db) {
