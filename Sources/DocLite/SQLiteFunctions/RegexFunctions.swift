@@ -8,6 +8,7 @@ import CSQLite
 ///
 /// - `doc_regexp_like(s, p)`, `doc_regexp_contains(s, p)`: boolean, whether `p`
 ///   matches anywhere in `s` (both search, unanchored, as in Couchbase Lite).
+/// - `doc_regexp_like_at(body, path, p)`: fused `doc_regexp_like(doc_value(body, path), p)`.
 /// - `doc_regexp_position(s, p)`: the byte offset of the first match, or -1.
 /// - `doc_regexp_replace(s, p, r[, n])`: `s` with the first `n` matches (all when
 ///   `n` is absent or negative) replaced by `r` (``RegexReplacement``).
@@ -17,6 +18,20 @@ enum RegexFunctions {
             registrar.add(name, 2) { context, argc, argv in
                 RegexFunctions.withPattern(context, argc, argv) { pattern, subject in
                     FunctionResult.setBoolean(context, try pattern.firstMatch(in: subject) != nil)
+                }
+            }
+        }
+        // Fused with the property read, as doc_like is: the subject is matched in
+        // place in the stored body (the pattern is a literal).
+        registrar.add("doc_regexp_like_at", 3) { context, _, argv in
+            BodyFunctions.withProperty(context, argv) { body, offset in
+                guard let subject = body.string(at: offset) else { FunctionResult.setNull(context); return }
+                _ = BodyFunctions.withAuxiliary(context, argument: 2, argv, { try RegexPattern(BodyFunctions.rawText(argv![2])) }) { pattern in
+                    do {
+                        FunctionResult.setBoolean(context, try pattern.firstMatch(in: subject) != nil)
+                    } catch {
+                        sqlite3_result_error(context, "\(error)", -1)
+                    }
                 }
             }
         }

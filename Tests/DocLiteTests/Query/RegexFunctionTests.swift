@@ -26,6 +26,18 @@ final class RegexFunctionTests: QueryTestCase {
         XCTAssertEqual(try idsWhere(#"["REGEXP_LIKE()", [".s"], ["$p"]]"#, parameters: ["p": "z"]), [])
     }
 
+    func testTheFusedPropertyFormAgreesWithThePlainOne() throws {
+        // `.p` with a literal pattern compiles to doc_regexp_like_at; IFMISSING(.p) to the plain form.
+        XCTAssertTrue(try db.createQuery(json: #"{"WHERE": ["REGEXP_LIKE()", [".s"], "b"]}"#).explain().contains("doc_regexp_like_at("))
+        for property in ["s", "n", "nul", "gone", "text"] {
+            for pattern in ["b", "^h", "1", "."] {
+                let fused = try value(of: #"["REGEXP_LIKE()", [".\#(property)"], "\#(pattern)"]"#)
+                let plain = try value(of: #"["REGEXP_LIKE()", ["IFMISSING()", [".\#(property)"], ["MISSING"]], "\#(pattern)"]"#)
+                XCTAssertEqual(fused, plain, "\(property) ~ \(pattern)")
+            }
+        }
+    }
+
     func testPatternsKeepECMAScriptsEscapesAndDollar() throws {
         XCTAssertEqual(try value(of: #"["REGEXP_LIKE()", [".text"], "h\\u00e9llo"]"#), .bool(true))
         XCTAssertEqual(try value(of: #"["REGEXP_LIKE()", [".text"], "w\\u{f6}r"]"#), .bool(true))

@@ -518,6 +518,11 @@ extension QueryCompiler {
                 throw JSONQueryParser.error(at: "\(location)[\(index + 1)]", "\(error)")
             }
         }
+        if entry.sqlName == "doc_regexp_like" || entry.sqlName == "doc_regexp_contains" {   // fused with a property read
+            let subject = try compile(arguments[0], in: clause, at: "\(location)[1]", insideAggregate: insideAggregate)
+            let pattern = try compile(arguments[1], in: clause, at: "\(location)[2]", insideAggregate: insideAggregate)
+            if let fused = fused("doc_regexp_like_at", subject, arguments[1], pattern) { return SQLFragment(sql: fused, kind: .boolean) }
+        }
         var sql: [String] = []
         for (i, argument) in arguments.enumerated() {
             sql.append(valueSQL(try compileValue(argument, in: clause, at: "\(location)[\(i + 1)]", insideAggregate: insideAggregate)))
