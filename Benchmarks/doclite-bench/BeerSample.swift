@@ -3,8 +3,10 @@ import DocLite
 import Foundation
 
 /// The beer sample (`../shared/data/beer-sample.jsonl`, 7,303 beers and
-/// breweries) in DocLite and in R (one relational table), for the join
-/// "every beer with its brewery's name".
+/// breweries) in DocLite and in R (one relational table, and an FTS4 table of
+/// the descriptions whose docid is the table's rowid), for the join "every
+/// beer with its brewery's name" and a full-text search of the descriptions
+/// (``FullTextBaseline``).
 struct BeerSample {
     let docLite: Database
     let r: OpaquePointer
@@ -27,8 +29,13 @@ struct BeerSample {
         try? Database.delete(withName: "beers", inDirectory: work.path)
         let db = try Database(name: "beers", config: DatabaseConfiguration(directory: work.path))
         let r = openBaseline(work.appendingPathComponent("beers-r.sqlite").path)
-        execute(r, "CREATE TABLE beers (id TEXT PRIMARY KEY, type TEXT, name TEXT, brewery_id TEXT); BEGIN")
+        execute(r, """
+            CREATE TABLE beers (id TEXT PRIMARY KEY, type TEXT, name TEXT, brewery_id TEXT);
+            CREATE VIRTUAL TABLE beers_fts USING fts4(description, tokenize=porter);
+            BEGIN
+            """)
         let insert = RawStatement(r, "INSERT INTO beers VALUES (?, ?, ?, ?)")
+        let insertText = RawStatement(r, "INSERT INTO beers_fts (docid, description) VALUES (last_insert_rowid(), ?)")
         let collection = try db.defaultCollection()
         try db.inBatch {
             for line in text.split(separator: "\n") {
@@ -38,22 +45,56 @@ struct BeerSample {
                 func text(_ key: String) -> String { if case .string(let value)? = members[key] { value } else { "" } }
                 insert.bind([.text(id), .text(text("type")), .text(text("name")), .text(text("brewery_id"))])
                 _ = insert.run()
+                insertText.bind([.text(text("description"))])
+                _ = insertText.run()
             }
         }
         insert.finalize()
+        insertText.finalize()
         execute(r, "COMMIT")
         return BeerSample(docLite: db, r: r)
     }
 
+    func close() {
+        try? docLite.close()
+        sqlite3_close(r)
+    }
+
     func joinRow(rounds: Int) throws -> Row {
-        defer {
-            try? docLite.close()
-            sqlite3_close(r)
-        }
         let query = try docLite.createQuery(json: Self.joinJSON)
         let statement = RawStatement(r, Self.joinR)
         defer { statement.finalize() }
         return try QueryBenchmarks.compare(name: "beer join: beers with their brewery", goal: "—", rounds: rounds, repeats: 1,
+                                           docLite: { try QueryBenchmarks.iterate(query) }, r: { statement.run() })
+    }
+
+    /// DocLite's full-text index on `.description` (English: Porter stemmer)
+    /// searched and ranked, the top 10 read (timed over 200 executions per
+    /// round), against R's FTS4 table. Checks first that both find the same
+    /// matches with the same ranks, and that each side's 10 rows are a top 10
+    /// of them (the same IDs but among rows tied on the 10th rank).
+    func fullTextRow(rounds: Int) throws -> Row {
+        let collection = try docLite.defaultCollection()
+        try collection.createIndex(withName: "desc", config: FullTextIndexConfiguration(json: #"[[".description"]]"#, language: "en"))
+        defer { try? collection.deleteIndex(forName: "desc") }
+        FullTextBaseline.register(on: r)
+        let query = try docLite.createQuery(json: FullTextBaseline.json)
+        let statement = RawStatement(r, FullTextBaseline.r)
+        defer { statement.finalize() }
+
+        let allStatement = RawStatement(r, FullTextBaseline.allR)
+        let allR = FullTextBaseline.rows(allStatement)
+        allStatement.finalize()
+        let allDocLite = try FullTextBaseline.rows(docLite.createQuery(json: FullTextBaseline.allJSON))
+        let matches = Dictionary(uniqueKeysWithValues: allR.map { ($0.id, $0.rank) })
+        guard allDocLite.count == allR.count, Set(allDocLite.map(\.id)) == Set(matches.keys) else {
+            throw BenchmarkError("FTS: DocLite matches \(allDocLite.count) documents, R \(allR.count), or not the same")
+        }
+        try FullTextBaseline.check("DocLite", FullTextBaseline.rows(query), against: matches, limit: 10)
+        try FullTextBaseline.check("R", FullTextBaseline.rows(statement), against: matches, limit: 10)
+
+        return try QueryBenchmarks.compare(name: "FTS MATCH '\(FullTextBaseline.search)' + RANK, top 10 of \(allR.count) matches, beer sample",
+                                           goal: "—", rounds: rounds, repeats: 200,
                                            docLite: { try QueryBenchmarks.iterate(query) }, r: { statement.run() })
     }
 }

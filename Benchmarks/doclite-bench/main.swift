@@ -1,9 +1,10 @@
 // DocLite's benchmark on the standard data of ../shared/bench: insert, get by
-// ID, and the queries Q0–Q4 (Q0, Q1 also with their indexes) and a join on the
-// beer sample, run through the public query API (compiled once, every row
-// iterated), each side by side with relational SQLite (R) doing the same work
-// in the same run (and JSON text with json_extract (J) for the insert):
-// interleaved rounds, medians, row counts checked equal.
+// ID, and the queries Q0–Q4 (Q0, Q1 also with their indexes), a join and a
+// full-text search (MATCH + RANK) on the beer sample, run through the public
+// query API (compiled once, every row iterated), each side by side with
+// relational SQLite (R) doing the same work in the same run (and JSON text
+// with json_extract (J) for the insert): interleaved rounds, medians, row
+// counts checked equal.
 // Usage: doclite-bench [--rounds N] [--docs N] [--insert-only]
 import CSQLite
 import DocLite
@@ -126,8 +127,10 @@ rows.append(getRow)
 try rows += QueryBenchmarks(docLite: docLite, r: r, rounds: rounds).run()
 if let beers = try BeerSample.load(shared: shared, work: work) {
     rows.append(try beers.joinRow(rounds: rounds))
+    rows.append(try beers.fullTextRow(rounds: rounds))
+    beers.close()
 } else {
-    print("(beer join skipped: ../shared/data/beer-sample.jsonl not found)")
+    print("(beer join and full-text search skipped: ../shared/data/beer-sample.jsonl not found)")
 }
 
 printTable(rows)
