@@ -116,10 +116,7 @@ public func CBLCollection_CreateValueIndex(_ handle: OpaquePointer?, _ name: Uns
                                           _ config: CBLValueIndexConfiguration, _ outError: UnsafeMutablePointer<CBLError>?) -> Bool {
     bridge(outError, failure: false) {
         let target = try collection(handle)
-        guard config.expressionLanguage == CBLQueryLanguage(kCBLJSONLanguage) else {
-            throw DocLiteError(.invalidParameter, "unknown expression language \(config.expressionLanguage)")
-        }
-        let configuration = ValueIndexConfiguration(json: try string(config.expressions, "index expressions"),
+        let configuration = ValueIndexConfiguration(json: try indexExpressions(config.expressionLanguage, config.expressions),
                                                     where: try optionalString(config.where, "index where clause"))
         try target.createIndex(withName: try string(name, "index name"), config: configuration)
         return true
@@ -131,10 +128,7 @@ public func CBLCollection_CreateFullTextIndex(_ handle: OpaquePointer?, _ name: 
                                              _ config: CBLFullTextIndexConfiguration, _ outError: UnsafeMutablePointer<CBLError>?) -> Bool {
     bridge(outError, failure: false) {
         let target = try collection(handle)
-        guard config.expressionLanguage == CBLQueryLanguage(kCBLJSONLanguage) else {
-            throw DocLiteError(.invalidParameter, "unknown expression language \(config.expressionLanguage)")
-        }
-        let configuration = FullTextIndexConfiguration(json: try string(config.expressions, "index expressions"),
+        let configuration = FullTextIndexConfiguration(json: try indexExpressions(config.expressionLanguage, config.expressions),
                                                        where: try optionalString(config.where, "index where clause"),
                                                        ignoreAccents: config.ignoreAccents,
                                                        language: try optionalString(config.language, "index language"))
@@ -157,4 +151,12 @@ public func CBLCollection_GetIndexNames(_ handle: OpaquePointer?, _ outError: Un
     bridge(outError, failure: nil) {
         ownedString(JSONValue.array(try collection(handle).indexes().map(JSONValue.string)).json)
     }
+}
+
+/// An index configuration's expressions: JSON text, the only expression language so far.
+private func indexExpressions(_ language: CBLQueryLanguage, _ expressions: UnsafePointer<CChar>?) throws -> String {
+    guard language == CBLQueryLanguage(kCBLJSONLanguage) else {
+        throw DocLiteError(.invalidParameter, "unknown expression language \(language)")
+    }
+    return try string(expressions, "index expressions")
 }

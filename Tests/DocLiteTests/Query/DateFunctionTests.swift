@@ -279,21 +279,9 @@ final class DateFunctionTests: QueryTestCase {
 
     // MARK: Random inputs
 
-    /// A deterministic pseudo-random generator (SplitMix64), so failures reproduce.
-    private struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Random byte strings, many close to dates and formats, some invalid UTF-8.
     private func randomInputs(count: Int) -> [[UInt8]] {
-        var random = SplitMix(state: 0xDA7E)
+        var random = SeededGenerator(seed: 0xDA7E)
         let alphabet = Array("0123456789-:T .Zz+%FYmdHMSsEzx/".utf8)
         let seeds = ["2018-10-23T18:33:01.123+05:30", "-0001-02-29 23:59", "%FT%T%.s%Ez", "1111-11-11 11:11:11.111Z", "2016-02-29"]
         return (0..<count).map { i in
@@ -350,7 +338,7 @@ final class DateFunctionTests: QueryTestCase {
             SELECT str_to_millis(millis_to_utc(?1)), str_to_millis(millis_to_tz(?1, ?2)), str_to_millis(millis_to_str(?1)),
                    str_to_millis(millis_to_tz(?1, ?2, '1111-11-11 11:11:11.111+11:11')), millis_to_utc(?1)
             """
-        var random = SplitMix(state: 42)
+        var random = SeededGenerator(seed: 42)
         let range: ClosedRange<Int64> = -377_705_116_800_000...253_402_300_799_999   // -9999-01-01 … 9999-12-31T23:59:59.999
         try db.read { connection in
             try connection.withStatement(sql) { statement in
