@@ -53,6 +53,13 @@ final class CollationTests: QueryTestCase {
         XCTAssertEqual(try ids(#"{"UNICODE": false}"#, "pfel"), ["Äpfel"])
     }
 
+    func testFLLikeIsLikeUnderTheCollationInForce() throws {
+        XCTAssertEqual(try strings(#"{"WHAT": [[".s"]], "WHERE": ["FL_LIKE()", [".s"], "a%"], "ORDER_BY": [["._id"]]}"#), ["apple"])
+        XCTAssertEqual(try strings(#"{"WHAT": [[".s"]], "WHERE": ["COLLATE", {"UNICODE": true, "CASE": false, "DIAC": false}, ["FL_LIKE()", [".s"], "a%"]], "ORDER_BY": [["._id"]]}"#),
+                       ["apple", "Apple", "Äpfel", "ångström"])
+        XCTAssertEqual(try rows(#"{"WHAT": [["FL_LIKE()", [".nothing"], "a%"], ["FL_LIKE()", null, "a%"]], "LIMIT": 1}"#), [[nil, .null]])
+    }
+
     func testCollateOnAnOperandAndTheFirstComparisonRule() throws {
         // On an operand, the comparison uses the operand's collation.
         XCTAssertEqual(try strings(#"{"WHAT": [[".s"]], "WHERE": ["=", ["COLLATE", {"UNICODE": true, "CASE": false}, [".s"]], "ZEBRA"]}"#), ["Zebra"])

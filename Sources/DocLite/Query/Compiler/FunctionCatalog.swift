@@ -54,6 +54,7 @@ enum FunctionCatalog {
         for name in ["regexp_contains", "regexp_like"] { add([name], 2...2, .boolean, patternArgument: 1) }
         add(["regexp_position"], 2...2, .scalar, patternArgument: 1)
         add(["regexp_replace"], 3...4, .scalar, patternArgument: 1)
+        add(["fl_like"], 2...2, .boolean, sql: "doc_like_collated")   // LIKE under the COLLATE in force (BINARY by default)
         // String (trim's two-argument form is an error in Couchbase Lite too)
         add(["concat"], 2...variadic, .scalar, sql: "doc_concat")
         add(["contains"], 2...2, .boolean)

@@ -527,9 +527,13 @@ extension QueryCompiler {
         for (i, argument) in arguments.enumerated() {
             sql.append(valueSQL(try compileValue(argument, in: clause, at: "\(location)[\(i + 1)]", insideAggregate: insideAggregate)))
         }
-        if name == "contains", let pending = collation, !pending.applied {   // contains() takes a COLLATE
-            collation!.applied = true
-            sql.append(SQLLiteral.string(pending.value.sqlName))
+        if name == "contains" || name == "fl_like" {   // these take the COLLATE in force
+            if let pending = collation, !pending.applied {
+                collation!.applied = true
+                sql.append(SQLLiteral.string(pending.value.sqlName))
+            } else if name == "fl_like" {
+                sql.append(SQLLiteral.string(Collation().sqlName))
+            }
         }
         return SQLFragment(sql: "\(entry.sqlName)(\(sql.joined(separator: ", ")))", kind: entry.result)
     }
