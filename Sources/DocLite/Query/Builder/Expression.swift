@@ -1,0 +1,228 @@
+import Foundation
+
+/// Any query-builder expression: a property, a literal, a parameter, an
+/// operator or a function call. Couchbase Lite's `ExpressionProtocol`: the
+/// operators are its methods (`a.equalTo(b)`, `a.add(b)`, `a.and(b)`, …).
+/// Every expression is a node of DocLite's query tree, never SQL.
+public protocol ExpressionProtocol: CustomStringConvertible {}
+
+/// The query-tree node behind a builder expression.
+protocol ExpressionNode: ExpressionProtocol {
+    var node: QueryExpression { get }
+}
+
+extension ExpressionNode {
+    public var description: String { JSONQueryWriter.json(node).json }
+}
+
+/// A builder expression made of one query-tree node.
+struct BuilderExpression: ExpressionNode {
+    let node: QueryExpression
+}
+
+extension ExpressionProtocol {
+    /// The query-tree node; an expression not made by the builder is MISSING.
+    var node: QueryExpression { (self as? ExpressionNode)?.node ?? .missing }
+
+    private func binary(_ op: QueryOperator, _ other: ExpressionProtocol) -> ExpressionProtocol {
+        BuilderExpression(node: .operation(op, [node, other.node]))
+    }
+
+    // MARK: Arithmetic
+
+    /// `self * expression`: `["*", a, b]`.
+    public func multiply(_ expression: ExpressionProtocol) -> ExpressionProtocol { binary(.multiply, expression) }
+    /// `self / expression`: `["/", a, b]`.
+    public func divide(_ expression: ExpressionProtocol) -> ExpressionProtocol { binary(.divide, expression) }
+    /// `self % expression`: `["%", a, b]`.
+    public func modulo(_ expression: ExpressionProtocol) -> ExpressionProtocol { binary(.modulo, expression) }
+    /// `self + expression`: `["+", a, b]`.
+    public func add(_ expression: ExpressionProtocol) -> ExpressionProtocol { binary(.add, expression) }
+    /// `self - expression`: `["-", a, b]`.
+    public func subtract(_ expression: ExpressionProtocol) -> ExpressionProtocol { binary(.subtract, expression) }
+
+    // MARK: Comparison
+
+    /// `self < expression`: `["<", a, b]`.
+    public func lessThan(_ expression: ExpressionProtocol) -> ExpressionProtocol { binary(.less, expression) }
+    /// `self <= expression`: `["<=", a, b]`.
+    public func lessThanOrEqualTo(_ expression: ExpressionProtocol) -> ExpressionProtocol { binary(.lessOrEqual, expression) }
+    /// `self > expression`: `[">", a, b]`.
+    public func greaterThan(_ expression: ExpressionProtocol) -> ExpressionProtocol { binary(.greater, expression) }
+    /// `self >= expression`: `[">=", a, b]`.
+    public func greaterThanOrEqualTo(_ expression: ExpressionProtocol) -> ExpressionProtocol { binary(.greaterOrEqual, expression) }
+    /// `self = expression`: `["=", a, b]`.
+    public func equalTo(_ expression: ExpressionProtocol) -> ExpressionProtocol { binary(.equal, expression) }
+    /// `self != expression`: `["!=", a, b]`.
+    public func notEqualTo(_ expression: ExpressionProtocol) -> ExpressionProtocol { binary(.notEqual, expression) }
+
+    // MARK: Bitwise logic
+
+    /// `self AND expression`: `["AND", a, b]`.
+    public func and(_ expression: ExpressionProtocol) -> ExpressionProtocol { binary(.and, expression) }
+    /// `self OR expression`: `["OR", a, b]`.
+    public func or(_ expression: ExpressionProtocol) -> ExpressionProtocol { binary(.or, expression) }
+
+    // MARK: Like, regex
+
+    /// `self LIKE pattern` (`%` and `_` wildcards, case-sensitive): `["LIKE", a, p]`.
+    public func like(_ expression: ExpressionProtocol) -> ExpressionProtocol { binary(.like, expression) }
+    /// Whether `self` matches the regular expression: `["REGEXP_LIKE()", a, p]`.
+    public func regex(_ expression: ExpressionProtocol) -> ExpressionProtocol {
+        BuilderExpression(node: .function("regexp_like", [node, expression.node]))
+    }
+
+    // MARK: IS, IS NOT, IS VALUED
+
+    /// `self IS expression`: `["IS", a, b]`.
+    public func `is`(_ expression: ExpressionProtocol) -> ExpressionProtocol { binary(.is, expression) }
+    /// `self IS NOT expression`: `["IS NOT", a, b]`.
+    public func isNot(_ expression: ExpressionProtocol) -> ExpressionProtocol { binary(.isNot, expression) }
+    /// Whether `self` is neither null nor missing: `["IS VALUED", a]`.
+    public func isValued() -> ExpressionProtocol { BuilderExpression(node: .operation(.isValued, [node])) }
+    /// Whether `self` is null or missing: `["NOT", ["IS VALUED", a]]`.
+    public func isNotValued() -> ExpressionProtocol {
+        BuilderExpression(node: .operation(.not, [.operation(.isValued, [node])]))
+    }
+
+    // MARK: Between, IN
+
+    /// `self BETWEEN expression1 AND expression2`: `["BETWEEN", a, x, y]`.
+    public func between(_ expression1: ExpressionProtocol, and expression2: ExpressionProtocol) -> ExpressionProtocol {
+        BuilderExpression(node: .operation(.between, [node, expression1.node, expression2.node]))
+    }
+    /// Whether `self` equals one of `expressions`: `["IN", a, ["[]", e1, e2, …]]`.
+    public func `in`(_ expressions: [ExpressionProtocol]) -> ExpressionProtocol {
+        BuilderExpression(node: .operation(.in, [node, .array(expressions.map(\.node))]))
+    }
+}
+
+/// Couchbase Lite's `Expression` factory: properties, literals, parameters,
+/// negation. Combine the results with the ``ExpressionProtocol`` operators.
+public final class Expression {
+    private init() {}
+
+    /// A property of the document, by path (`"address.city"`, `"likes[0]"`): `[".address.city"]`.
+    /// Qualify it with a data source alias with `.from("alias")`.
+    public static func property(_ property: String) -> PropertyExpressionProtocol {
+        PropertyExpression(path: (try? PropertyPath.parse(property)) ?? [.key(property)])
+    }
+
+    /// The whole document: `["."]`; `.from("alias")` gives `[".alias."]`.
+    public static func all() -> PropertyExpressionProtocol { PropertyExpression(path: nil) }
+
+    /// A literal or a nested builder expression; `nil` is JSON null. Strings,
+    /// numbers, booleans, dates, arrays, dictionaries and expressions are
+    /// accepted; any other type is a programming error (it traps, as in Couchbase Lite).
+    public static func value(_ value: Any?) -> ExpressionProtocol { BuilderExpression(node: node(of: value)) }
+
+    /// A string literal: `"s"`.
+    public static func string(_ value: String?) -> ExpressionProtocol { Self.value(value) }
+    /// A number literal.
+    public static func number(_ value: NSNumber?) -> ExpressionProtocol {
+        guard let value else { return Self.value(nil) }
+        let type = String(cString: value.objCType)
+        if type == "d" || type == "f" { return double(value.doubleValue) }
+        return int64(value.int64Value)
+    }
+    /// An integer literal: `123`.
+    public static func int(_ value: Int) -> ExpressionProtocol { literal(.int(Int64(value))) }
+    /// An integer literal: `123`.
+    public static func int64(_ value: Int64) -> ExpressionProtocol { literal(.int(value)) }
+    /// A floating-point literal: `1.5`.
+    public static func float(_ value: Float) -> ExpressionProtocol { literal(.double(Double(value))) }
+    /// A floating-point literal: `1.5`.
+    public static func double(_ value: Double) -> ExpressionProtocol { literal(.double(value)) }
+    /// A boolean literal: `true` / `false`.
+    public static func boolean(_ value: Bool) -> ExpressionProtocol { literal(.bool(value)) }
+    /// A date literal: its ISO-8601 UTC string with milliseconds (`"2024-01-10T14:31:14.000Z"`).
+    public static func date(_ value: Date?) -> ExpressionProtocol { Self.value(value) }
+    /// A dictionary literal whose values may be expressions: `{"k": v, …}`.
+    public static func dictionary(_ value: [String: Any?]?) -> ExpressionProtocol { Self.value(value) }
+    /// An array literal whose items may be expressions: `["[]", v1, v2, …]`.
+    public static func array(_ value: [Any?]?) -> ExpressionProtocol { Self.value(value) }
+
+    /// A query parameter, set with ``Parameters`` before running the query: `["$name"]`.
+    public static func parameter(_ name: String) -> ExpressionProtocol { BuilderExpression(node: .parameter(name)) }
+
+    /// Logical NOT: `["NOT", e]`.
+    public static func not(_ expression: ExpressionProtocol) -> ExpressionProtocol {
+        BuilderExpression(node: .operation(.not, [expression.node]))
+    }
+    /// Logical NOT, as ``not(_:)``: `["NOT", e]`.
+    public static func negated(_ expression: ExpressionProtocol) -> ExpressionProtocol { not(expression) }
+
+    /// A full-text index, for ``FullTextFunction``; `.from("alias")` names its data source.
+    public static func fullTextIndex(_ name: String) -> FullTextIndexExpressionProtocol { FullTextIndexExpression(name: name, alias: nil) }
+
+    private static func literal(_ value: JSONValue) -> ExpressionProtocol { BuilderExpression(node: .literal(value)) }
+
+    /// The query-tree node of a value given to ``value(_:)``.
+    static func node(of value: Any?) -> QueryExpression {
+        switch value {
+        case let expression as ExpressionProtocol: return expression.node
+        case let items as [Any?]: return .array(items.map(node(of:)))
+        case let items as [Any]: return .array(items.map(node(of:)))
+        case let members as [String: Any?]: return .dictionary(members.mapValues(node(of:)))
+        case let members as [String: Any]: return .dictionary(members.mapValues(node(of:)))
+        case let date as Date: return .literal(.string(ISO8601.millisecondString(from: date)))
+        default:
+            do {
+                switch try JSONValue(any: value) {
+                case .array(let items): return .array(items.map { .literal($0) })
+                case .dictionary(let members): return .dictionary(members.mapValues { .literal($0) })
+                case let scalar: return .literal(scalar)
+                }
+            } catch {
+                preconditionFailure("Expression.value: \(error)")
+            }
+        }
+    }
+}
+
+extension ISO8601 {
+    /// Couchbase Lite's date literal form: UTC, always with milliseconds (`2024-01-10T14:31:14.000Z`).
+    static func millisecondString(from date: Date) -> String {
+        var style = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+        style.timeZone = TimeZone(identifier: "UTC")!
+        return date.formatted(style)
+    }
+}
+
+/// A property (or the whole document) that can be qualified with a data
+/// source alias: Couchbase Lite's `PropertyExpressionProtocol`.
+public protocol PropertyExpressionProtocol: ExpressionProtocol {
+    /// The same property of the data source named `alias`: `[".alias.path"]`.
+    func from(_ alias: String) -> ExpressionProtocol
+}
+
+/// `Expression.property` and `Expression.all`.
+struct PropertyExpression: PropertyExpressionProtocol, ExpressionNode {
+    /// nil for the whole document.
+    let path: [PathComponent]?
+    var alias: String? = nil
+
+    var node: QueryExpression {
+        guard let path else { return .all(source: alias) }
+        return .property((alias.map { [PathComponent.key($0)] } ?? []) + path)
+    }
+
+    func from(_ alias: String) -> ExpressionProtocol { PropertyExpression(path: path, alias: alias) }
+}
+
+/// A full-text index named in ``FullTextFunction/match(_:query:)`` and
+/// ``FullTextFunction/rank(_:)``: Couchbase Lite's `FullTextIndexExpressionProtocol`.
+public protocol FullTextIndexExpressionProtocol {
+    /// The index of the data source named `alias`.
+    func from(_ alias: String) -> FullTextIndexExpressionProtocol
+}
+
+/// `Expression.fullTextIndex`: written as the string `"name"` or `"alias.name"`.
+struct FullTextIndexExpression: FullTextIndexExpressionProtocol {
+    let name: String
+    let alias: String?
+
+    var node: QueryExpression { .literal(.string(alias.map { "\($0).\(name)" } ?? name)) }
+
+    func from(_ alias: String) -> FullTextIndexExpressionProtocol { FullTextIndexExpression(name: name, alias: alias) }
+}

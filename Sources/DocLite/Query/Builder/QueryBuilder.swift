@@ -1,0 +1,202 @@
+import Foundation
+
+/// Couchbase Lite's `QueryBuilder`: the start of a query written call by call,
+/// `QueryBuilder.select(…).from(…).where(…)…`. Each call adds a clause to the
+/// query tree (the same tree a JSON query parses to); the query is compiled
+/// when first run.
+public final class QueryBuilder {
+    private init() {}
+
+    /// The result columns; with none, each row is the whole document.
+    public static func select(_ results: SelectResultProtocol...) -> Select { select(results) }
+    /// The result columns; with none, each row is the whole document.
+    public static func select(_ results: [SelectResultProtocol]) -> Select { Select(results, distinct: false) }
+    /// The result columns, without duplicate rows: `"DISTINCT": true`.
+    public static func selectDistinct(_ results: SelectResultProtocol...) -> Select { selectDistinct(results) }
+    /// The result columns, without duplicate rows: `"DISTINCT": true`.
+    public static func selectDistinct(_ results: [SelectResultProtocol]) -> Select { Select(results, distinct: true) }
+}
+
+/// `QueryBuilder.select(…)`: names the data source with ``from(_:)``.
+public final class Select {
+    private var statement = SelectStatement()
+
+    init(_ results: [SelectResultProtocol], distinct: Bool) {
+        statement.what = results.map(\.item)
+        statement.distinct = distinct
+    }
+
+    /// The main data source: `"FROM": [{…}]`.
+    public func from(_ dataSource: DataSourceProtocol) -> From {
+        var statement = statement
+        let source = dataSource.source
+        statement.from = [source?.item ?? DataSourceItem()]
+        if statement.what.isEmpty {   // as Couchbase Lite: no result columns is the whole document
+            statement.what = [ResultItem(expression: .all(source: source?.item.alias), alias: nil)]
+        }
+        return From(database: source?.database, statement: statement)
+    }
+}
+
+/// A query built with ``QueryBuilder``. Every stage after `from` (``From``,
+/// ``Joins``, ``Where``, ``GroupBy``, ``Having``, ``OrderBy``, ``Limit``) is
+/// one and can be run; it is compiled once, on first use, into a ``Query``.
+public class BuilderQuery: CustomStringConvertible, @unchecked Sendable {
+    /// The database the query reads, nil if it was closed before the query was built.
+    public let database: Database?
+    let statement: SelectStatement
+    private let lock = Lock()
+    private var compiled: Query?
+    private var storedParameters: Parameters?
+
+    init(database: Database?, statement: SelectStatement) {
+        self.database = database
+        self.statement = statement
+    }
+
+    /// The compiled query (compiled on first use); throws ``DocLiteError/Code/invalidQuery``
+    /// for a query the compiler rejects, ``DocLiteError/Code/notOpen`` without a database.
+    public func query() throws -> Query {
+        try lock.withLock {
+            if let compiled { return compiled }
+            guard let database else { throw DocLiteError(.notOpen, "the query's database is closed") }
+            let query = try Query(database: database, statement: statement)
+            query.parameters = storedParameters
+            compiled = query
+            return query
+        }
+    }
+
+    /// The parameter values used by the next ``execute()``; setting stores a copy.
+    public var parameters: Parameters? {
+        get { lock.withLock { compiled?.parameters ?? storedParameters.map { Parameters(parameters: $0) } } }
+        set {
+            lock.withLock {
+                storedParameters = newValue.map { Parameters(parameters: $0) }
+                compiled?.parameters = newValue
+            }
+        }
+    }
+
+    /// Runs the query (see ``Query/execute()``).
+    public func execute() throws -> ResultSet { try query().execute() }
+
+    /// The SQL, SQLite's query plan and the JSON query (see ``Query/explain()``).
+    public func explain() throws -> String { try query().explain() }
+
+    /// The result column titles.
+    public var columnNames: [String] { get throws { try query().columnNames } }
+
+    /// The query in LiteCore's JSON query language.
+    public var json: String { JSONQueryWriter.json(statement).json }
+
+    public var description: String { json }
+
+    func adding(_ change: (inout SelectStatement) -> Void) -> SelectStatement {
+        var statement = statement
+        change(&statement)
+        return statement
+    }
+
+    func joined(_ joins: [JoinProtocol]) -> Joins { Joins(database: database, statement: adding { $0.from += joins.map(\.item) }) }
+    func filtered(_ expression: ExpressionProtocol) -> Where { Where(database: database, statement: adding { $0.whereClause = expression.node }) }
+    func grouped(_ expressions: [ExpressionProtocol]) -> GroupBy { GroupBy(database: database, statement: adding { $0.groupBy = expressions.map(\.node) }) }
+    func ordered(_ orderings: [OrderingProtocol]) -> OrderBy { OrderBy(database: database, statement: adding { $0.orderBy = orderings.map(\.item) }) }
+    func limited(_ limit: ExpressionProtocol, _ offset: ExpressionProtocol?) -> Limit {
+        Limit(database: database, statement: adding {
+            $0.limit = limit.node
+            $0.offset = offset?.node
+        })
+    }
+}
+
+/// `select(…).from(…)`: may be followed by joins, `where`, `groupBy`, `orderBy`, `limit`.
+public final class From: BuilderQuery, @unchecked Sendable {
+    /// Joins other data sources.
+    public func join(_ joins: JoinProtocol...) -> Joins { joined(joins) }
+    /// Joins other data sources.
+    public func join(_ joins: [JoinProtocol]) -> Joins { joined(joins) }
+    /// The condition rows must satisfy: `"WHERE": e`.
+    public func `where`(_ expression: ExpressionProtocol) -> Where { filtered(expression) }
+    /// Groups rows for aggregates: `"GROUP_BY": [e, …]`.
+    public func groupBy(_ expressions: ExpressionProtocol...) -> GroupBy { grouped(expressions) }
+    /// Groups rows for aggregates: `"GROUP_BY": [e, …]`.
+    public func groupBy(_ expressions: [ExpressionProtocol]) -> GroupBy { grouped(expressions) }
+    /// The row order: `"ORDER_BY": [o, …]`.
+    public func orderBy(_ orderings: OrderingProtocol...) -> OrderBy { ordered(orderings) }
+    /// The row order: `"ORDER_BY": [o, …]`.
+    public func orderBy(_ orderings: [OrderingProtocol]) -> OrderBy { ordered(orderings) }
+    /// At most `limit` rows: `"LIMIT": n`.
+    public func limit(_ limit: ExpressionProtocol) -> Limit { limited(limit, nil) }
+    /// At most `limit` rows after skipping `offset`: `"LIMIT": n, "OFFSET": m`.
+    public func limit(_ limit: ExpressionProtocol, offset: ExpressionProtocol?) -> Limit { limited(limit, offset) }
+}
+
+/// `…join(…)`: may be followed by `where`, `orderBy`, `limit`.
+public final class Joins: BuilderQuery, @unchecked Sendable {
+    /// The condition rows must satisfy: `"WHERE": e`.
+    public func `where`(_ expression: ExpressionProtocol) -> Where { filtered(expression) }
+    /// The row order: `"ORDER_BY": [o, …]`.
+    public func orderBy(_ orderings: OrderingProtocol...) -> OrderBy { ordered(orderings) }
+    /// The row order: `"ORDER_BY": [o, …]`.
+    public func orderBy(_ orderings: [OrderingProtocol]) -> OrderBy { ordered(orderings) }
+    /// At most `limit` rows: `"LIMIT": n`.
+    public func limit(_ limit: ExpressionProtocol) -> Limit { limited(limit, nil) }
+    /// At most `limit` rows after skipping `offset`.
+    public func limit(_ limit: ExpressionProtocol, offset: ExpressionProtocol?) -> Limit { limited(limit, offset) }
+}
+
+/// `…where(…)`: may be followed by `groupBy`, `orderBy`, `limit`.
+public final class Where: BuilderQuery, @unchecked Sendable {
+    /// Groups rows for aggregates: `"GROUP_BY": [e, …]`.
+    public func groupBy(_ expressions: ExpressionProtocol...) -> GroupBy { grouped(expressions) }
+    /// Groups rows for aggregates: `"GROUP_BY": [e, …]`.
+    public func groupBy(_ expressions: [ExpressionProtocol]) -> GroupBy { grouped(expressions) }
+    /// The row order: `"ORDER_BY": [o, …]`.
+    public func orderBy(_ orderings: OrderingProtocol...) -> OrderBy { ordered(orderings) }
+    /// The row order: `"ORDER_BY": [o, …]`.
+    public func orderBy(_ orderings: [OrderingProtocol]) -> OrderBy { ordered(orderings) }
+    /// At most `limit` rows: `"LIMIT": n`.
+    public func limit(_ limit: ExpressionProtocol) -> Limit { limited(limit, nil) }
+    /// At most `limit` rows after skipping `offset`.
+    public func limit(_ limit: ExpressionProtocol, offset: ExpressionProtocol?) -> Limit { limited(limit, offset) }
+}
+
+/// `…groupBy(…)`: may be followed by `having`, `orderBy`, `limit`.
+public final class GroupBy: BuilderQuery, @unchecked Sendable {
+    /// The condition groups must satisfy: `"HAVING": e`.
+    public func having(_ expression: ExpressionProtocol) -> Having {
+        Having(database: database, statement: adding { $0.having = expression.node })
+    }
+    /// The row order: `"ORDER_BY": [o, …]`.
+    public func orderBy(_ orderings: OrderingProtocol...) -> OrderBy { ordered(orderings) }
+    /// The row order: `"ORDER_BY": [o, …]`.
+    public func orderBy(_ orderings: [OrderingProtocol]) -> OrderBy { ordered(orderings) }
+    /// At most `limit` rows: `"LIMIT": n`.
+    public func limit(_ limit: ExpressionProtocol) -> Limit { limited(limit, nil) }
+    /// At most `limit` rows after skipping `offset`.
+    public func limit(_ limit: ExpressionProtocol, offset: ExpressionProtocol?) -> Limit { limited(limit, offset) }
+}
+
+/// `…having(…)`: may be followed by `orderBy`, `limit`.
+public final class Having: BuilderQuery, @unchecked Sendable {
+    /// The row order: `"ORDER_BY": [o, …]`.
+    public func orderBy(_ orderings: OrderingProtocol...) -> OrderBy { ordered(orderings) }
+    /// The row order: `"ORDER_BY": [o, …]`.
+    public func orderBy(_ orderings: [OrderingProtocol]) -> OrderBy { ordered(orderings) }
+    /// At most `limit` rows: `"LIMIT": n`.
+    public func limit(_ limit: ExpressionProtocol) -> Limit { limited(limit, nil) }
+    /// At most `limit` rows after skipping `offset`.
+    public func limit(_ limit: ExpressionProtocol, offset: ExpressionProtocol?) -> Limit { limited(limit, offset) }
+}
+
+/// `…orderBy(…)`: may be followed by `limit`.
+public final class OrderBy: BuilderQuery, @unchecked Sendable {
+    /// At most `limit` rows: `"LIMIT": n`.
+    public func limit(_ limit: ExpressionProtocol) -> Limit { limited(limit, nil) }
+    /// At most `limit` rows after skipping `offset`.
+    public func limit(_ limit: ExpressionProtocol, offset: ExpressionProtocol?) -> Limit { limited(limit, offset) }
+}
+
+/// `…limit(…)`: the last stage.
+public final class Limit: BuilderQuery, @unchecked Sendable {}

@@ -1,0 +1,43 @@
+/// The source of a query's documents: Couchbase Lite's `DataSourceProtocol`.
+public protocol DataSourceProtocol {}
+
+/// A data source that can be given an alias with ``as(_:)``.
+public protocol DataSourceAs: DataSourceProtocol {
+    /// The alias by which properties (`Expression.property("p").from("a")`),
+    /// joins and `SelectResult.all()` name this source: `{"AS": "a"}`.
+    func `as`(_ alias: String?) -> DataSourceProtocol
+}
+
+/// Couchbase Lite's `DataSource`: a collection, or a database's default collection.
+public final class DataSource {
+    private init() {}
+
+    /// The documents of a collection: `{"COLLECTION": "scope.name"}`.
+    public static func collection(_ collection: Collection) -> DataSourceAs {
+        QuerySource(database: collection.database, item: DataSourceItem(collection: collection.fullName))
+    }
+
+    /// The documents of the database's default collection, keyed in
+    /// `SelectResult.all()` results by the database name (the legacy
+    /// Couchbase Lite form, `{"AS": "<database name>"}`).
+    public static func database(_ database: Database) -> DataSourceAs {
+        QuerySource(database: database, item: DataSourceItem(alias: database.name))
+    }
+}
+
+/// A builder data source: the database it reads and its `FROM` item.
+struct QuerySource: DataSourceAs {
+    weak var database: Database?
+    var item: DataSourceItem
+
+    func `as`(_ alias: String?) -> DataSourceProtocol {
+        var copy = self
+        // A database source always has an alias (its name unless renamed); a collection's is optional.
+        copy.item.alias = alias ?? (item.collection == nil ? database?.name ?? item.alias : nil)
+        return copy
+    }
+}
+
+extension DataSourceProtocol {
+    var source: QuerySource? { self as? QuerySource }
+}
