@@ -1,0 +1,13 @@
+/// Couchbase Lite's `Database` conveniences on the default collection, used by
+/// the QueryBuilder guide's examples.
+extension Database {
+    /// The document `id` of the default collection; nil if there is none or it cannot be read.
+    public func document(withID id: String) -> Document? {
+        try? defaultCollection().document(id: id)
+    }
+
+    /// Creates (or replaces) the index `name` on the default collection.
+    public func createIndex(_ index: Index, name: String) throws {
+        try defaultCollection().createIndex(index, name: name)
+    }
+}
