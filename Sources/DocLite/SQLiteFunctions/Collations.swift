@@ -6,8 +6,9 @@ import Foundation
 /// "LOCALE"}`), and the SQLite collation that implements it: `BINARY`,
 /// `NOCASE` (ASCII case folding; `DIAC` is ignored, as in Couchbase Lite) or,
 /// for Unicode, `LCUnicode_<C|_><D|_>_<locale>` (C: case-insensitive, D:
-/// diacritic-insensitive), an ICU collator registered on demand.
-struct Collation: Hashable, Sendable {
+/// diacritic-insensitive), an ICU collator registered on demand. Public as the
+/// namespace of the QueryBuilder's `Collation.ascii()` / `Collation.unicode()`.
+public struct Collation: Hashable, Sendable {
     var unicode = false
     var caseSensitive = true
     var diacriticSensitive = true
@@ -119,7 +120,7 @@ final class UnicodeCollator {
 
     deinit { doclite_collator_close(handle) }
 
-    /// The order of two UTF-8 strings; invalid UTF-8 compares bytewise.
+    /// The order of two UTF-8 strings.
     func compare(_ a: UnsafeRawPointer?, _ aLength: Int32, _ b: UnsafeRawPointer?, _ bLength: Int32) -> Int32 {
         doclite_collator_compare(handle, a, aLength, b, bLength)
     }

@@ -69,6 +69,14 @@ final class BuilderJSONTests: XCTestCase {
             (a.or(b), #"["OR", [".a"], [".b"]]"#),
             (DocLite.Expression.not(a), #"["NOT", [".a"]]"#),
             (DocLite.Expression.negated(a), #"["NOT", [".a"]]"#),
+            // §1.9 collations
+            (a.collate(Collation.ascii()), #"["COLLATE", {"UNICODE": false, "LOCALE": null, "CASE": true, "DIAC": true}, [".a"]]"#),
+            (a.collate(Collation.ascii().ignoreCase(true)), #"["COLLATE", {"UNICODE": false, "LOCALE": null, "CASE": false, "DIAC": true}, [".a"]]"#),
+            (a.collate(Collation.unicode().locale("fr")), #"["COLLATE", {"UNICODE": true, "LOCALE": "fr", "CASE": true, "DIAC": true}, [".a"]]"#),
+            (a.collate(Collation.unicode().ignoreCase(true).ignoreAccents(true).locale("en_US")),
+             #"["COLLATE", {"UNICODE": true, "LOCALE": "en_US", "CASE": false, "DIAC": false}, [".a"]]"#),
+            (a.collate(Collation.unicode().ignoreAccents(true).locale(nil)),
+             #"["COLLATE", {"UNICODE": true, "LOCALE": "\#(Locale.current.identifier)", "CASE": true, "DIAC": false}, [".a"]]"#),
             // §1.10 array expressions
             (ArrayExpression.variable("x"), #"["?x"]"#),
             (ArrayExpression.variable("x.name"), #"["?x.name"]"#),

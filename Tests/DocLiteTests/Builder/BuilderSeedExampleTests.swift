@@ -294,4 +294,17 @@ final class BuilderSeedExampleTests: DatabaseTestCase {
         XCTAssertEqual(try all(query).map { $0.string(forKey: "id") }, ["hotel123", "hotel456", "hotel789"])
         XCTAssertTrue(try query.explain().contains("SELECT"))
     }
+
+    /// `collate`: case-insensitive equality (ASCII) and accent-insensitive ordering (Unicode).
+    func testCollate() throws {
+        XCTAssertEqual(try landmarkIDs(where: Expression.property("name").collate(Collation.ascii().ignoreCase(true))
+                                        .equalTo(Expression.string("ENGINEER"))), ["landmark_2", "landmark_5"])
+        XCTAssertEqual(try landmarkIDs(where: Expression.property("name").like(Expression.string("%MUSEUM"))
+                                        .collate(Collation.unicode().ignoreCase(true).locale("en"))), ["landmark_1"])
+        let titles = QueryBuilder.select(SelectResult.property("title"))
+            .from(DataSource.database(database))
+            .where(Expression.property("type").equalTo(Expression.string("hotel")))
+            .orderBy(Ordering.expression(Expression.property("title").collate(Collation.unicode().ignoreAccents(true).locale("en"))).descending())
+        XCTAssertEqual(try all(titles).map { $0.string(forKey: "title") }, ["Avignon", "Ardèche", "Aberdyfi"])
+    }
 }
