@@ -14,8 +14,8 @@ doclite_collator *doclite_collator_open(const char *locale, int case_sensitive, 
 
 void doclite_collator_close(doclite_collator *collator);
 
-/// Compares two UTF-8 strings: negative, zero or positive. Invalid UTF-8
-/// compares bytewise.
+/// Compares two UTF-8 strings: negative, zero or positive (ill-formed UTF-8
+/// reads as U+FFFD; should ICU report an error, the strings compare bytewise).
 int doclite_collator_compare(const doclite_collator *collator, const void *a, int a_length, const void *b, int b_length);
 
 #endif

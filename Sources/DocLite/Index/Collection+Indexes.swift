@@ -57,9 +57,11 @@ extension Collection {
 
     private func createIndex(name: String, kind: IndexKind, expressions: [QueryExpression], where condition: QueryExpression?) throws {
         guard !name.isEmpty else { throw DocLiteError(.invalidParameter, "an index name cannot be empty") }
-        var definition: [String: JSONValue] = ["type": .string(kind.typeName), "expressions": .array(expressions.map(JSONQueryWriter.json))]
+        // (A value index's definition has no "type", as before full-text indexes: stored ones still compare equal.)
+        var definition: [String: JSONValue] = ["expressions": .array(expressions.map(JSONQueryWriter.json))]
         if let condition { definition["where"] = JSONQueryWriter.json(condition) }
         if case .fullText(let ignoreAccents, let language) = kind {
+            definition["type"] = .string(kind.typeName)
             definition["ignoreAccents"] = .bool(ignoreAccents)
             if let language { definition["language"] = .string(language) }
         }
@@ -85,7 +87,7 @@ extension Collection {
             case .fullText(let ignoreAccents, let language):
                 sqlName = Self.sqlIndexName(prefix: "fts", collection: id, name: name)
                 let index = FullTextIndexSQL(table: sqlName, collection: id)
-                try connection.execute(index.create(columns: FullTextIndexSQL.columnNames(expressions), expressions: compiled,
+                try connection.execute(index.create(columns: index.columnNames(expressions), expressions: compiled,
                                                     condition: conditionSQL, ignoreAccents: ignoreAccents, language: language))
             }
             try connection.withStatement("""
@@ -148,6 +150,11 @@ struct StoredIndex {
 }
 
 extension Database {
+    /// Whether `expression` (SQL over unqualified columns) is indexed in collection `collection`.
+    func isIndexed(collection: Int64, expression: String) -> Bool {
+        indexedExpressions[collection]?.contains(expression) ?? false
+    }
+
     func storedIndex(named name: String, in collection: Collection) throws -> StoredIndex? {
         try openConnection().withStatement("SELECT type, definition, sql_name FROM indexes WHERE collection = ? AND name = ?") { row in
             row.bind(1, collection.id)

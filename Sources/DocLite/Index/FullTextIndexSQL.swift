@@ -9,13 +9,17 @@ struct FullTextIndexSQL {
     let table: String
     let collection: Int64
 
-    /// The column names for `expressions`: a property's path, else `c<i>`; unique.
-    static func columnNames(_ expressions: [QueryExpression]) -> [String] {
+    /// The column names for `expressions`: a property's path, else (or when
+    /// FTS4 could not take it: a name it reserves, one with `=`, a duplicate
+    /// ignoring case) `c<i>`.
+    func columnNames(_ expressions: [QueryExpression]) -> [String] {
         var names: [String] = []
         for (i, expression) in expressions.enumerated() {
             var name = "c\(i)"
             if case .property(let path) = expression { name = PropertyPath.format(path) }
-            names.append(names.contains(name) ? "\(name) #\(i)" : name)
+            let taken = ["docid", "rowid", "oid", "_rowid_", "__langid", table.lowercased()] + names.map { $0.lowercased() }
+            if name.contains("=") || taken.contains(name.lowercased()) { name = "c\(i)" }
+            names.append(name)
         }
         return names
     }

@@ -3,8 +3,8 @@ import CSQLite
 /// The SQL functions of full-text indexes (``FullTextIndexSQL``):
 ///
 /// - `doc_fts_text(value)`: the text indexed for a value: a string as is, a
-///   number as SQLite prints it, a boolean `T`/`F`, the strings and numbers
-///   of an array or dict (at any depth) separated by spaces; NULL otherwise.
+///   number as SQLite prints it, a boolean `T`/`F`, the strings, numbers and
+///   booleans of an array or dict (at any depth) separated by spaces; NULL otherwise.
 /// - `doc_fts_rank(matchinfo)`: `RANK()` from FTS4's `matchinfo(t, 'pcx')`:
 ///   for every phrase and column, this row's hits over all rows' hits, summed
 ///   (Couchbase Lite's rank; higher is better).
@@ -33,7 +33,7 @@ enum FullTextFunctions {
             let info = UnsafeRawBufferPointer(start: blob, count: count * 4)
             func value(_ i: Int) -> UInt32 { info.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self) }
             let phrases = Int(value(0)), columns = Int(value(1))
-            guard 2 + 3 * phrases * columns <= count else { sqlite3_result_null(context); return }
+            guard phrases <= count, columns <= count, 2 + 3 * phrases * columns <= count else { sqlite3_result_null(context); return }
             var rank = 0.0
             for cell in 0..<(phrases * columns) {
                 let hits = value(2 + 3 * cell), allHits = value(3 + 3 * cell)
@@ -52,10 +52,14 @@ enum FullTextFunctions {
                 if !text.isEmpty { text.append(0x20) }
                 text.append(contentsOf: string)
             case .integer, .unsigned, .double:
+                let number = body.int64(at: offset).map(String.init) ?? body.uint64(at: offset).map(String.init)
+                    ?? body.double(at: offset).map { String($0) }
+                guard let number else { return }
                 if !text.isEmpty { text.append(0x20) }
-                if let number = body.int64(at: offset) { text.append(contentsOf: String(number).utf8) }
-                else if let number = body.uint64(at: offset) { text.append(contentsOf: String(number).utf8) }
-                else if let number = body.double(at: offset) { text.append(contentsOf: String(number).utf8) }
+                text.append(contentsOf: number.utf8)
+            case .boolean:
+                if !text.isEmpty { text.append(0x20) }
+                text.append(body.tag(at: offset) == BodyTag.true ? UInt8(ascii: "T") : UInt8(ascii: "F"))
             case .array: body.forEachElement(ofArrayAt: offset, append)
             case .dictionary: body.forEachMember(ofDictAt: offset, keys: keys) { _, value in append(value) }
             default: break

@@ -70,7 +70,13 @@ extension Database {
                 delete.bind(1, collection.id)
                 try delete.run()
             }
-            for table in (fullTextIndexes[collection.id] ?? [:]).values {
+            let fullTextTables = try connection.withStatement("SELECT sql_name FROM indexes WHERE collection = ? AND type = 'full-text'") { rows in
+                rows.bind(1, collection.id)
+                var tables: [String] = []
+                while try rows.step() { tables.append(rows.string(0)) }
+                return tables
+            }
+            for table in fullTextTables {
                 try connection.execute(FullTextIndexSQL(table: table, collection: collection.id).drop)
             }
             try connection.execute(Schema.dropCollectionTables(id: collection.id))
@@ -78,6 +84,7 @@ extension Database {
                 delete.bind(1, collection.id)
                 try delete.run()
             }
+            try indexesChanged()
             connection.clearStatementCache()
             clearReaderStatements()
             collectionsByID[collection.id] = nil

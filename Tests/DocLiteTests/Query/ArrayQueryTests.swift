@@ -54,6 +54,9 @@ final class ArrayQueryTests: QueryTestCase {
         // Grouping over unnested elements.
         let counts = try rows(#"{"WHAT": [[".tag"], ["COUNT()", ["."]]], "FROM": [{"AS": "doc"}, {"UNNEST": [".doc.tags"], "AS": "tag"}], "GROUP_BY": [[".tag"]], "ORDER_BY": [[".tag"]]}"#)
         XCTAssertEqual(counts, [[.string("x"), .int(1)], [.string("y"), .int(2)]])
+        // Boolean elements stay booleans.
+        let flags = try rows(#"{"WHAT": [[".f"], [".f."]], "FROM": [{"AS": "doc"}, {"UNNEST": [".doc.flags"], "AS": "f"}]}"#)
+        XCTAssertEqual(flags, [[.bool(true), .bool(true)], [.bool(false), .bool(false)]])
         // The whole element as a `SELECT *`-style column, titled by the alias.
         let query = try db.createQuery(json: #"{"WHAT": [[".item."]], "FROM": [{"AS": "doc"}, {"UNNEST": [".doc.items"], "AS": "item"}], "WHERE": ["=", [".item.id"], 3]}"#)
         XCTAssertEqual(query.columnNames, ["item"])

@@ -51,6 +51,9 @@ final class CollationTests: QueryTestCase {
         XCTAssertEqual(try ids(#"{"UNICODE": true, "DIAC": false}"#, "mil"), ["Émile", "emile"])
         XCTAssertEqual(try ids(#"{"UNICODE": true, "DIAC": false}"#, "EMIL"), [])
         XCTAssertEqual(try ids(#"{"UNICODE": false}"#, "pfel"), ["Äpfel"])
+        // contains() gets the COLLATE in force even after a comparison took it.
+        XCTAssertEqual(try strings(#"{"WHAT": [[".s"]], "WHERE": ["COLLATE", {"CASE": false}, ["AND", ["=", [".s"], "APPLE"], ["CONTAINS()", [".s"], "PL"]]], "ORDER_BY": [["._id"]]}"#),
+                       ["apple", "Apple"])
     }
 
     func testFLLikeIsLikeUnderTheCollationInForce() throws {

@@ -1,3 +1,4 @@
+import CSQLite
 import XCTest
 @testable import DocLite
 
@@ -65,6 +66,21 @@ final class FullTextSearchTests: QueryTestCase {
         XCTAssertEqual(try defaultCollection.indexes(), ["accents", "english", "english-only", "plain", "tags"])
         try defaultCollection.deleteIndex(forName: "accents")
         assertThrows(.invalidQuery, containing: "no full-text index 'accents'") { _ = try self.search("accents", "cafe") }
+    }
+
+    func testColumnNamesFTS4CannotTakeAreRenamed() throws {
+        try load([("e", #"{"name": "alpha", "Name": "beta", "docid": "gamma", "a=b": "delta"}"#)])
+        try defaultCollection.createIndex(withName: "odd", config: FullTextIndexConfiguration(json: #"[[".name"], [".Name"], [".docid"], [".a=b"]]"#))
+        for word in ["alpha", "beta", "gamma", "delta"] { XCTAssertEqual(try search("odd", word), ["e"], word) }
+        // RANK and MATCH name the same index through an alias too; a corrupt matchinfo is no crash.
+        XCTAssertEqual(try ids(#"{"WHAT": [["._id"], ["RANK()", "doc.odd"]], "FROM": [{"AS": "doc"}], "WHERE": ["MATCH()", "odd", "beta"]}"#), ["e"])
+        try db.withSQLiteConnection { connection in
+            var statement: OpaquePointer?
+            XCTAssertEqual(sqlite3_prepare_v2(connection, "SELECT doc_fts_rank(x'ffffffffffffffff')", -1, &statement, nil), SQLITE_OK)
+            XCTAssertEqual(sqlite3_step(statement), SQLITE_ROW)
+            XCTAssertEqual(sqlite3_column_type(statement, 0), SQLITE_NULL)
+            sqlite3_finalize(statement)
+        }
     }
 
     func testPlacementAndNamingErrors() throws {

@@ -84,7 +84,7 @@ enum FunctionCatalog {
 extension Query {
     /// Whether the JSON query language has the function `name` (without "()";
     /// any case): `META()`, `MATCH()`, `RANK()`, an aggregate, or one of the function library.
-    public static func isKnownFunction(_ name: String) -> Bool {
+    package static func isKnownFunction(_ name: String) -> Bool {
         let name = name.lowercased()
         return ["meta", "match", "rank"].contains(name) || QueryCompiler.aggregates.contains(name) || FunctionCatalog.entry(name) != nil
     }

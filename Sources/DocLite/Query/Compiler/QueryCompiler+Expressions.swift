@@ -70,7 +70,7 @@ extension QueryCompiler {
         case .all(let name):
             let index = try sourceIndex(named: name, at: location)
             readsBodies = true
-            return SQLFragment(sql: projected(sources[index].column("body")), kind: .scalar)
+            return wholeSource(index)
         case .nested(let base, let path):
             if case .function("meta", let arguments) = base, path.count == 1, case .key(let key) = path[0],
                let meta = metaColumn("_" + key, of: try metaSource(arguments, at: location)) {
@@ -188,7 +188,7 @@ extension QueryCompiler {
         let source = sources[index]
         guard let first = rest.first else {
             readsBodies = true
-            return SQLFragment(sql: projected(source.column("body")), kind: .scalar)
+            return wholeSource(index)
         }
         if case .key(let key) = first, Self.metaProperties.contains(key), source.unnest == nil {
             guard rest.count == 1 else {
@@ -200,6 +200,12 @@ extension QueryCompiler {
         let body = source.column("body"), pathText = PropertyPath.format(rest)
         let value = "doc_value(\(body), \(SQLLiteral.string(pathText)))"
         return SQLFragment(sql: deferred ? value : projected(value), kind: .any, property: (body, pathText, source.collection.id))
+    }
+
+    /// The whole document of source `index`; for an UNNEST its element, a
+    /// runtime value (a boolean element keeps its type).
+    private mutating func wholeSource(_ index: Int) -> SQLFragment {
+        SQLFragment(sql: projected(sources[index].column("body")), kind: sources[index].unnest != nil ? .any : .scalar)
     }
 
     /// The source a property path reads and the path within its documents.
@@ -492,7 +498,7 @@ extension QueryCompiler {
             throw JSONQueryParser.error(at: location, name == "match" ? "MATCH() takes a full-text index name and a search string"
                                                                        : "RANK() takes a full-text index name")
         }
-        guard let match = fullTextMatches[index], name == "rank" || clause == .whereClause else {
+        guard let match = fullTextIndex(named: index).flatMap({ fullTextMatches[$0.table] }), name == "rank" || clause == .whereClause else {
             throw JSONQueryParser.error(at: location, "RANK() needs a MATCH() of full-text index '\(index)' in WHERE")
         }
         if name == "match" {
@@ -518,7 +524,8 @@ extension QueryCompiler {
                 throw JSONQueryParser.error(at: "\(location)[\(index + 1)]", "\(error)")
             }
         }
-        if entry.sqlName == "doc_regexp_like" || entry.sqlName == "doc_regexp_contains" {   // fused with a property read
+        if entry.sqlName == "doc_regexp_like" || entry.sqlName == "doc_regexp_contains",   // fused with a property read
+           case .property = arguments[0], case .literal(.string) = arguments[1] {
             let subject = try compile(arguments[0], in: clause, at: "\(location)[1]", insideAggregate: insideAggregate)
             let pattern = try compile(arguments[1], in: clause, at: "\(location)[2]", insideAggregate: insideAggregate)
             if let fused = fused("doc_regexp_like_at", subject, arguments[1], pattern) { return SQLFragment(sql: fused, kind: .boolean) }
@@ -527,10 +534,9 @@ extension QueryCompiler {
         for (i, argument) in arguments.enumerated() {
             sql.append(valueSQL(try compileValue(argument, in: clause, at: "\(location)[\(i + 1)]", insideAggregate: insideAggregate)))
         }
-        if name == "contains" || name == "fl_like" {   // these take the COLLATE in force
-            if let pending = collation, !pending.applied {
-                collation!.applied = true
-                sql.append(SQLLiteral.string(pending.value.sqlName))
+        if name == "contains" || name == "fl_like" {   // these get the innermost COLLATE in force, taken or not
+            if let inForce = collation?.value {
+                sql.append(SQLLiteral.string(inForce.sqlName))
             } else if name == "fl_like" {
                 sql.append(SQLLiteral.string(Collation().sqlName))
             }

@@ -46,7 +46,7 @@ struct QueryCompiler {
     /// The innermost `COLLATE` being compiled, and whether a comparison inside
     /// it has taken it (Couchbase Lite applies it to the first one only).
     var collation: (value: Collation, applied: Bool)?
-    /// The full-text indexes the WHERE clause searches (`MATCH()`), by the name it gives.
+    /// The full-text indexes the WHERE clause searches (`MATCH()`), by FTS table.
     var fullTextMatches: [String: FullTextMatch] = [:]
 
     /// A `MATCH()` of a full-text index: the FTS table, joined as `alias` to source `source`.
@@ -243,21 +243,29 @@ struct QueryCompiler {
             guard arguments.count == 2, case .literal(.string(let name)) = arguments[0] else {
                 throw JSONQueryParser.error(at: "WHERE", "MATCH() takes a full-text index name and a search string")
             }
-            guard fullTextMatches[name] == nil else {
-                throw JSONQueryParser.error(at: "WHERE", "Sorry, multiple MATCHes of the same property are not allowed (index '\(name)')")
-            }
-            var candidates = sources.indices.filter { sources[$0].unnest == nil }
-            var indexName = name
-            if let dot = name.firstIndex(of: "."), let source = candidates.first(where: { sources[$0].isNamed(String(name[..<dot])) }) {
-                candidates = [source]
-                indexName = String(name[name.index(after: dot)...])
-            }
-            guard let source = candidates.first(where: { database.fullTextIndexes[sources[$0].collection.id]?[indexName] != nil }) else {
+            guard let (source, table) = fullTextIndex(named: name) else {
                 throw JSONQueryParser.error(at: "WHERE", "MATCH() needs a full-text index: there is no full-text index '\(name)'")
             }
-            fullTextMatches[name] = FullTextMatch(table: database.fullTextIndexes[sources[source].collection.id]![indexName]!,
-                                                  alias: "f\(fullTextMatches.count)", source: source)
+            guard fullTextMatches[table] == nil else {
+                throw JSONQueryParser.error(at: "WHERE", "Sorry, multiple MATCHes of the same property are not allowed (index '\(name)')")
+            }
+            fullTextMatches[table] = FullTextMatch(table: table, alias: "f\(fullTextMatches.count)", source: source)
         }
+    }
+
+    /// The source and FTS table of full-text index `name`: `"index"` in the
+    /// first source that has it, `"alias.index"` in that source.
+    func fullTextIndex(named name: String) -> (source: Int, table: String)? {
+        var candidates = sources.indices.filter { sources[$0].unnest == nil }
+        var indexName = name
+        if let dot = name.firstIndex(of: "."), let source = candidates.first(where: { sources[$0].isNamed(String(name[..<dot])) }) {
+            candidates = [source]
+            indexName = String(name[name.index(after: dot)...])
+        }
+        for source in candidates {
+            if let table = database.fullTextIndexes[sources[source].collection.id]?[indexName] { return (source, table) }
+        }
+        return nil
     }
 
     // MARK: Index expressions

@@ -115,9 +115,4 @@ extension Database {
         }
         return QueryReader(connection: connection, isSnapshot: true)
     }
-
-    /// Whether `expression` (SQL over unqualified columns) is indexed in collection `collection`.
-    func isIndexed(collection: Int64, expression: String) -> Bool {
-        indexedExpressions[collection]?.contains(expression) ?? false
-    }
 }
