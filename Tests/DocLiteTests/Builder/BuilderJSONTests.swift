@@ -59,7 +59,7 @@ final class BuilderJSONTests: XCTestCase {
             (a.between(DocLite.Expression.int(1), and: DocLite.Expression.int(5)), #"["BETWEEN", [".a"], 1, 5]"#),
             (a.in([DocLite.Expression.int(1), b]), #"["IN", [".a"], ["[]", 1, [".b"]]]"#),
             (a.like(DocLite.Expression.string("x%")), #"["LIKE", [".a"], "x%"]"#),
-            (a.regex(DocLite.Expression.string("^x")), #"["REGEXP_LIKE()", [".a"], "^x"]"#),
+            (a.regex(DocLite.Expression.string("^x")), #"["regexp_like()", [".a"], "^x"]"#),
             (a.add(b), #"["+", [".a"], [".b"]]"#),
             (a.subtract(b), #"["-", [".a"], [".b"]]"#),
             (a.multiply(b), #"["*", [".a"], [".b"]]"#),

@@ -50,7 +50,9 @@ enum JSONQueryWriter {
         case .array(let items): return op("[]", items)
         case .dictionary(let members): return .dictionary(members.mapValues(json))
         case .operation(let operation, let operands): return op(operation.jsonName, operands)
-        case .function(let name, let arguments): return op(name.uppercased() + "()", arguments)
+        case .function(let name, let arguments):
+            // Couchbase Lite's Objective-C layer spells `regex(_:)` in lower case.
+            return op((name == "regexp_like" ? name : name.uppercased()) + "()", arguments)
         case .collate(let collation, let operand):
             var options: [String: JSONValue] = [:]
             if let unicode = collation.unicode { options["UNICODE"] = .bool(unicode) }

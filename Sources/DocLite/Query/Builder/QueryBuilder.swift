@@ -132,10 +132,15 @@ public final class From: BuilderQuery, @unchecked Sendable {
     public func limit(_ limit: ExpressionProtocol, offset: ExpressionProtocol?) -> Limit { limited(limit, offset) }
 }
 
-/// `…join(…)`: may be followed by `where`, `orderBy`, `limit`.
+/// `…join(…)`: may be followed by `where`, `orderBy`, `limit`, and (beyond
+/// Couchbase Lite's Swift API, as its Objective-C one allows) `groupBy`.
 public final class Joins: BuilderQuery, @unchecked Sendable {
     /// The condition rows must satisfy: `"WHERE": e`.
     public func `where`(_ expression: ExpressionProtocol) -> Where { filtered(expression) }
+    /// Groups rows for aggregates: `"GROUP_BY": [e, …]`.
+    public func groupBy(_ expressions: ExpressionProtocol...) -> GroupBy { grouped(expressions) }
+    /// Groups rows for aggregates: `"GROUP_BY": [e, …]`.
+    public func groupBy(_ expressions: [ExpressionProtocol]) -> GroupBy { grouped(expressions) }
     /// The row order: `"ORDER_BY": [o, …]`.
     public func orderBy(_ orderings: OrderingProtocol...) -> OrderBy { ordered(orderings) }
     /// The row order: `"ORDER_BY": [o, …]`.
