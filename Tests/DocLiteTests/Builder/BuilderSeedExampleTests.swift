@@ -307,4 +307,96 @@ final class BuilderSeedExampleTests: DatabaseTestCase {
             .orderBy(Ordering.expression(Expression.property("title").collate(Collation.unicode().ignoreAccents(true).locale("en"))).descending())
         XCTAssertEqual(try all(titles).map { $0.string(forKey: "title") }, ["Avignon", "Ardèche", "Aberdyfi"])
     }
+
+    // MARK: Seed 002 (result sets)
+
+    private var hotelQuery: Where {
+        QueryBuilder
+            .select(SelectResult.expression(Meta.id).as("metaId"),
+                    SelectResult.expression(Expression.property("id")),
+                    SelectResult.expression(Expression.property("name")),
+                    SelectResult.expression(Expression.property("city")),
+                    SelectResult.expression(Expression.property("type")))
+            .from(DataSource.database(database))
+            .where(Expression.property("type").equalTo(Expression.string("hotel")))
+    }
+
+    /// Seed 002 example 4: all properties, read with `dictionary(at: 0)`.
+    func testAccessAllProperties() throws {
+        let query = QueryBuilder.select(SelectResult.all()).from(DataSource.database(database))
+            .where(Expression.property("type").equalTo(Expression.string("hotel")))
+        var hotels: [String: DictionaryObject] = [:]
+        let results = try query.execute()
+        for row in results {
+            let docsProps = row.dictionary(at: 0)!
+            let docid = docsProps.string(forKey: "id")!
+            let name = docsProps.string(forKey: "name")!
+            let type = docsProps.string(forKey: "type")!
+            let city = docsProps.string(forKey: "city")!
+            XCTAssertEqual(type, "hotel")
+            XCTAssertFalse(name.isEmpty || city.isEmpty)
+            let hotel = row.dictionary(at: 0)!
+            guard let hotelId = hotel.string(forKey: "id") else { continue }
+            XCTAssertEqual(hotelId, docid)
+            hotels[hotelId] = hotel
+        }
+        XCTAssertEqual(hotels.keys.sorted(), ["hotel123", "hotel456", "hotel789"])
+        XCTAssertEqual(hotels["hotel456"]?.string(forKey: "city"), "Aberdyfi")
+    }
+
+    /// Seed 002 example 5: IDs, then the documents by ID.
+    func testAccessByID() throws {
+        let collection = try database.defaultCollection()
+        var names: [String] = []
+        for result in try hotelQuery.execute() {
+            XCTAssertEqual(result.toDictionary().keys.sorted(), ["city", "id", "metaId", "name", "type"])
+            let docId = result.string(forKey: "metaId")!
+            if let doc = try collection.document(id: docId) {
+                XCTAssertEqual(doc.string(forKey: "id"), docId)
+                names.append(doc.string(forKey: "name")!)
+            }
+        }
+        XCTAssertEqual(names.sorted(), ["Auberge", "Hotel Deluxe", "Hotel Ghia"])
+    }
+
+    /// Seed 002 example 6: `toJSON()` decoded with `JSONDecoder` and `JSONSerialization`.
+    func testJSONResults() throws {
+        struct Hotel: Codable {
+            var id: String = "undefined"
+            var type: String? = "hotel"
+            var name: String? = "undefined"
+            var city: String? = "undefined"
+            var country: String? = nil
+        }
+        var hotels: [String: Hotel] = [:]
+        for row in try hotelQuery.execute() {
+            let jsonString = row.toJSON()
+            let thisJsonObj: Dictionary = try (JSONSerialization.jsonObject(
+                with: jsonString.data(using: .utf8)!, options: .allowFragments) as? [String: Any])!
+            var this_hotel: Hotel = try JSONDecoder().decode(Hotel.self, from: jsonString.data(using: .utf8)!)
+            XCTAssertEqual(this_hotel.id, thisJsonObj["id"] as? String)
+            XCTAssertEqual(this_hotel.name, thisJsonObj["name"] as? String)
+            XCTAssertNil(this_hotel.country)
+            this_hotel.city = thisJsonObj["city"] as? String
+            hotels[this_hotel.id] = this_hotel
+        }
+        XCTAssertEqual(hotels["hotel123"]?.name, "Hotel Ghia")
+        XCTAssertEqual(hotels["hotel789"]?.city, "Lyon")
+        XCTAssertEqual(hotels.count, 3)
+
+        // SelectResult.all(): the JSON is keyed by the database name.
+        let all = try QueryBuilder.select(SelectResult.all()).from(DataSource.database(database))
+            .where(Meta.id.equalTo(Expression.string("airline_10"))).execute().allResults()
+        let object = try JSONSerialization.jsonObject(with: Data(all[0].toJSON().utf8)) as? [String: [String: Any]]
+        XCTAssertEqual(object?["travel-sample"]?["callsign"] as? String, "MILE-AIR")
+    }
+
+    /// `Query(database:JSONRepresentation:)` compiles a built query's JSON to the same results.
+    func testJSONRepresentation() throws {
+        let built = hotelQuery
+        let query = try Query(database: database, JSONRepresentation: built.JSONRepresentation)
+        XCTAssertEqual(query.JSONRepresentation, built.JSONRepresentation)
+        XCTAssertEqual(try query.execute().allResults().map { $0.toJSON() }, try built.execute().allResults().map { $0.toJSON() })
+        assertThrows(.invalidQuery) { _ = try Query(database: self.database, JSONRepresentation: Data("{\"WHAT\": 3".utf8)) }
+    }
 }
