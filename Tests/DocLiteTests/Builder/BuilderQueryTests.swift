@@ -40,7 +40,7 @@ final class BuilderQueryTests: QueryTestCase {
     func testLiteralColumns() throws {
         let row = try XCTUnwrap(QueryBuilder
             .select(SelectResult.expression(Expression.dictionary(["n": Expression.property("n"), "lit": "v", "list": [1, 2]])).as("d"),
-                    SelectResult.expression(Expression.array([Expression.property("s"), nil, true])).as("a"),
+                    SelectResult.expression(Expression.array([Expression.property("s"), NSNull(), true])).as("a"),
                     SelectResult.expression(Meta.sequence),
                     SelectResult.expression(Meta.revisionID),
                     SelectResult.expression(Function.upper(Expression.property("s"))))

@@ -137,10 +137,10 @@ public final class Expression {
     public static func boolean(_ value: Bool) -> ExpressionProtocol { literal(.bool(value)) }
     /// A date literal: its ISO-8601 UTC string with milliseconds (`"2024-01-10T14:31:14.000Z"`).
     public static func date(_ value: Date?) -> ExpressionProtocol { Self.value(value) }
-    /// A dictionary literal whose values may be expressions: `{"k": v, …}`.
-    public static func dictionary(_ value: [String: Any?]?) -> ExpressionProtocol { Self.value(value) }
-    /// An array literal whose items may be expressions: `["[]", v1, v2, …]`.
-    public static func array(_ value: [Any?]?) -> ExpressionProtocol { Self.value(value) }
+    /// A dictionary literal whose values may be expressions (`NSNull()` is null): `{"k": v, …}`.
+    public static func dictionary(_ value: [String: Any]?) -> ExpressionProtocol { Self.value(value) }
+    /// An array literal whose items may be expressions (`NSNull()` is null): `["[]", v1, v2, …]`.
+    public static func array(_ value: [Any]?) -> ExpressionProtocol { Self.value(value) }
 
     /// A query parameter, set with ``Parameters`` before running the query: `["$name"]`.
     public static func parameter(_ name: String) -> ExpressionProtocol { BuilderExpression(node: .parameter(name)) }
