@@ -90,7 +90,9 @@ final class BuilderQueryTests: QueryTestCase {
     }
 
     func testDatabaseCreateIndexIsUsed() throws {
-        try db.createIndex(IndexBuilder.valueIndex(items: ValueIndexItem.property("s")), name: "by_s")
+        try db.createIndex(IndexBuilder.valueIndex(items: ValueIndexItem.property("s")), withName: "by_s")
+        try db.createIndex(ValueIndexConfiguration(json: #"[[".n"]]"#), name: "by_n")
+        XCTAssertEqual(try defaultCollection.indexes().sorted(), ["by_n", "by_s"])
         let query = QueryBuilder.select(SelectResult.expression(Meta.id)).from(DataSource.database(db))
             .where(Expression.property("s").equalTo(Expression.string("y")))
         let plan = try query.explain()

@@ -7,7 +7,12 @@ extension Database {
     }
 
     /// Creates (or replaces) the index `name` on the default collection.
-    public func createIndex(_ index: Index, name: String) throws {
+    public func createIndex(_ config: IndexConfiguration, name: String) throws {
+        try defaultCollection().createIndex(withName: name, config: config)
+    }
+
+    /// Creates (or replaces) the index `name`, built with ``IndexBuilder``, on the default collection.
+    public func createIndex(_ index: Index, withName name: String) throws {
         try defaultCollection().createIndex(index, name: name)
     }
 }
