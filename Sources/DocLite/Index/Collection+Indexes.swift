@@ -26,7 +26,9 @@ extension Collection {
         }
         switch index {
         case let index as ValueIndex:
-            try createIndex(name: name, kind: .value, expressions: try properties(index.items.map(\.path)), where: nil)
+            let expressions = index.items.isEmpty ? try properties([])   // (throws: no items)
+                : try index.items.map { item in try item.expression ?? properties([item.path])[0] }
+            try createIndex(name: name, kind: .value, expressions: expressions, where: nil)
         case let index as FullTextIndex:
             try createIndex(name: name, kind: .fullText(ignoreAccents: index.ignoresAccents, language: index.languageCode),
                             expressions: try properties(index.items.map(\.path)), where: nil)

@@ -55,6 +55,8 @@ public struct ValueIndex: Index {
 /// One item of a value index: a property path.
 public struct ValueIndexItem: Sendable {
     let path: String
+    /// The item's QueryBuilder expression (``expression(_:)``), used instead of `path`.
+    var expression: QueryExpression? = nil
 
     /// The property at `path` (`"address.city"`, `"tags[0]"`); a malformed path
     /// is reported by `createIndex`.

@@ -101,4 +101,15 @@ final class BuilderQueryTests: QueryTestCase {
         XCTAssertEqual(db.document(withID: "b")?.int(forKey: "n"), 2)
         XCTAssertNil(db.document(withID: "nope"))
     }
+
+    func testExpressionIndexItemIsUsed() throws {
+        let lower = Function.lower(Expression.property("s"))
+        try db.createIndex(IndexBuilder.valueIndex(items: ValueIndexItem.expression(lower), ValueIndexItem.property("n")), withName: "by_lower_s")
+        let query = QueryBuilder.select(SelectResult.expression(Meta.id)).from(DataSource.database(db))
+            .where(lower.equalTo(Expression.string("y")))
+        let plan = try query.explain()
+        XCTAssertTrue(plan.contains("USING INDEX"), plan)
+        XCTAssertEqual(try query.execute().allResults().map { $0.string(forKey: "id") }, ["b"])
+        assertThrows(.invalidQuery, containing: "a..b") { try self.db.createIndex(IndexBuilder.valueIndex(items: ValueIndexItem.property("a..b")), withName: "bad") }
+    }
 }

@@ -16,3 +16,11 @@ extension Database {
         try defaultCollection().createIndex(index, name: name)
     }
 }
+
+extension ValueIndexItem {
+    /// An index item of any QueryBuilder expression (`Expression.property("a")`,
+    /// `Function.lower(Expression.property("name"))`, …), as Couchbase Lite's.
+    public static func expression(_ expression: ExpressionProtocol) -> ValueIndexItem {
+        ValueIndexItem(path: "", expression: expression.node)
+    }
+}
