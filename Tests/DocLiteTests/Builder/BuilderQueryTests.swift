@@ -112,4 +112,21 @@ final class BuilderQueryTests: QueryTestCase {
         XCTAssertEqual(try query.execute().allResults().map { $0.string(forKey: "id") }, ["b"])
         assertThrows(.invalidQuery, containing: "a..b") { try self.db.createIndex(IndexBuilder.valueIndex(items: ValueIndexItem.property("a..b")), withName: "bad") }
     }
+
+    /// `SelectResult.all()` is keyed by the alias, else the collection's name (`_default` for the default one).
+    func testSelectAllKeys() throws {
+        let hotels = try db.createCollection(name: "hotels", scope: "travel")
+        try hotels.save(document: try MutableDocument(id: "h1", json: #"{"name": "Ghia"}"#))
+        func keys(_ query: BuilderQuery) throws -> [String] { try XCTUnwrap(query.execute().allResults().first).keys }
+        XCTAssertEqual(try keys(QueryBuilder.select(SelectResult.all()).from(DataSource.collection(hotels))), ["hotels"])
+        XCTAssertEqual(try keys(QueryBuilder.select(SelectResult.all()).from(DataSource.collection(hotels).as("h"))), ["h"])
+        XCTAssertEqual(try keys(QueryBuilder.select().from(DataSource.collection(hotels).as("h"))), ["h"])
+        XCTAssertEqual(try keys(QueryBuilder.select(SelectResult.all()).from(DataSource.collection(defaultCollection))), ["_default"])
+        XCTAssertEqual(try keys(QueryBuilder.select(SelectResult.all()).from(DataSource.database(db))), ["test"])
+        let row = try XCTUnwrap(QueryBuilder.select(SelectResult.all().from("h"), SelectResult.expression(Function.count(nil)))
+            .from(DataSource.collection(hotels).as("h")).groupBy(Meta.id.from("h")).execute().allResults().first)
+        XCTAssertEqual(row.keys, ["h", "$1"])
+        XCTAssertEqual(row.dictionary(forKey: "h")?.string(forKey: "name"), "Ghia")
+        XCTAssertEqual(row.int(forKey: "$1"), 1)
+    }
 }
