@@ -19,6 +19,7 @@ final class BuilderJSONTests: XCTestCase {
             (DocLite.Expression.number(NSNumber(value: 7)), "7"),
             (DocLite.Expression.number(NSNumber(value: 2.5)), "2.5"),
             (DocLite.Expression.float(1.5), "1.5"),
+            (DocLite.Expression.float(1.1), "1.1"),
             (DocLite.Expression.double(1.5), "1.5"),
             (DocLite.Expression.boolean(true), "true"),
             (DocLite.Expression.boolean(false), "false"),

@@ -129,8 +129,10 @@ public final class Expression {
     public static func int(_ value: Int) -> ExpressionProtocol { literal(.int(Int64(value))) }
     /// An integer literal: `123`.
     public static func int64(_ value: Int64) -> ExpressionProtocol { literal(.int(value)) }
-    /// A floating-point literal: `1.5`.
-    public static func float(_ value: Float) -> ExpressionProtocol { literal(.double(Double(value))) }
+    /// A floating-point literal: `1.5` (`1.1` is 1.1, not the float's 1.100000023841858).
+    public static func float(_ value: Float) -> ExpressionProtocol {
+        literal(.double(value.isFinite ? Double(value.description) ?? Double(value) : Double(value)))
+    }
     /// A floating-point literal: `1.5`.
     public static func double(_ value: Double) -> ExpressionProtocol { literal(.double(value)) }
     /// A boolean literal: `true` / `false`.
