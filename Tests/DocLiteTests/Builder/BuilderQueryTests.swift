@@ -82,6 +82,17 @@ final class BuilderQueryTests: QueryTestCase {
         let query = QueryBuilder.select(SelectResult.property("n")).from(DataSource.collection(defaultCollection))
         query.parameters = Parameters().setInt(1, forName: "nope")
         assertThrows(.invalidQueryParam) { _ = try query.execute() }
+        // Malformed paths.
+        assertThrows(.invalidQuery, containing: "invalid property path 'a..b'") {
+            _ = try self.ids(Expression.property("a..b").from("x").isValued())
+        }
+        assertThrows(.invalidQuery, containing: "invalid property path") {
+            _ = try QueryBuilder.select(SelectResult.property("n[")).from(DataSource.collection(self.defaultCollection)).execute()
+        }
+        assertThrows(.invalidQuery, containing: "invalid property path 'v..w'") {
+            _ = try self.ids(ArrayExpression.any(ArrayExpression.variable("v")).in(Expression.property("tags"))
+                                .satisfies(ArrayExpression.variable("v..w").isValued()))
+        }
         // A closed database.
         let second = try openDatabase(name: "second")
         let source = DataSource.database(second)
@@ -111,6 +122,10 @@ final class BuilderQueryTests: QueryTestCase {
         XCTAssertTrue(plan.contains("USING INDEX"), plan)
         XCTAssertEqual(try query.execute().allResults().map { $0.string(forKey: "id") }, ["b"])
         assertThrows(.invalidQuery, containing: "a..b") { try self.db.createIndex(IndexBuilder.valueIndex(items: ValueIndexItem.property("a..b")), withName: "bad") }
+        assertThrows(.invalidQuery, containing: "c..d") {
+            try self.db.createIndex(IndexBuilder.valueIndex(items: ValueIndexItem.expression(Function.lower(Expression.property("c..d")))), withName: "bad")
+        }
+        XCTAssertEqual(try defaultCollection.indexes(), ["by_lower_s"])
     }
 
     /// `SelectResult.all()` is keyed by the alias, else the collection's name (`_default` for the default one).

@@ -20,7 +20,7 @@ public protocol VariableExpressionProtocol: ExpressionProtocol {}
 /// `ArrayExpression.variable`.
 struct VariableExpression: VariableExpressionProtocol, ExpressionNode {
     let name: String
-    var node: QueryExpression { .variable((try? PropertyPath.parse(name)) ?? [.key(name)]) }
+    var node: QueryExpression { .variable(Expression.builderPath(name)) }
 }
 
 /// `ArrayExpression.any(x)`: names the array with ``in(_:)``.

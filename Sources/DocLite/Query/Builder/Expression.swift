@@ -105,7 +105,37 @@ public final class Expression {
     /// A property of the document, by path (`"address.city"`, `"likes[0]"`): `[".address.city"]`.
     /// Qualify it with a data source alias with `.from("alias")`.
     public static func property(_ property: String) -> PropertyExpressionProtocol {
-        PropertyExpression(path: (try? PropertyPath.parse(property)) ?? [.key(property)])
+        PropertyExpression(path: builderPath(property))
+    }
+
+    /// Marks a key holding a malformed path; running the query reports it (``BuilderQuery/query()``).
+    static let malformedPathMarker = "\u{0}malformed path\u{0}"
+
+    /// The components of a builder path; a malformed one is kept whole, marked, to be reported when run.
+    static func builderPath(_ path: String) -> [PathComponent] {
+        (try? PropertyPath.parse(path)) ?? [.key(malformedPathMarker + path)]
+    }
+
+    /// Throws ``DocLiteError/Code/invalidQuery`` for a malformed property or variable path in `expression`.
+    static func checkPaths(in expression: QueryExpression) throws {
+        if let path = malformedPath(in: expression) { _ = try PropertyPath.parse(path) }
+    }
+
+    /// The first malformed property or variable path written in `expression`, if any.
+    static func malformedPath(in expression: QueryExpression) -> String? {
+        var found: String?
+        expression.forEach { node in
+            guard found == nil else { return }
+            switch node {
+            case .property(let path), .variable(let path), .nested(_, let path):
+                for case .key(let key) in path where key.hasPrefix(malformedPathMarker) {
+                    found = String(key.dropFirst(malformedPathMarker.count))
+                    return
+                }
+            default: return
+            }
+        }
+        return found
     }
 
     /// The whole document: `["."]`; `.from("alias")` gives `[".alias."]`.
