@@ -148,9 +148,10 @@ public final class Expression {
 
     /// A string literal: `"s"`.
     public static func string(_ value: String?) -> ExpressionProtocol { Self.value(value) }
-    /// A number literal.
+    /// A number literal (a boolean `NSNumber` is `true` / `false`).
     public static func number(_ value: NSNumber?) -> ExpressionProtocol {
         guard let value else { return Self.value(nil) }
+        if String(describing: Swift.type(of: value)).contains("Boolean") { return boolean(value.boolValue) }   // NSNumber(value: true)
         let type = String(cString: value.objCType)
         if type == "d" || type == "f" { return double(value.doubleValue) }
         return int64(value.int64Value)
