@@ -100,12 +100,70 @@ public class BuilderQuery: CustomStringConvertible, @unchecked Sendable {
         change(&statement)
         return statement
     }
+}
 
-    func joined(_ joins: [JoinProtocol]) -> Joins { Joins(database: database, statement: adding { $0.from += joins.map(\.item) }) }
-    func filtered(_ expression: ExpressionProtocol) -> Where { Where(database: database, statement: adding { $0.whereClause = expression.node }) }
-    func grouped(_ expressions: [ExpressionProtocol]) -> GroupBy { GroupBy(database: database, statement: adding { $0.groupBy = expressions.map(\.node) }) }
-    func ordered(_ orderings: [OrderingProtocol]) -> OrderBy { OrderBy(database: database, statement: adding { $0.orderBy = orderings.map(\.item) }) }
-    func limited(_ limit: ExpressionProtocol, _ offset: ExpressionProtocol?) -> Limit {
+// MARK: Stages
+
+// Each stage offers the calls that may follow it, as Couchbase Lite's Swift
+// API does with its router protocols; the protocols' extensions implement them once.
+
+/// A stage that may be followed by joins.
+public protocol JoinRouter: BuilderQuery {}
+/// A stage that may be followed by `where`.
+public protocol WhereRouter: BuilderQuery {}
+/// A stage that may be followed by `groupBy`.
+public protocol GroupByRouter: BuilderQuery {}
+/// A stage that may be followed by `having`.
+public protocol HavingRouter: BuilderQuery {}
+/// A stage that may be followed by `orderBy`.
+public protocol OrderByRouter: BuilderQuery {}
+/// A stage that may be followed by `limit`.
+public protocol LimitRouter: BuilderQuery {}
+
+extension JoinRouter {
+    /// Joins other data sources.
+    public func join(_ joins: JoinProtocol...) -> Joins { join(joins) }
+    /// Joins other data sources.
+    public func join(_ joins: [JoinProtocol]) -> Joins { Joins(database: database, statement: adding { $0.from += joins.map(\.item) }) }
+}
+
+extension WhereRouter {
+    /// The condition rows must satisfy: `"WHERE": e`.
+    public func `where`(_ expression: ExpressionProtocol) -> Where {
+        Where(database: database, statement: adding { $0.whereClause = expression.node })
+    }
+}
+
+extension GroupByRouter {
+    /// Groups rows for aggregates: `"GROUP_BY": [e, …]`.
+    public func groupBy(_ expressions: ExpressionProtocol...) -> GroupBy { groupBy(expressions) }
+    /// Groups rows for aggregates: `"GROUP_BY": [e, …]`.
+    public func groupBy(_ expressions: [ExpressionProtocol]) -> GroupBy {
+        GroupBy(database: database, statement: adding { $0.groupBy = expressions.map(\.node) })
+    }
+}
+
+extension HavingRouter {
+    /// The condition groups must satisfy: `"HAVING": e`.
+    public func having(_ expression: ExpressionProtocol) -> Having {
+        Having(database: database, statement: adding { $0.having = expression.node })
+    }
+}
+
+extension OrderByRouter {
+    /// The row order: `"ORDER_BY": [o, …]`.
+    public func orderBy(_ orderings: OrderingProtocol...) -> OrderBy { orderBy(orderings) }
+    /// The row order: `"ORDER_BY": [o, …]`.
+    public func orderBy(_ orderings: [OrderingProtocol]) -> OrderBy {
+        OrderBy(database: database, statement: adding { $0.orderBy = orderings.map(\.item) })
+    }
+}
+
+extension LimitRouter {
+    /// At most `limit` rows: `"LIMIT": n`.
+    public func limit(_ limit: ExpressionProtocol) -> Limit { self.limit(limit, offset: nil) }
+    /// At most `limit` rows after skipping `offset`: `"LIMIT": n, "OFFSET": m`.
+    public func limit(_ limit: ExpressionProtocol, offset: ExpressionProtocol?) -> Limit {
         Limit(database: database, statement: adding {
             $0.limit = limit.node
             $0.offset = offset?.node
@@ -114,97 +172,23 @@ public class BuilderQuery: CustomStringConvertible, @unchecked Sendable {
 }
 
 /// `select(…).from(…)`: may be followed by joins, `where`, `groupBy`, `orderBy`, `limit`.
-public final class From: BuilderQuery, @unchecked Sendable {
-    /// Joins other data sources.
-    public func join(_ joins: JoinProtocol...) -> Joins { joined(joins) }
-    /// Joins other data sources.
-    public func join(_ joins: [JoinProtocol]) -> Joins { joined(joins) }
-    /// The condition rows must satisfy: `"WHERE": e`.
-    public func `where`(_ expression: ExpressionProtocol) -> Where { filtered(expression) }
-    /// Groups rows for aggregates: `"GROUP_BY": [e, …]`.
-    public func groupBy(_ expressions: ExpressionProtocol...) -> GroupBy { grouped(expressions) }
-    /// Groups rows for aggregates: `"GROUP_BY": [e, …]`.
-    public func groupBy(_ expressions: [ExpressionProtocol]) -> GroupBy { grouped(expressions) }
-    /// The row order: `"ORDER_BY": [o, …]`.
-    public func orderBy(_ orderings: OrderingProtocol...) -> OrderBy { ordered(orderings) }
-    /// The row order: `"ORDER_BY": [o, …]`.
-    public func orderBy(_ orderings: [OrderingProtocol]) -> OrderBy { ordered(orderings) }
-    /// At most `limit` rows: `"LIMIT": n`.
-    public func limit(_ limit: ExpressionProtocol) -> Limit { limited(limit, nil) }
-    /// At most `limit` rows after skipping `offset`: `"LIMIT": n, "OFFSET": m`.
-    public func limit(_ limit: ExpressionProtocol, offset: ExpressionProtocol?) -> Limit { limited(limit, offset) }
-}
+public final class From: BuilderQuery, JoinRouter, WhereRouter, GroupByRouter, OrderByRouter, LimitRouter, @unchecked Sendable {}
 
 /// `…join(…)`: may be followed by `where`, `orderBy`, `limit`, and (beyond
 /// Couchbase Lite's Swift API, as its Objective-C one allows) `groupBy`.
-public final class Joins: BuilderQuery, @unchecked Sendable {
-    /// The condition rows must satisfy: `"WHERE": e`.
-    public func `where`(_ expression: ExpressionProtocol) -> Where { filtered(expression) }
-    /// Groups rows for aggregates: `"GROUP_BY": [e, …]`.
-    public func groupBy(_ expressions: ExpressionProtocol...) -> GroupBy { grouped(expressions) }
-    /// Groups rows for aggregates: `"GROUP_BY": [e, …]`.
-    public func groupBy(_ expressions: [ExpressionProtocol]) -> GroupBy { grouped(expressions) }
-    /// The row order: `"ORDER_BY": [o, …]`.
-    public func orderBy(_ orderings: OrderingProtocol...) -> OrderBy { ordered(orderings) }
-    /// The row order: `"ORDER_BY": [o, …]`.
-    public func orderBy(_ orderings: [OrderingProtocol]) -> OrderBy { ordered(orderings) }
-    /// At most `limit` rows: `"LIMIT": n`.
-    public func limit(_ limit: ExpressionProtocol) -> Limit { limited(limit, nil) }
-    /// At most `limit` rows after skipping `offset`.
-    public func limit(_ limit: ExpressionProtocol, offset: ExpressionProtocol?) -> Limit { limited(limit, offset) }
-}
+public final class Joins: BuilderQuery, WhereRouter, GroupByRouter, OrderByRouter, LimitRouter, @unchecked Sendable {}
 
 /// `…where(…)`: may be followed by `groupBy`, `orderBy`, `limit`.
-public final class Where: BuilderQuery, @unchecked Sendable {
-    /// Groups rows for aggregates: `"GROUP_BY": [e, …]`.
-    public func groupBy(_ expressions: ExpressionProtocol...) -> GroupBy { grouped(expressions) }
-    /// Groups rows for aggregates: `"GROUP_BY": [e, …]`.
-    public func groupBy(_ expressions: [ExpressionProtocol]) -> GroupBy { grouped(expressions) }
-    /// The row order: `"ORDER_BY": [o, …]`.
-    public func orderBy(_ orderings: OrderingProtocol...) -> OrderBy { ordered(orderings) }
-    /// The row order: `"ORDER_BY": [o, …]`.
-    public func orderBy(_ orderings: [OrderingProtocol]) -> OrderBy { ordered(orderings) }
-    /// At most `limit` rows: `"LIMIT": n`.
-    public func limit(_ limit: ExpressionProtocol) -> Limit { limited(limit, nil) }
-    /// At most `limit` rows after skipping `offset`.
-    public func limit(_ limit: ExpressionProtocol, offset: ExpressionProtocol?) -> Limit { limited(limit, offset) }
-}
+public final class Where: BuilderQuery, GroupByRouter, OrderByRouter, LimitRouter, @unchecked Sendable {}
 
 /// `…groupBy(…)`: may be followed by `having`, `orderBy`, `limit`.
-public final class GroupBy: BuilderQuery, @unchecked Sendable {
-    /// The condition groups must satisfy: `"HAVING": e`.
-    public func having(_ expression: ExpressionProtocol) -> Having {
-        Having(database: database, statement: adding { $0.having = expression.node })
-    }
-    /// The row order: `"ORDER_BY": [o, …]`.
-    public func orderBy(_ orderings: OrderingProtocol...) -> OrderBy { ordered(orderings) }
-    /// The row order: `"ORDER_BY": [o, …]`.
-    public func orderBy(_ orderings: [OrderingProtocol]) -> OrderBy { ordered(orderings) }
-    /// At most `limit` rows: `"LIMIT": n`.
-    public func limit(_ limit: ExpressionProtocol) -> Limit { limited(limit, nil) }
-    /// At most `limit` rows after skipping `offset`.
-    public func limit(_ limit: ExpressionProtocol, offset: ExpressionProtocol?) -> Limit { limited(limit, offset) }
-}
+public final class GroupBy: BuilderQuery, HavingRouter, OrderByRouter, LimitRouter, @unchecked Sendable {}
 
 /// `…having(…)`: may be followed by `orderBy`, `limit`.
-public final class Having: BuilderQuery, @unchecked Sendable {
-    /// The row order: `"ORDER_BY": [o, …]`.
-    public func orderBy(_ orderings: OrderingProtocol...) -> OrderBy { ordered(orderings) }
-    /// The row order: `"ORDER_BY": [o, …]`.
-    public func orderBy(_ orderings: [OrderingProtocol]) -> OrderBy { ordered(orderings) }
-    /// At most `limit` rows: `"LIMIT": n`.
-    public func limit(_ limit: ExpressionProtocol) -> Limit { limited(limit, nil) }
-    /// At most `limit` rows after skipping `offset`.
-    public func limit(_ limit: ExpressionProtocol, offset: ExpressionProtocol?) -> Limit { limited(limit, offset) }
-}
+public final class Having: BuilderQuery, OrderByRouter, LimitRouter, @unchecked Sendable {}
 
 /// `…orderBy(…)`: may be followed by `limit`.
-public final class OrderBy: BuilderQuery, @unchecked Sendable {
-    /// At most `limit` rows: `"LIMIT": n`.
-    public func limit(_ limit: ExpressionProtocol) -> Limit { limited(limit, nil) }
-    /// At most `limit` rows after skipping `offset`.
-    public func limit(_ limit: ExpressionProtocol, offset: ExpressionProtocol?) -> Limit { limited(limit, offset) }
-}
+public final class OrderBy: BuilderQuery, LimitRouter, @unchecked Sendable {}
 
 /// `…limit(…)`: the last stage.
 public final class Limit: BuilderQuery, @unchecked Sendable {}
