@@ -11,8 +11,24 @@
  *     the collection lookups (CBLDatabase_DefaultCollection, _Collection,
  *     _CreateCollection), CBLDatabase_CreateQuery, CBLQuery_Execute and
  *     listener tokens (released by CBLListener_Remove).
- *   Borrowed: every handle passed as an argument. A function that keeps a
- *     handle retains it itself, so the caller may release right after the call.
+ *     Every query-part constructor (CBLQueryExpression_*, CBLQueryMeta_*,
+ *     CBLQueryFunction_*, CBLQuerySelectResult_*, CBLQueryDataSource_*,
+ *     CBLQueryJoin_*, CBLQueryOrdering_*) and CBLQueryBuilder_Create.
+ *   Borrowed: every handle passed as an argument, except query parts. A function
+ *     that keeps a handle retains it itself, so the caller may release right
+ *     after the call. So CBLQueryDataSource_Collection(c) leaves `c` to its owner.
+ *   Consumed: a query part (expression, select result, data source, join,
+ *     ordering) passed in a part position: the callee takes the caller's
+ *     reference, also when the call fails, so nested construction such as
+ *     CBLQueryExpression_EqualTo(CBLQueryExpression_Property("type"),
+ *     CBLQueryExpression_String("hotel")) needs no releases. Arrays of parts are
+ *     borrowed, each element consumed (also when another element is bad). To use
+ *     a part in two places, CBL_Retain it first; a consumed part used again is
+ *     an error (the handle is no longer live), never a crash.
+ *   Bad input to a part constructor (a NULL or consumed part, a NULL name,
+ *     bad UTF-8) never returns NULL: it returns an error part that carries the
+ *     error into every part made of it, and CBLQueryBuilder_Create fails with it.
+ *     So a fault deep inside a WHERE can never become a query that runs unfiltered.
  *   Strings in: NUL-terminated UTF-8; NULL only where a parameter is marked
  *     optional. Strings out: `const char*` results are borrowed and their
  *     comment says until when they are valid; `char*` results are owned and
@@ -377,6 +393,163 @@ const char* CBLResultSet_JSONForKey(const CBLResultSet* rs, const char* key);
 char* CBLResultSet_CreateRowDictJSON(const CBLResultSet* rs);
 /** The current row as a JSON array in column order (MISSING written as null), owned. */
 char* CBLResultSet_CreateRowArrayJSON(const CBLResultSet* rs);
+
+/* ---- Query builder ----------------------------------------------------------- */
+/*
+ * Couchbase Lite's QueryBuilder by handle: parts are made call by call and
+ * assembled by CBLQueryBuilder_Create into a CBLQuery. Every constructor below
+ * returns a +1 part; every part argument is consumed (see OWNERSHIP). A part
+ * never is NULL: bad input gives an error part that makes the builder fail.
+ *
+ *   CBLQuerySelectResult* what[] = {
+ *       CBLQuerySelectResult_Expression(CBLQueryMeta_ID(NULL)),
+ *       CBLQuerySelectResult_Expression(CBLQueryExpression_Property("name"))};
+ *   CBLQueryOrdering* order[] = {CBLQueryOrdering_Ascending(CBLQueryExpression_Property("name"))};
+ *   CBLQuery* q = CBLQueryBuilder_Create(what, 2, false, CBLQueryDataSource_Collection(hotels), NULL, 0,
+ *       CBLQueryExpression_And(
+ *           CBLQueryExpression_EqualTo(CBLQueryExpression_Property("type"), CBLQueryExpression_String("hotel")),
+ *           CBLQueryExpression_EqualTo(CBLQueryExpression_Property("country"), CBLQueryExpression_Parameter("country"))),
+ *       NULL, 0, NULL, order, 1, CBLQueryExpression_Int(10), NULL, &err);
+ *   CBLQuery_SetParameters(q, "{\"country\": \"France\"}", &err);
+ */
+
+/** An expression of the query builder (a property, a literal, a parameter, an operator, a function). */
+typedef struct CBLQueryExpression CBLQueryExpression;
+/** A result column of the query builder. */
+typedef struct CBLQuerySelectResult CBLQuerySelectResult;
+/** A data source (a collection, maybe aliased) of the query builder. */
+typedef struct CBLQueryDataSource CBLQueryDataSource;
+/** A join of the query builder: a data source, its kind and its ON condition. */
+typedef struct CBLQueryJoin CBLQueryJoin;
+/** An ORDER BY item of the query builder. */
+typedef struct CBLQueryOrdering CBLQueryOrdering;
+
+/** A document property by path ("address.city", "likes[0]"): [".address.city"]. Returns +1. */
+CBLQueryExpression* CBLQueryExpression_Property(const char* name);
+/** A property of the data source named `alias`: [".alias.name"]. Returns +1. */
+CBLQueryExpression* CBLQueryExpression_PropertyFrom(const char* name, const char* alias);
+/** The whole document, of the data source `alias` (optional): ["."] or [".alias."]. Returns +1. */
+CBLQueryExpression* CBLQueryExpression_All(const char* alias);
+/** A string literal. Returns +1. */
+CBLQueryExpression* CBLQueryExpression_String(const char* value);
+/** An integer literal. Returns +1. */
+CBLQueryExpression* CBLQueryExpression_Int(int64_t value);
+/** A floating-point literal. Returns +1. */
+CBLQueryExpression* CBLQueryExpression_Double(double value);
+/** A boolean literal. Returns +1. */
+CBLQueryExpression* CBLQueryExpression_Bool(bool value);
+/** The JSON null literal. Returns +1. */
+CBLQueryExpression* CBLQueryExpression_Null(void);
+/** A query parameter, set with CBLQuery_SetParameters: ["$name"]. Returns +1. */
+CBLQueryExpression* CBLQueryExpression_Parameter(const char* name);
+
+/** a = b. Consumes a and b; returns +1. */
+CBLQueryExpression* CBLQueryExpression_EqualTo(CBLQueryExpression* a, CBLQueryExpression* b);
+/** a != b. Consumes a and b; returns +1. */
+CBLQueryExpression* CBLQueryExpression_NotEqualTo(CBLQueryExpression* a, CBLQueryExpression* b);
+/** a < b. Consumes a and b; returns +1. */
+CBLQueryExpression* CBLQueryExpression_LessThan(CBLQueryExpression* a, CBLQueryExpression* b);
+/** a <= b. Consumes a and b; returns +1. */
+CBLQueryExpression* CBLQueryExpression_LessThanOrEqualTo(CBLQueryExpression* a, CBLQueryExpression* b);
+/** a > b. Consumes a and b; returns +1. */
+CBLQueryExpression* CBLQueryExpression_GreaterThan(CBLQueryExpression* a, CBLQueryExpression* b);
+/** a >= b. Consumes a and b; returns +1. */
+CBLQueryExpression* CBLQueryExpression_GreaterThanOrEqualTo(CBLQueryExpression* a, CBLQueryExpression* b);
+/** a AND b. Consumes a and b; returns +1. */
+CBLQueryExpression* CBLQueryExpression_And(CBLQueryExpression* a, CBLQueryExpression* b);
+/** a OR b. Consumes a and b; returns +1. */
+CBLQueryExpression* CBLQueryExpression_Or(CBLQueryExpression* a, CBLQueryExpression* b);
+/** NOT a. Consumes a; returns +1. */
+CBLQueryExpression* CBLQueryExpression_Not(CBLQueryExpression* a);
+/** a LIKE pattern (% and _ wildcards). Consumes both; returns +1. */
+CBLQueryExpression* CBLQueryExpression_Like(CBLQueryExpression* a, CBLQueryExpression* pattern);
+/** a + b. Consumes a and b; returns +1. */
+CBLQueryExpression* CBLQueryExpression_Add(CBLQueryExpression* a, CBLQueryExpression* b);
+/** a - b. Consumes a and b; returns +1. */
+CBLQueryExpression* CBLQueryExpression_Subtract(CBLQueryExpression* a, CBLQueryExpression* b);
+/** a * b. Consumes a and b; returns +1. */
+CBLQueryExpression* CBLQueryExpression_Multiply(CBLQueryExpression* a, CBLQueryExpression* b);
+/** a / b. Consumes a and b; returns +1. */
+CBLQueryExpression* CBLQueryExpression_Divide(CBLQueryExpression* a, CBLQueryExpression* b);
+/** Whether a is neither null nor missing. Consumes a; returns +1. */
+CBLQueryExpression* CBLQueryExpression_IsValued(CBLQueryExpression* a);
+/** Whether a is null or missing. Consumes a; returns +1. */
+CBLQueryExpression* CBLQueryExpression_IsNotValued(CBLQueryExpression* a);
+/** a BETWEEN low AND high. Consumes all three; returns +1. */
+CBLQueryExpression* CBLQueryExpression_Between(CBLQueryExpression* a, CBLQueryExpression* low, CBLQueryExpression* high);
+/** Whether a equals one of `items` (the array borrowed, each of its `count` items
+    consumed). Consumes a; returns +1. */
+CBLQueryExpression* CBLQueryExpression_In(CBLQueryExpression* a, CBLQueryExpression* const* items, size_t count);
+
+/** The document ID, of the data source `alias` (optional): ["._id"]; column title `id`. Returns +1. */
+CBLQueryExpression* CBLQueryMeta_ID(const char* alias);
+
+/** COUNT(a); `a` optional (NULL counts rows). Consumes a; returns +1. */
+CBLQueryExpression* CBLQueryFunction_Count(CBLQueryExpression* a);
+/** SUM(a). Consumes a; returns +1. */
+CBLQueryExpression* CBLQueryFunction_Sum(CBLQueryExpression* a);
+/** AVG(a). Consumes a; returns +1. */
+CBLQueryExpression* CBLQueryFunction_Avg(CBLQueryExpression* a);
+/** MIN(a). Consumes a; returns +1. */
+CBLQueryExpression* CBLQueryFunction_Min(CBLQueryExpression* a);
+/** MAX(a). Consumes a; returns +1. */
+CBLQueryExpression* CBLQueryFunction_Max(CBLQueryExpression* a);
+/** LOWER(a). Consumes a; returns +1. */
+CBLQueryExpression* CBLQueryFunction_Lower(CBLQueryExpression* a);
+/** UPPER(a). Consumes a; returns +1. */
+CBLQueryExpression* CBLQueryFunction_Upper(CBLQueryExpression* a);
+/** LENGTH(a), in characters. Consumes a; returns +1. */
+CBLQueryExpression* CBLQueryFunction_Length(CBLQueryExpression* a);
+
+/** A result column of an expression, titled by Couchbase Lite's rules (a property's
+    last key, `id` for CBLQueryMeta_ID, else $1, $2…). Consumes expr; returns +1. */
+CBLQuerySelectResult* CBLQuerySelectResult_Expression(CBLQueryExpression* expr);
+/** A property by path as a result column, titled with its last key. Returns +1. */
+CBLQuerySelectResult* CBLQuerySelectResult_Property(const char* name);
+/** A result column titled `alias`. Consumes expr; returns +1. */
+CBLQuerySelectResult* CBLQuerySelectResult_ExpressionAs(CBLQueryExpression* expr, const char* alias);
+/** The whole document, of the data source `alias` (optional), keyed by the alias
+    (or the collection name). Returns +1. */
+CBLQuerySelectResult* CBLQuerySelectResult_All(const char* alias);
+
+/** The documents of `collection` (borrowed: the part retains it). Returns +1. */
+CBLQueryDataSource* CBLQueryDataSource_Collection(const CBLCollection* collection);
+/** The documents of `collection` (borrowed), named `alias` in properties, joins and results. Returns +1. */
+CBLQueryDataSource* CBLQueryDataSource_CollectionAs(const CBLCollection* collection, const char* alias);
+
+/** An inner join of `dataSource` on `on` (required). Consumes both; returns +1. */
+CBLQueryJoin* CBLQueryJoin_Join(CBLQueryDataSource* dataSource, CBLQueryExpression* on);
+/** A left outer join of `dataSource` on `on` (required). Consumes both; returns +1. */
+CBLQueryJoin* CBLQueryJoin_LeftJoin(CBLQueryDataSource* dataSource, CBLQueryExpression* on);
+/** A cross join of `dataSource`, without condition. Consumes it; returns +1. */
+CBLQueryJoin* CBLQueryJoin_CrossJoin(CBLQueryDataSource* dataSource);
+
+/** Order by `expr`, smallest first. Consumes expr; returns +1. */
+CBLQueryOrdering* CBLQueryOrdering_Ascending(CBLQueryExpression* expr);
+/** Order by `expr`, largest first. Consumes expr; returns +1. */
+CBLQueryOrdering* CBLQueryOrdering_Descending(CBLQueryExpression* expr);
+
+/** Assembles and compiles SELECT [DISTINCT] select FROM from joins WHERE where
+    GROUP BY groupBy HAVING having ORDER BY orderBy LIMIT limit OFFSET offset.
+    Every part is consumed, also on failure; the arrays are borrowed and may be
+    NULL when their count is 0. Optional: `where`, `having`, `limit`, `offset`
+    (NULL: absent); `from` is required. No select results selects the whole
+    document. HAVING needs GROUP BY, OFFSET needs LIMIT. An error part, a NULL
+    or consumed part fails with its error (kCBLErrorInvalidParameter, or
+    kCBLErrorInvalidQuery from the compiler). Returns +1: a CBLQuery used with
+    CBLQuery_SetParameters, CBLQuery_Execute, CBLQuery_Explain, CBLQuery_CopyJSON. */
+CBLQuery* CBLQueryBuilder_Create(CBLQuerySelectResult* const* select, size_t selectCount, bool distinct,
+                                 CBLQueryDataSource* from,
+                                 CBLQueryJoin* const* joins, size_t joinCount,
+                                 CBLQueryExpression* where,
+                                 CBLQueryExpression* const* groupBy, size_t groupByCount,
+                                 CBLQueryExpression* having,
+                                 CBLQueryOrdering* const* orderBy, size_t orderByCount,
+                                 CBLQueryExpression* limit, CBLQueryExpression* offset,
+                                 CBLError* outError);
+
+/** The query in LiteCore's JSON query language (for CBLDatabase_CreateQuery), owned. NULL for a bad handle. */
+char* CBLQuery_CopyJSON(const CBLQuery* query);
 
 /* ---- Indexes ---------------------------------------------------------------- */
 

@@ -1,0 +1,420 @@
+import CDocLite
+import DocLite
+
+// The QueryBuilder by handle. Each part handle (CBLQueryExpression,
+// CBLQuerySelectResult, CBLQueryDataSource, CBLQueryJoin, CBLQueryOrdering)
+// holds one object of the Swift builder, or the error that kept it from being
+// made. A part passed in a part position is consumed: the callee takes the
+// object and releases the caller's reference, also when the call fails. No
+// query logic lives here: every call is the Swift builder's.
+
+/// A query part: a Swift builder object, or the error that replaces it.
+final class QueryPart<Value>: QueryPartHandle {
+    let value: Swift.Result<Value, DocLiteError>
+    /// Objects the part keeps alive (a data source's collection handle object).
+    let keep: [AnyObject]
+
+    init(_ value: Swift.Result<Value, DocLiteError>, keep: [AnyObject] = []) {
+        self.value = value
+        self.keep = keep
+    }
+
+    static var cTypeName: String {
+        let names: [(Any.Type, String)] = [
+            (ExpressionProtocol.self, "CBLQueryExpression"), (SelectResultProtocol.self, "CBLQuerySelectResult"),
+            (DataSourceProtocol.self, "CBLQueryDataSource"), (JoinProtocol.self, "CBLQueryJoin"),
+            (OrderingProtocol.self, "CBLQueryOrdering"),
+        ]
+        return names.first { ObjectIdentifier($0.0) == ObjectIdentifier(Value.self) }?.1 ?? "\(Value.self)"
+    }
+}
+
+/// Any query part, whatever its kind: what a part position consumes.
+protocol QueryPartHandle: AnyObject {
+    static var cTypeName: String { get }
+}
+
+private func asDocLiteError(_ error: Error) -> DocLiteError {
+    error as? DocLiteError ?? DocLiteError(.unexpectedError, "unexpected error: \(error)")
+}
+
+/// Takes the part `handle` in a part position: its value (or why there is
+/// none) and what it keeps alive. The caller's reference is released whenever
+/// the handle is a live query part, of this kind or not; other handles (a
+/// database…) are left alone.
+private func takePart<Value>(_ handle: OpaquePointer?, _ kind: Value.Type,
+                             _ role: String) -> (value: Swift.Result<Value, DocLiteError>, keep: [AnyObject]) {
+    let registry = HandleRegistry.shared
+    let part: QueryPart<Value>
+    do {
+        part = try registry.object(handle, as: QueryPart<Value>.self, role)
+    } catch {
+        if (try? registry.object(handle, as: QueryPartHandle.self, role)) != nil {
+            registry.release(UnsafeRawPointer(handle))
+        }
+        return (.failure(asDocLiteError(error)), [])
+    }
+    registry.release(UnsafeRawPointer(handle))
+    return (part.value, part.keep)
+}
+
+/// Takes the part `handle` in a part position (see ``takePart(_:_:_:)``).
+private func take<Value>(_ handle: OpaquePointer?, _ kind: Value.Type, _ role: String) -> Swift.Result<Value, DocLiteError> {
+    takePart(handle, kind, role).value
+}
+
+/// Takes an optional part: nil for NULL.
+private func takeOptional<Value>(_ handle: OpaquePointer?, _ kind: Value.Type, _ role: String) -> Swift.Result<Value?, DocLiteError> {
+    guard handle != nil else { return .success(nil) }
+    return take(handle, kind, role).map { $0 }
+}
+
+/// Takes every part of a borrowed C array (each element consumed, even after a bad one).
+private func takeAll<Value>(_ array: UnsafePointer<OpaquePointer?>?, _ count: Int, _ kind: Value.Type, _ role: String,
+                            keep: inout [AnyObject]) -> Swift.Result<[Value], DocLiteError> {
+    guard count > 0 else { return .success([]) }
+    guard let array else { return .failure(DocLiteError(.invalidParameter, "\(role) array is NULL but its count is \(count)")) }
+    let taken = (0..<count).map { takePart(array[$0], kind, "\(role) \($0 + 1)") }
+    var values: [Value] = []
+    var failure: DocLiteError?
+    for (result, kept) in taken {
+        keep += kept
+        switch result {
+        case .success(let value): values.append(value)
+        case .failure(let error): failure = failure ?? error
+        }
+    }
+    return failure.map { .failure($0) } ?? .success(values)
+}
+
+private func takeAll<Value>(_ array: UnsafePointer<OpaquePointer?>?, _ count: Int, _ kind: Value.Type,
+                            _ role: String) -> Swift.Result<[Value], DocLiteError> {
+    var keep: [AnyObject] = []
+    return takeAll(array, count, kind, role, keep: &keep)
+}
+
+/// Registers a new part: +1 for the caller. `make` runs only when every input is good.
+private func part<Value>(_ make: () throws -> Value, keep: [AnyObject] = []) -> OpaquePointer {
+    let value: Swift.Result<Value, DocLiteError>
+    do { value = .success(try make()) } catch { value = .failure(asDocLiteError(error)) }
+    return HandleRegistry.shared.register(QueryPart(value, keep: keep))
+}
+
+private func expression(_ make: () throws -> ExpressionProtocol) -> OpaquePointer { part(make) }
+
+private func binary(_ left: OpaquePointer?, _ right: OpaquePointer?, _ name: String,
+                    _ op: (ExpressionProtocol, ExpressionProtocol) -> ExpressionProtocol) -> OpaquePointer {
+    let a = take(left, ExpressionProtocol.self, "left operand of \(name)")
+    let b = take(right, ExpressionProtocol.self, "right operand of \(name)")
+    return expression { op(try a.get(), try b.get()) }
+}
+
+private func unary(_ operand: OpaquePointer?, _ name: String, _ op: (ExpressionProtocol) -> ExpressionProtocol) -> OpaquePointer {
+    let a = take(operand, ExpressionProtocol.self, "operand of \(name)")
+    return expression { op(try a.get()) }
+}
+
+// MARK: Expressions
+
+@c @implementation
+public func CBLQueryExpression_Property(_ name: UnsafePointer<CChar>?) -> OpaquePointer? {
+    expression { Expression.property(try string(name, "property name")) }
+}
+
+@c @implementation
+public func CBLQueryExpression_PropertyFrom(_ name: UnsafePointer<CChar>?, _ alias: UnsafePointer<CChar>?) -> OpaquePointer? {
+    expression { Expression.property(try string(name, "property name")).from(try string(alias, "data source alias")) }
+}
+
+@c @implementation
+public func CBLQueryExpression_All(_ alias: UnsafePointer<CChar>?) -> OpaquePointer? {
+    expression {
+        guard let alias = try optionalString(alias, "data source alias") else { return Expression.all() }
+        return Expression.all().from(alias)
+    }
+}
+
+@c @implementation
+public func CBLQueryExpression_String(_ value: UnsafePointer<CChar>?) -> OpaquePointer? {
+    expression { Expression.string(try string(value, "string literal")) }
+}
+
+@c @implementation
+public func CBLQueryExpression_Int(_ value: Int64) -> OpaquePointer? { expression { Expression.int64(value) } }
+
+@c @implementation
+public func CBLQueryExpression_Double(_ value: Double) -> OpaquePointer? { expression { Expression.double(value) } }
+
+@c @implementation
+public func CBLQueryExpression_Bool(_ value: Bool) -> OpaquePointer? { expression { Expression.boolean(value) } }
+
+@c @implementation
+public func CBLQueryExpression_Null() -> OpaquePointer? { expression { Expression.value(nil) } }
+
+@c @implementation
+public func CBLQueryExpression_Parameter(_ name: UnsafePointer<CChar>?) -> OpaquePointer? {
+    expression { Expression.parameter(try string(name, "parameter name")) }
+}
+
+@c @implementation
+public func CBLQueryExpression_EqualTo(_ a: OpaquePointer?, _ b: OpaquePointer?) -> OpaquePointer? {
+    binary(a, b, "EqualTo") { $0.equalTo($1) }
+}
+
+@c @implementation
+public func CBLQueryExpression_NotEqualTo(_ a: OpaquePointer?, _ b: OpaquePointer?) -> OpaquePointer? {
+    binary(a, b, "NotEqualTo") { $0.notEqualTo($1) }
+}
+
+@c @implementation
+public func CBLQueryExpression_LessThan(_ a: OpaquePointer?, _ b: OpaquePointer?) -> OpaquePointer? {
+    binary(a, b, "LessThan") { $0.lessThan($1) }
+}
+
+@c @implementation
+public func CBLQueryExpression_LessThanOrEqualTo(_ a: OpaquePointer?, _ b: OpaquePointer?) -> OpaquePointer? {
+    binary(a, b, "LessThanOrEqualTo") { $0.lessThanOrEqualTo($1) }
+}
+
+@c @implementation
+public func CBLQueryExpression_GreaterThan(_ a: OpaquePointer?, _ b: OpaquePointer?) -> OpaquePointer? {
+    binary(a, b, "GreaterThan") { $0.greaterThan($1) }
+}
+
+@c @implementation
+public func CBLQueryExpression_GreaterThanOrEqualTo(_ a: OpaquePointer?, _ b: OpaquePointer?) -> OpaquePointer? {
+    binary(a, b, "GreaterThanOrEqualTo") { $0.greaterThanOrEqualTo($1) }
+}
+
+@c @implementation
+public func CBLQueryExpression_And(_ a: OpaquePointer?, _ b: OpaquePointer?) -> OpaquePointer? {
+    binary(a, b, "And") { $0.and($1) }
+}
+
+@c @implementation
+public func CBLQueryExpression_Or(_ a: OpaquePointer?, _ b: OpaquePointer?) -> OpaquePointer? {
+    binary(a, b, "Or") { $0.or($1) }
+}
+
+@c @implementation
+public func CBLQueryExpression_Not(_ a: OpaquePointer?) -> OpaquePointer? {
+    unary(a, "Not") { Expression.not($0) }
+}
+
+@c @implementation
+public func CBLQueryExpression_Like(_ a: OpaquePointer?, _ pattern: OpaquePointer?) -> OpaquePointer? {
+    binary(a, pattern, "Like") { $0.like($1) }
+}
+
+@c @implementation
+public func CBLQueryExpression_Add(_ a: OpaquePointer?, _ b: OpaquePointer?) -> OpaquePointer? {
+    binary(a, b, "Add") { $0.add($1) }
+}
+
+@c @implementation
+public func CBLQueryExpression_Subtract(_ a: OpaquePointer?, _ b: OpaquePointer?) -> OpaquePointer? {
+    binary(a, b, "Subtract") { $0.subtract($1) }
+}
+
+@c @implementation
+public func CBLQueryExpression_Multiply(_ a: OpaquePointer?, _ b: OpaquePointer?) -> OpaquePointer? {
+    binary(a, b, "Multiply") { $0.multiply($1) }
+}
+
+@c @implementation
+public func CBLQueryExpression_Divide(_ a: OpaquePointer?, _ b: OpaquePointer?) -> OpaquePointer? {
+    binary(a, b, "Divide") { $0.divide($1) }
+}
+
+@c @implementation
+public func CBLQueryExpression_IsValued(_ a: OpaquePointer?) -> OpaquePointer? {
+    unary(a, "IsValued") { $0.isValued() }
+}
+
+@c @implementation
+public func CBLQueryExpression_IsNotValued(_ a: OpaquePointer?) -> OpaquePointer? {
+    unary(a, "IsNotValued") { $0.isNotValued() }
+}
+
+@c @implementation
+public func CBLQueryExpression_Between(_ a: OpaquePointer?, _ low: OpaquePointer?, _ high: OpaquePointer?) -> OpaquePointer? {
+    let value = take(a, ExpressionProtocol.self, "operand of Between")
+    let lower = take(low, ExpressionProtocol.self, "lower bound of Between")
+    let upper = take(high, ExpressionProtocol.self, "upper bound of Between")
+    return expression { try value.get().between(try lower.get(), and: try upper.get()) }
+}
+
+@c @implementation
+public func CBLQueryExpression_In(_ a: OpaquePointer?, _ items: UnsafePointer<OpaquePointer?>?, _ count: Int) -> OpaquePointer? {
+    let value = take(a, ExpressionProtocol.self, "operand of In")
+    let list = takeAll(items, count, ExpressionProtocol.self, "item of In")
+    return expression { try value.get().in(try list.get()) }
+}
+
+// MARK: Meta, Function
+
+@c @implementation
+public func CBLQueryMeta_ID(_ alias: UnsafePointer<CChar>?) -> OpaquePointer? {
+    expression {
+        guard let alias = try optionalString(alias, "data source alias") else { return Meta.id }
+        return Meta.id.from(alias)
+    }
+}
+
+@c @implementation
+public func CBLQueryFunction_Count(_ a: OpaquePointer?) -> OpaquePointer? {
+    let value = takeOptional(a, ExpressionProtocol.self, "operand of Count")
+    return expression { Function.count(try value.get()) }
+}
+
+@c @implementation
+public func CBLQueryFunction_Sum(_ a: OpaquePointer?) -> OpaquePointer? { unary(a, "Sum") { Function.sum($0) } }
+
+@c @implementation
+public func CBLQueryFunction_Avg(_ a: OpaquePointer?) -> OpaquePointer? { unary(a, "Avg") { Function.avg($0) } }
+
+@c @implementation
+public func CBLQueryFunction_Min(_ a: OpaquePointer?) -> OpaquePointer? { unary(a, "Min") { Function.min($0) } }
+
+@c @implementation
+public func CBLQueryFunction_Max(_ a: OpaquePointer?) -> OpaquePointer? { unary(a, "Max") { Function.max($0) } }
+
+@c @implementation
+public func CBLQueryFunction_Lower(_ a: OpaquePointer?) -> OpaquePointer? { unary(a, "Lower") { Function.lower($0) } }
+
+@c @implementation
+public func CBLQueryFunction_Upper(_ a: OpaquePointer?) -> OpaquePointer? { unary(a, "Upper") { Function.upper($0) } }
+
+@c @implementation
+public func CBLQueryFunction_Length(_ a: OpaquePointer?) -> OpaquePointer? { unary(a, "Length") { Function.length($0) } }
+
+// MARK: Select results, data sources, joins, orderings
+
+@c @implementation
+public func CBLQuerySelectResult_Expression(_ a: OpaquePointer?) -> OpaquePointer? {
+    let value = take(a, ExpressionProtocol.self, "select result expression")
+    return part { SelectResult.expression(try value.get()) as SelectResultProtocol }
+}
+
+@c @implementation
+public func CBLQuerySelectResult_Property(_ name: UnsafePointer<CChar>?) -> OpaquePointer? {
+    part { SelectResult.property(try string(name, "property name")) as SelectResultProtocol }
+}
+
+@c @implementation
+public func CBLQuerySelectResult_ExpressionAs(_ a: OpaquePointer?, _ alias: UnsafePointer<CChar>?) -> OpaquePointer? {
+    let value = take(a, ExpressionProtocol.self, "select result expression")
+    return part { SelectResult.expression(try value.get()).as(try string(alias, "select result alias")) }
+}
+
+@c @implementation
+public func CBLQuerySelectResult_All(_ alias: UnsafePointer<CChar>?) -> OpaquePointer? {
+    part { () throws -> SelectResultProtocol in
+        guard let alias = try optionalString(alias, "data source alias") else { return SelectResult.all() }
+        return SelectResult.all().from(alias)
+    }
+}
+
+/// The collection of a data source: borrowed, and kept alive by the part.
+private func collectionSource(_ handle: OpaquePointer?, _ alias: UnsafePointer<CChar>?, aliased: Bool) -> OpaquePointer {
+    let ref = try? HandleRegistry.shared.object(handle, as: CollectionRef.self, "collection")
+    return part({ () throws -> DataSourceProtocol in
+        let ref = try HandleRegistry.shared.object(handle, as: CollectionRef.self, "collection")
+        let source = DataSource.collection(ref.collection)
+        return aliased ? source.as(try string(alias, "data source alias")) : source
+    }, keep: ref.map { [$0] } ?? [])
+}
+
+@c @implementation
+public func CBLQueryDataSource_Collection(_ collection: OpaquePointer?) -> OpaquePointer? {
+    collectionSource(collection, nil, aliased: false)
+}
+
+@c @implementation
+public func CBLQueryDataSource_CollectionAs(_ collection: OpaquePointer?, _ alias: UnsafePointer<CChar>?) -> OpaquePointer? {
+    collectionSource(collection, alias, aliased: true)
+}
+
+@c @implementation
+public func CBLQueryJoin_Join(_ dataSource: OpaquePointer?, _ on: OpaquePointer?) -> OpaquePointer? {
+    let (source, kept) = takePart(dataSource, DataSourceProtocol.self, "data source of Join")
+    let condition = take(on, ExpressionProtocol.self, "ON condition of Join")
+    return part({ Join.join(try source.get()).on(try condition.get()) }, keep: kept)
+}
+
+@c @implementation
+public func CBLQueryJoin_LeftJoin(_ dataSource: OpaquePointer?, _ on: OpaquePointer?) -> OpaquePointer? {
+    let (source, kept) = takePart(dataSource, DataSourceProtocol.self, "data source of LeftJoin")
+    let condition = take(on, ExpressionProtocol.self, "ON condition of LeftJoin")
+    return part({ Join.leftJoin(try source.get()).on(try condition.get()) }, keep: kept)
+}
+
+@c @implementation
+public func CBLQueryJoin_CrossJoin(_ dataSource: OpaquePointer?) -> OpaquePointer? {
+    let (source, kept) = takePart(dataSource, DataSourceProtocol.self, "data source of CrossJoin")
+    return part({ Join.crossJoin(try source.get()) }, keep: kept)
+}
+
+@c @implementation
+public func CBLQueryOrdering_Ascending(_ a: OpaquePointer?) -> OpaquePointer? {
+    let value = take(a, ExpressionProtocol.self, "ordering expression")
+    return part { Ordering.expression(try value.get()).ascending() }
+}
+
+@c @implementation
+public func CBLQueryOrdering_Descending(_ a: OpaquePointer?) -> OpaquePointer? {
+    let value = take(a, ExpressionProtocol.self, "ordering expression")
+    return part { Ordering.expression(try value.get()).descending() }
+}
+
+// MARK: The query
+
+@c @implementation
+public func CBLQueryBuilder_Create(_ select: UnsafePointer<OpaquePointer?>?, _ selectCount: Int, _ distinct: Bool,
+                                   _ from: OpaquePointer?,
+                                   _ joins: UnsafePointer<OpaquePointer?>?, _ joinCount: Int,
+                                   _ whereExpression: OpaquePointer?,
+                                   _ groupBy: UnsafePointer<OpaquePointer?>?, _ groupByCount: Int,
+                                   _ having: OpaquePointer?,
+                                   _ orderBy: UnsafePointer<OpaquePointer?>?, _ orderByCount: Int,
+                                   _ limit: OpaquePointer?, _ offset: OpaquePointer?,
+                                   _ outError: UnsafeMutablePointer<CBLError>?) -> OpaquePointer? {
+    // Every part is taken first: all are consumed, whatever fails.
+    // The collections of the data sources stay alive until the query holds its database.
+    var keep: [AnyObject] = []
+    let results = takeAll(select, selectCount, SelectResultProtocol.self, "select result")
+    let (source, sourceKeeps) = takePart(from, DataSourceProtocol.self, "FROM data source")
+    keep += sourceKeeps
+    let joined = takeAll(joins, joinCount, JoinProtocol.self, "join", keep: &keep)
+    let condition = takeOptional(whereExpression, ExpressionProtocol.self, "WHERE expression")
+    let groups = takeAll(groupBy, groupByCount, ExpressionProtocol.self, "GROUP BY expression")
+    let groupCondition = takeOptional(having, ExpressionProtocol.self, "HAVING expression")
+    let orderings = takeAll(orderBy, orderByCount, OrderingProtocol.self, "ordering")
+    let limitValue = takeOptional(limit, ExpressionProtocol.self, "LIMIT expression")
+    let offsetValue = takeOptional(offset, ExpressionProtocol.self, "OFFSET expression")
+    return withExtendedLifetime(keep) { bridge(outError, failure: nil) {
+        let results = try results.get(), source = try source.get(), joined = try joined.get()
+        let condition = try condition.get(), groups = try groups.get(), groupCondition = try groupCondition.get()
+        let orderings = try orderings.get(), limitValue = try limitValue.get(), offsetValue = try offsetValue.get()
+        // The stages in the Swift builder's order; each `as?` is a call the stage offers.
+        let start = distinct ? QueryBuilder.selectDistinct(results) : QueryBuilder.select(results)
+        var query: BuilderQuery = start.from(source)
+        if !joined.isEmpty, let stage = query as? JoinRouter { query = stage.join(joined) }
+        if let condition, let stage = query as? WhereRouter { query = stage.where(condition) }
+        if !groups.isEmpty, let stage = query as? GroupByRouter { query = stage.groupBy(groups) }
+        if let groupCondition {
+            guard let stage = query as? HavingRouter else { throw DocLiteError(.invalidQuery, "HAVING needs GROUP BY") }
+            query = stage.having(groupCondition)
+        }
+        if !orderings.isEmpty, let stage = query as? OrderByRouter { query = stage.orderBy(orderings) }
+        if offsetValue != nil, limitValue == nil { throw DocLiteError(.invalidQuery, "OFFSET needs LIMIT") }
+        if let limitValue, let stage = query as? LimitRouter { query = stage.limit(limitValue, offset: offsetValue) }
+        return HandleRegistry.shared.register(try query.query())
+    } }
+}
+
+@c @implementation
+public func CBLQuery_CopyJSON(_ handle: OpaquePointer?) -> UnsafeMutablePointer<CChar>? {
+    guard let query = try? HandleRegistry.shared.object(handle, as: Query.self, "query") else { return nil }
+    return ownedString(query.json)
+}
