@@ -225,6 +225,51 @@ static void test_select_all(void) {
     CHECK(CBL_InstanceCount() == start);
 }
 
+/* The JSON of every part constructor, as Couchbase Lite's Objective-C builder writes it. */
+static void test_json_of_every_part(void) {
+    uint64_t start = CBL_InstanceCount();
+    CBLError err;
+#define A(name) CBLQueryExpression_PropertyFrom(name, "a")
+    CBLQuery* query = CBLQueryBuilder_Create(
+        (CBLQuerySelectResult*[]){
+            CBLQuerySelectResult_All("a"),
+            CBLQuerySelectResult_ExpressionAs(CBLQueryFunction_Upper(A("name")), "u"),
+            CBLQuerySelectResult_Expression(CBLQueryFunction_Length(A("name"))),
+            CBLQuerySelectResult_Expression(CBLQueryFunction_Sum(CBLQueryExpression_Subtract(A("x"), CBLQueryExpression_Double(1.5)))),
+            CBLQuerySelectResult_Expression(CBLQueryFunction_Avg(CBLQueryExpression_Divide(A("x"), CBLQueryExpression_Int(2)))),
+            CBLQuerySelectResult_Expression(CBLQueryFunction_Min(CBLQueryExpression_Add(A("x"), CBLQueryExpression_Int(1)))),
+            CBLQuerySelectResult_Expression(CBLQueryFunction_Max(CBLQueryMeta_ID("b"))),
+            CBLQuerySelectResult_Expression(CBLQueryFunction_Count(NULL)),
+            CBLQuerySelectResult_Expression(CBLQueryExpression_All("b"))}, 9, true,
+        CBLQueryDataSource_CollectionAs(travel, "a"),
+        (CBLQueryJoin*[]){CBLQueryJoin_CrossJoin(CBLQueryDataSource_CollectionAs(travel, "b"))}, 1,
+        CBLQueryExpression_Or(
+            CBLQueryExpression_Not(CBLQueryExpression_IsValued(A("y"))),
+            CBLQueryExpression_And(
+                CBLQueryExpression_NotEqualTo(A("z"), CBLQueryExpression_Null()),
+                CBLQueryExpression_And(
+                    CBLQueryExpression_LessThanOrEqualTo(A("p"), CBLQueryExpression_Bool(true)),
+                    CBLQueryExpression_GreaterThanOrEqualTo(A("q"), CBLQueryExpression_LessThan(A("r"), CBLQueryExpression_Int(-3)))))),
+        (CBLQueryExpression*[]){A("k")}, 1,
+        CBLQueryExpression_GreaterThan(CBLQueryFunction_Count(A("x")), CBLQueryExpression_Int(0)),
+        NULL, 0, CBLQueryExpression_Parameter("n"), CBLQueryExpression_Int(2), &err);
+#undef A
+    CHECK_OK(query != NULL, err);
+    char* json = CBLQuery_CopyJSON(query);
+    CHECK_STR(json,
+        "{\"DISTINCT\":true,\"FROM\":[{\"AS\":\"a\",\"COLLECTION\":\"_default.travel\"},"
+        "{\"AS\":\"b\",\"COLLECTION\":\"_default.travel\",\"JOIN\":\"CROSS\"}],"
+        "\"GROUP_BY\":[[\".a.k\"]],\"HAVING\":[\">\",[\"COUNT()\",[\".a.x\"]],0],\"LIMIT\":[\"$n\"],\"OFFSET\":2,"
+        "\"WHAT\":[[\".a.\"],[\"AS\",[\"UPPER()\",[\".a.name\"]],\"u\"],[\"LENGTH()\",[\".a.name\"]],"
+        "[\"SUM()\",[\"-\",[\".a.x\"],1.5]],[\"AVG()\",[\"/\",[\".a.x\"],2]],[\"MIN()\",[\"+\",[\".a.x\"],1]],"
+        "[\"MAX()\",[\".b._id\"]],[\"COUNT()\",[\".\"]],[\".b.\"]],"
+        "\"WHERE\":[\"OR\",[\"NOT\",[\"IS VALUED\",[\".a.y\"]]],[\"AND\",[\"!=\",[\".a.z\"],null],"
+        "[\"AND\",[\"<=\",[\".a.p\"],true],[\">=\",[\".a.q\"],[\"<\",[\".a.r\"],-3]]]]]}");
+    CBL_FreeString(json);
+    CBL_Release(query);
+    CHECK(CBL_InstanceCount() == start);
+}
+
 /* Builds with only `where` varying; expects failure with `code` and a message containing `text`. */
 static void check_where_fails(CBLQueryExpression* where, int code, const char* text) {
     CBLError err;
@@ -338,6 +383,7 @@ int main(void) {
     test_group_by_having();
     test_joins();
     test_select_all();
+    test_json_of_every_part();
     test_misuse();
 
     /* A part keeps its collection: the query builds after the caller released every handle. */
