@@ -12,13 +12,15 @@
  *     _CreateCollection), CBLDatabase_CreateQuery, CBLQuery_Execute and
  *     listener tokens (released by CBLListener_Remove).
  *     Every query-part constructor (CBLQueryExpression_*, CBLQueryMeta_*,
- *     CBLQueryFunction_*, CBLQuerySelectResult_*, CBLQueryDataSource_*,
- *     CBLQueryJoin_*, CBLQueryOrdering_*) and CBLQueryBuilder_Create.
+ *     CBLQueryFunction_*, CBLQueryArrayFunction_*, CBLQueryArrayExpression_*,
+ *     CBLQueryFullTextFunction_*, CBLQueryCollation_*, CBLQuerySelectResult_*,
+ *     CBLQueryDataSource_*, CBLQueryJoin_*, CBLQueryOrdering_*) and
+ *     CBLQueryBuilder_Create.
  *   Borrowed: every handle passed as an argument, except query parts. A function
  *     that keeps a handle retains it itself, so the caller may release right
  *     after the call. So CBLQueryDataSource_Collection(c) leaves `c` to its owner.
  *   Consumed: a query part (expression, select result, data source, join,
- *     ordering) passed in a part position: the callee takes the caller's
+ *     ordering, collation) passed in a part position: the callee takes the caller's
  *     reference, also when the call fails, so nested construction such as
  *     CBLQueryExpression_EqualTo(CBLQueryExpression_Property("type"),
  *     CBLQueryExpression_String("hotel")) needs no releases. Arrays of parts are
@@ -423,6 +425,8 @@ typedef struct CBLQueryDataSource CBLQueryDataSource;
 typedef struct CBLQueryJoin CBLQueryJoin;
 /** An ORDER BY item of the query builder. */
 typedef struct CBLQueryOrdering CBLQueryOrdering;
+/** A collation of the query builder, for CBLQueryExpression_Collate. */
+typedef struct CBLQueryCollation CBLQueryCollation;
 
 /** A document property by path ("address.city", "likes[0]"): [".address.city"]. Returns +1. */
 CBLQueryExpression* CBLQueryExpression_Property(const char* name);
@@ -481,8 +485,46 @@ CBLQueryExpression* CBLQueryExpression_Between(CBLQueryExpression* a, CBLQueryEx
     consumed). Consumes a; returns +1. */
 CBLQueryExpression* CBLQueryExpression_In(CBLQueryExpression* a, CBLQueryExpression* const* items, size_t count);
 
+/** A floating-point literal, written as its shortest decimal form (1.1f is 1.1). Returns +1. */
+CBLQueryExpression* CBLQueryExpression_Float(float value);
+/** A date literal, `millis` milliseconds since 1970: its ISO-8601 UTC string with
+    milliseconds ("2024-01-10T14:31:14.000Z"). Returns +1. */
+CBLQueryExpression* CBLQueryExpression_Date(int64_t millis);
+/** NOT a, as CBLQueryExpression_Not: ["NOT", a]. Consumes a; returns +1. */
+CBLQueryExpression* CBLQueryExpression_Negated(CBLQueryExpression* a);
+/** a % b. Consumes a and b; returns +1. */
+CBLQueryExpression* CBLQueryExpression_Modulo(CBLQueryExpression* a, CBLQueryExpression* b);
+/** a IS b (null IS null is true). Consumes a and b; returns +1. */
+CBLQueryExpression* CBLQueryExpression_Is(CBLQueryExpression* a, CBLQueryExpression* b);
+/** a IS NOT b. Consumes a and b; returns +1. */
+CBLQueryExpression* CBLQueryExpression_IsNot(CBLQueryExpression* a, CBLQueryExpression* b);
+/** Whether a matches the regular expression `pattern`: ["REGEXP_LIKE()", a, pattern].
+    Consumes both; returns +1. */
+CBLQueryExpression* CBLQueryExpression_Regex(CBLQueryExpression* a, CBLQueryExpression* pattern);
+/** a compared (=, <, LIKE, ORDER BY…) under `collation`: ["COLLATE", {…}, a].
+    Consumes a and collation; returns +1. */
+CBLQueryExpression* CBLQueryExpression_Collate(CBLQueryExpression* a, CBLQueryCollation* collation);
+
+/** ASCII collation (byte order); `caseSensitive` false makes ASCII letters of either
+    case equal: {"UNICODE": false, "LOCALE": null, "CASE": caseSensitive, "DIAC": true}. Returns +1. */
+CBLQueryCollation* CBLQueryCollation_ASCII(bool caseSensitive);
+/** Unicode (ICU) collation: {"UNICODE": true, "LOCALE": locale, "CASE": caseSensitive,
+    "DIAC": diacriticSensitive}; `locale` ("en_US", "se") optional: NULL is the current locale. Returns +1. */
+CBLQueryCollation* CBLQueryCollation_Unicode(bool caseSensitive, bool diacriticSensitive, const char* locale);
+
 /** The document ID, of the data source `alias` (optional): ["._id"]; column title `id`. Returns +1. */
 CBLQueryExpression* CBLQueryMeta_ID(const char* alias);
+/** The document's sequence number, of the data source `alias` (optional): ["._sequence"];
+    column title `sequence`. Returns +1. */
+CBLQueryExpression* CBLQueryMeta_Sequence(const char* alias);
+/** Whether the document is deleted, of the data source `alias` (optional): ["._deleted"].
+    Using it makes the query read deleted documents too. Returns +1. */
+CBLQueryExpression* CBLQueryMeta_IsDeleted(const char* alias);
+/** The expiration time in milliseconds since 1970 (MISSING when none), of the data
+    source `alias` (optional): ["._expiration"]. Returns +1. */
+CBLQueryExpression* CBLQueryMeta_Expiration(const char* alias);
+/** The current revision ID, of the data source `alias` (optional): ["._revisionID"]. Returns +1. */
+CBLQueryExpression* CBLQueryMeta_RevisionID(const char* alias);
 
 /** COUNT(a); `a` optional (NULL counts rows). Consumes a; returns +1. */
 CBLQueryExpression* CBLQueryFunction_Count(CBLQueryExpression* a);
@@ -500,6 +542,100 @@ CBLQueryExpression* CBLQueryFunction_Lower(CBLQueryExpression* a);
 CBLQueryExpression* CBLQueryFunction_Upper(CBLQueryExpression* a);
 /** LENGTH(a), in characters. Consumes a; returns +1. */
 CBLQueryExpression* CBLQueryFunction_Length(CBLQueryExpression* a);
+/** ABS(a), the absolute value. Consumes a; returns +1. */
+CBLQueryExpression* CBLQueryFunction_Abs(CBLQueryExpression* a);
+/** ACOS(a), in radians. Consumes a; returns +1. */
+CBLQueryExpression* CBLQueryFunction_Acos(CBLQueryExpression* a);
+/** ASIN(a), in radians. Consumes a; returns +1. */
+CBLQueryExpression* CBLQueryFunction_Asin(CBLQueryExpression* a);
+/** ATAN(a), in radians. Consumes a; returns +1. */
+CBLQueryExpression* CBLQueryFunction_Atan(CBLQueryExpression* a);
+/** CEIL(a), the smallest integer not below a. Consumes a; returns +1. */
+CBLQueryExpression* CBLQueryFunction_Ceil(CBLQueryExpression* a);
+/** COS(a), a in radians. Consumes a; returns +1. */
+CBLQueryExpression* CBLQueryFunction_Cos(CBLQueryExpression* a);
+/** DEGREES(a): radians to degrees. Consumes a; returns +1. */
+CBLQueryExpression* CBLQueryFunction_Degrees(CBLQueryExpression* a);
+/** EXP(a): e to the power a. Consumes a; returns +1. */
+CBLQueryExpression* CBLQueryFunction_Exp(CBLQueryExpression* a);
+/** FLOOR(a), the largest integer not above a. Consumes a; returns +1. */
+CBLQueryExpression* CBLQueryFunction_Floor(CBLQueryExpression* a);
+/** LN(a), the natural logarithm. Consumes a; returns +1. */
+CBLQueryExpression* CBLQueryFunction_Ln(CBLQueryExpression* a);
+/** LOG(a), the base-10 logarithm. Consumes a; returns +1. */
+CBLQueryExpression* CBLQueryFunction_Log(CBLQueryExpression* a);
+/** RADIANS(a): degrees to radians. Consumes a; returns +1. */
+CBLQueryExpression* CBLQueryFunction_Radians(CBLQueryExpression* a);
+/** ROUND(a), to an integer. Consumes a; returns +1. */
+CBLQueryExpression* CBLQueryFunction_Round(CBLQueryExpression* a);
+/** SIGN(a): -1, 0 or 1. Consumes a; returns +1. */
+CBLQueryExpression* CBLQueryFunction_Sign(CBLQueryExpression* a);
+/** SIN(a), a in radians. Consumes a; returns +1. */
+CBLQueryExpression* CBLQueryFunction_Sin(CBLQueryExpression* a);
+/** SQRT(a). Consumes a; returns +1. */
+CBLQueryExpression* CBLQueryFunction_Sqrt(CBLQueryExpression* a);
+/** TAN(a), a in radians. Consumes a; returns +1. */
+CBLQueryExpression* CBLQueryFunction_Tan(CBLQueryExpression* a);
+/** TRUNC(a), truncated to an integer. Consumes a; returns +1. */
+CBLQueryExpression* CBLQueryFunction_Trunc(CBLQueryExpression* a);
+/** LTRIM(a), without leading whitespace. Consumes a; returns +1. */
+CBLQueryExpression* CBLQueryFunction_Ltrim(CBLQueryExpression* a);
+/** RTRIM(a), without trailing whitespace. Consumes a; returns +1. */
+CBLQueryExpression* CBLQueryFunction_Rtrim(CBLQueryExpression* a);
+/** TRIM(a), without leading and trailing whitespace. Consumes a; returns +1. */
+CBLQueryExpression* CBLQueryFunction_Trim(CBLQueryExpression* a);
+/** STR_TO_MILLIS(a): an ISO-8601 date string to milliseconds since 1970. Consumes a; returns +1. */
+CBLQueryExpression* CBLQueryFunction_StringToMillis(CBLQueryExpression* a);
+/** STR_TO_UTC(a): an ISO-8601 date string to the same instant in UTC. Consumes a; returns +1. */
+CBLQueryExpression* CBLQueryFunction_StringToUTC(CBLQueryExpression* a);
+/** MILLIS_TO_STR(a): milliseconds since 1970 to an ISO-8601 string in the local time zone. Consumes a; returns +1. */
+CBLQueryExpression* CBLQueryFunction_MillisToString(CBLQueryExpression* a);
+/** MILLIS_TO_UTC(a): milliseconds since 1970 to an ISO-8601 UTC string. Consumes a; returns +1. */
+CBLQueryExpression* CBLQueryFunction_MillisToUTC(CBLQueryExpression* a);
+/** E(), Euler's number. Returns +1. */
+CBLQueryExpression* CBLQueryFunction_E(void);
+/** PI(). Returns +1. */
+CBLQueryExpression* CBLQueryFunction_Pi(void);
+/** ATAN2(y, x), the arctangent of y/x in radians. Consumes y and x; returns +1. */
+CBLQueryExpression* CBLQueryFunction_Atan2(CBLQueryExpression* y, CBLQueryExpression* x);
+/** POWER(base, exponent). Consumes both; returns +1. */
+CBLQueryExpression* CBLQueryFunction_Power(CBLQueryExpression* base, CBLQueryExpression* exponent);
+/** ROUND(a, digits), to `digits` decimals. Consumes both; returns +1. */
+CBLQueryExpression* CBLQueryFunction_RoundDigits(CBLQueryExpression* a, CBLQueryExpression* digits);
+/** TRUNC(a, digits), truncated to `digits` decimals. Consumes both; returns +1. */
+CBLQueryExpression* CBLQueryFunction_TruncDigits(CBLQueryExpression* a, CBLQueryExpression* digits);
+/** CONTAINS(a, substring): whether the string a contains `substring`. Consumes both; returns +1. */
+CBLQueryExpression* CBLQueryFunction_Contains(CBLQueryExpression* a, CBLQueryExpression* substring);
+
+/** ARRAY_CONTAINS(a, value): whether the array a contains `value`. Consumes both; returns +1. */
+CBLQueryExpression* CBLQueryArrayFunction_Contains(CBLQueryExpression* a, CBLQueryExpression* value);
+/** ARRAY_LENGTH(a), the number of items of the array a. Consumes a; returns +1. */
+CBLQueryExpression* CBLQueryArrayFunction_Length(CBLQueryExpression* a);
+
+/** A variable bound by CBLQueryArrayExpression_Any/_Every/_AnyAndEvery, usable in their
+    condition; "x.name" is a property of the item: ["?x.name"]. Returns +1. */
+CBLQueryExpression* CBLQueryArrayExpression_Variable(const char* name);
+/** ANY variable IN inArray SATISFIES satisfies: true if an item does.
+    `variable` must be a CBLQueryArrayExpression_Variable (else an error part).
+    Consumes all three; returns +1. */
+CBLQueryExpression* CBLQueryArrayExpression_Any(CBLQueryExpression* variable, CBLQueryExpression* inArray,
+                                                CBLQueryExpression* satisfies);
+/** EVERY variable IN inArray SATISFIES satisfies: true if every item does (also for an
+    empty array). `variable` as for _Any. Consumes all three; returns +1. */
+CBLQueryExpression* CBLQueryArrayExpression_Every(CBLQueryExpression* variable, CBLQueryExpression* inArray,
+                                                  CBLQueryExpression* satisfies);
+/** ANY AND EVERY variable IN inArray SATISFIES satisfies: true if the array is not empty
+    and every item does. `variable` as for _Any. Consumes all three; returns +1. */
+CBLQueryExpression* CBLQueryArrayExpression_AnyAndEvery(CBLQueryExpression* variable, CBLQueryExpression* inArray,
+                                                        CBLQueryExpression* satisfies);
+
+/** MATCH(index, query): whether the document matches the full-text `query` in the
+    full-text index `indexName` (see CBLCollection_CreateFullTextIndex) of the data source
+    `alias` (optional: needed with joins): ["MATCH()", "alias.indexName", "query"]. Returns +1. */
+CBLQueryExpression* CBLQueryFullTextFunction_Match(const char* indexName, const char* alias, const char* query);
+/** RANK(index): the relevance of the MATCH on the full-text index `indexName` of the data
+    source `alias` (optional), for ordering (higher is better): ["RANK()", "indexName"]. Returns +1. */
+CBLQueryExpression* CBLQueryFullTextFunction_Rank(const char* indexName, const char* alias);
 
 /** A result column of an expression, titled by Couchbase Lite's rules (a property's
     last key, `id` for CBLQueryMeta_ID, else $1, $2…). Consumes expr; returns +1. */

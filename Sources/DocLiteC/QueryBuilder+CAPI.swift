@@ -1,8 +1,10 @@
+import Foundation
 import CDocLite
 import DocLite
 
 // The QueryBuilder by handle. Each part handle (CBLQueryExpression,
-// CBLQuerySelectResult, CBLQueryDataSource, CBLQueryJoin, CBLQueryOrdering)
+// CBLQuerySelectResult, CBLQueryDataSource, CBLQueryJoin, CBLQueryOrdering,
+// CBLQueryCollation)
 // holds one object of the Swift builder, or the error that kept it from being
 // made. A part passed in a part position is consumed: the callee takes the
 // object and releases the caller's reference, also when the call fails. No
@@ -23,7 +25,7 @@ final class QueryPart<Value>: QueryPartHandle {
         let names: [(Any.Type, String)] = [
             (ExpressionProtocol.self, "CBLQueryExpression"), (SelectResultProtocol.self, "CBLQuerySelectResult"),
             (DataSourceProtocol.self, "CBLQueryDataSource"), (JoinProtocol.self, "CBLQueryJoin"),
-            (OrderingProtocol.self, "CBLQueryOrdering"),
+            (OrderingProtocol.self, "CBLQueryOrdering"), (CollationProtocol.self, "CBLQueryCollation"),
         ]
         return names.first { ObjectIdentifier($0.0) == ObjectIdentifier(Value.self) }?.1 ?? "\(Value.self)"
     }
@@ -287,6 +289,261 @@ public func CBLQueryFunction_Upper(_ a: OpaquePointer?) -> OpaquePointer? { unar
 
 @c @implementation
 public func CBLQueryFunction_Length(_ a: OpaquePointer?) -> OpaquePointer? { unary(a, "Length") { Function.length($0) } }
+
+// MARK: More expressions
+
+@c @implementation
+public func CBLQueryExpression_Float(_ value: Float) -> OpaquePointer? { expression { Expression.float(value) } }
+
+@c @implementation
+public func CBLQueryExpression_Date(_ millis: Int64) -> OpaquePointer? {
+    expression { Expression.date(Date(timeIntervalSince1970: Double(millis) / 1000)) }
+}
+
+@c @implementation
+public func CBLQueryExpression_Negated(_ a: OpaquePointer?) -> OpaquePointer? {
+    unary(a, "Negated") { Expression.negated($0) }
+}
+
+@c @implementation
+public func CBLQueryExpression_Modulo(_ a: OpaquePointer?, _ b: OpaquePointer?) -> OpaquePointer? {
+    binary(a, b, "Modulo") { $0.modulo($1) }
+}
+
+@c @implementation
+public func CBLQueryExpression_Is(_ a: OpaquePointer?, _ b: OpaquePointer?) -> OpaquePointer? {
+    binary(a, b, "Is") { $0.is($1) }
+}
+
+@c @implementation
+public func CBLQueryExpression_IsNot(_ a: OpaquePointer?, _ b: OpaquePointer?) -> OpaquePointer? {
+    binary(a, b, "IsNot") { $0.isNot($1) }
+}
+
+@c @implementation
+public func CBLQueryExpression_Regex(_ a: OpaquePointer?, _ pattern: OpaquePointer?) -> OpaquePointer? {
+    binary(a, pattern, "Regex") { $0.regex($1) }
+}
+
+@c @implementation
+public func CBLQueryExpression_Collate(_ a: OpaquePointer?, _ collation: OpaquePointer?) -> OpaquePointer? {
+    let value = take(a, ExpressionProtocol.self, "operand of Collate")
+    let with = take(collation, CollationProtocol.self, "collation of Collate")
+    return expression { try value.get().collate(try with.get()) }
+}
+
+// MARK: Collations
+
+@c @implementation
+public func CBLQueryCollation_ASCII(_ caseSensitive: Bool) -> OpaquePointer? {
+    part { Collation.ascii().ignoreCase(!caseSensitive) as CollationProtocol }
+}
+
+@c @implementation
+public func CBLQueryCollation_Unicode(_ caseSensitive: Bool, _ diacriticSensitive: Bool,
+                                      _ locale: UnsafePointer<CChar>?) -> OpaquePointer? {
+    part {
+        Collation.unicode().ignoreCase(!caseSensitive).ignoreAccents(!diacriticSensitive)
+            .locale(try optionalString(locale, "collation locale")) as CollationProtocol
+    }
+}
+
+// MARK: More meta
+
+/// A `Meta` property, of the data source `alias` (optional).
+private func meta(_ property: MetaExpressionProtocol, _ alias: UnsafePointer<CChar>?) -> OpaquePointer {
+    expression {
+        guard let alias = try optionalString(alias, "data source alias") else { return property }
+        return property.from(alias)
+    }
+}
+
+@c @implementation
+public func CBLQueryMeta_Sequence(_ alias: UnsafePointer<CChar>?) -> OpaquePointer? { meta(Meta.sequence, alias) }
+
+@c @implementation
+public func CBLQueryMeta_IsDeleted(_ alias: UnsafePointer<CChar>?) -> OpaquePointer? { meta(Meta.isDeleted, alias) }
+
+@c @implementation
+public func CBLQueryMeta_Expiration(_ alias: UnsafePointer<CChar>?) -> OpaquePointer? { meta(Meta.expiration, alias) }
+
+@c @implementation
+public func CBLQueryMeta_RevisionID(_ alias: UnsafePointer<CChar>?) -> OpaquePointer? { meta(Meta.revisionID, alias) }
+
+// MARK: More functions
+
+@c @implementation
+public func CBLQueryFunction_Abs(_ a: OpaquePointer?) -> OpaquePointer? { unary(a, "Abs") { Function.abs($0) } }
+
+@c @implementation
+public func CBLQueryFunction_Acos(_ a: OpaquePointer?) -> OpaquePointer? { unary(a, "Acos") { Function.acos($0) } }
+
+@c @implementation
+public func CBLQueryFunction_Asin(_ a: OpaquePointer?) -> OpaquePointer? { unary(a, "Asin") { Function.asin($0) } }
+
+@c @implementation
+public func CBLQueryFunction_Atan(_ a: OpaquePointer?) -> OpaquePointer? { unary(a, "Atan") { Function.atan($0) } }
+
+@c @implementation
+public func CBLQueryFunction_Ceil(_ a: OpaquePointer?) -> OpaquePointer? { unary(a, "Ceil") { Function.ceil($0) } }
+
+@c @implementation
+public func CBLQueryFunction_Cos(_ a: OpaquePointer?) -> OpaquePointer? { unary(a, "Cos") { Function.cos($0) } }
+
+@c @implementation
+public func CBLQueryFunction_Degrees(_ a: OpaquePointer?) -> OpaquePointer? { unary(a, "Degrees") { Function.degrees($0) } }
+
+@c @implementation
+public func CBLQueryFunction_Exp(_ a: OpaquePointer?) -> OpaquePointer? { unary(a, "Exp") { Function.exp($0) } }
+
+@c @implementation
+public func CBLQueryFunction_Floor(_ a: OpaquePointer?) -> OpaquePointer? { unary(a, "Floor") { Function.floor($0) } }
+
+@c @implementation
+public func CBLQueryFunction_Ln(_ a: OpaquePointer?) -> OpaquePointer? { unary(a, "Ln") { Function.ln($0) } }
+
+@c @implementation
+public func CBLQueryFunction_Log(_ a: OpaquePointer?) -> OpaquePointer? { unary(a, "Log") { Function.log($0) } }
+
+@c @implementation
+public func CBLQueryFunction_Radians(_ a: OpaquePointer?) -> OpaquePointer? { unary(a, "Radians") { Function.radians($0) } }
+
+@c @implementation
+public func CBLQueryFunction_Round(_ a: OpaquePointer?) -> OpaquePointer? { unary(a, "Round") { Function.round($0) } }
+
+@c @implementation
+public func CBLQueryFunction_Sign(_ a: OpaquePointer?) -> OpaquePointer? { unary(a, "Sign") { Function.sign($0) } }
+
+@c @implementation
+public func CBLQueryFunction_Sin(_ a: OpaquePointer?) -> OpaquePointer? { unary(a, "Sin") { Function.sin($0) } }
+
+@c @implementation
+public func CBLQueryFunction_Sqrt(_ a: OpaquePointer?) -> OpaquePointer? { unary(a, "Sqrt") { Function.sqrt($0) } }
+
+@c @implementation
+public func CBLQueryFunction_Tan(_ a: OpaquePointer?) -> OpaquePointer? { unary(a, "Tan") { Function.tan($0) } }
+
+@c @implementation
+public func CBLQueryFunction_Trunc(_ a: OpaquePointer?) -> OpaquePointer? { unary(a, "Trunc") { Function.trunc($0) } }
+
+@c @implementation
+public func CBLQueryFunction_Ltrim(_ a: OpaquePointer?) -> OpaquePointer? { unary(a, "Ltrim") { Function.ltrim($0) } }
+
+@c @implementation
+public func CBLQueryFunction_Rtrim(_ a: OpaquePointer?) -> OpaquePointer? { unary(a, "Rtrim") { Function.rtrim($0) } }
+
+@c @implementation
+public func CBLQueryFunction_Trim(_ a: OpaquePointer?) -> OpaquePointer? { unary(a, "Trim") { Function.trim($0) } }
+
+@c @implementation
+public func CBLQueryFunction_StringToMillis(_ a: OpaquePointer?) -> OpaquePointer? { unary(a, "StringToMillis") { Function.stringToMillis($0) } }
+
+@c @implementation
+public func CBLQueryFunction_StringToUTC(_ a: OpaquePointer?) -> OpaquePointer? { unary(a, "StringToUTC") { Function.stringToUTC($0) } }
+
+@c @implementation
+public func CBLQueryFunction_MillisToString(_ a: OpaquePointer?) -> OpaquePointer? { unary(a, "MillisToString") { Function.millisToString($0) } }
+
+@c @implementation
+public func CBLQueryFunction_MillisToUTC(_ a: OpaquePointer?) -> OpaquePointer? { unary(a, "MillisToUTC") { Function.millisToUTC($0) } }
+
+@c @implementation
+public func CBLQueryFunction_E() -> OpaquePointer? { expression { Function.e() } }
+
+@c @implementation
+public func CBLQueryFunction_Pi() -> OpaquePointer? { expression { Function.pi() } }
+
+@c @implementation
+public func CBLQueryFunction_Atan2(_ y: OpaquePointer?, _ x: OpaquePointer?) -> OpaquePointer? {
+    binary(y, x, "Atan2") { Function.atan2(y: $0, x: $1) }
+}
+
+@c @implementation
+public func CBLQueryFunction_Power(_ base: OpaquePointer?, _ exponent: OpaquePointer?) -> OpaquePointer? {
+    binary(base, exponent, "Power") { Function.power(base: $0, exponent: $1) }
+}
+
+@c @implementation
+public func CBLQueryFunction_RoundDigits(_ a: OpaquePointer?, _ digits: OpaquePointer?) -> OpaquePointer? {
+    binary(a, digits, "RoundDigits") { Function.round($0, digits: $1) }
+}
+
+@c @implementation
+public func CBLQueryFunction_TruncDigits(_ a: OpaquePointer?, _ digits: OpaquePointer?) -> OpaquePointer? {
+    binary(a, digits, "TruncDigits") { Function.trunc($0, digits: $1) }
+}
+
+@c @implementation
+public func CBLQueryFunction_Contains(_ a: OpaquePointer?, _ substring: OpaquePointer?) -> OpaquePointer? {
+    binary(a, substring, "Contains") { Function.contains($0, substring: $1) }
+}
+
+// MARK: Array functions, array expressions, full-text functions
+
+@c @implementation
+public func CBLQueryArrayFunction_Contains(_ a: OpaquePointer?, _ value: OpaquePointer?) -> OpaquePointer? {
+    binary(a, value, "ArrayFunction_Contains") { ArrayFunction.contains($0, value: $1) }
+}
+
+@c @implementation
+public func CBLQueryArrayFunction_Length(_ a: OpaquePointer?) -> OpaquePointer? {
+    unary(a, "ArrayFunction_Length") { ArrayFunction.length($0) }
+}
+
+@c @implementation
+public func CBLQueryArrayExpression_Variable(_ name: UnsafePointer<CChar>?) -> OpaquePointer? {
+    expression { ArrayExpression.variable(try string(name, "variable name")) }
+}
+
+/// ANY / EVERY / ANY AND EVERY: `variable` must be a CBLQueryArrayExpression_Variable.
+private func quantified(_ variable: OpaquePointer?, _ array: OpaquePointer?, _ condition: OpaquePointer?, _ name: String,
+                        _ start: (VariableExpressionProtocol) -> ArrayExpressionIn) -> OpaquePointer {
+    let bound = take(variable, ExpressionProtocol.self, "variable of \(name)")
+    let items = take(array, ExpressionProtocol.self, "array of \(name)")
+    let test = take(condition, ExpressionProtocol.self, "condition of \(name)")
+    return expression {
+        guard let bound = try bound.get() as? VariableExpressionProtocol else {
+            throw DocLiteError(.invalidParameter, "variable of \(name) is not a CBLQueryArrayExpression_Variable")
+        }
+        return start(bound).in(try items.get()).satisfies(try test.get())
+    }
+}
+
+@c @implementation
+public func CBLQueryArrayExpression_Any(_ variable: OpaquePointer?, _ inArray: OpaquePointer?,
+                                        _ satisfies: OpaquePointer?) -> OpaquePointer? {
+    quantified(variable, inArray, satisfies, "Any") { ArrayExpression.any($0) }
+}
+
+@c @implementation
+public func CBLQueryArrayExpression_Every(_ variable: OpaquePointer?, _ inArray: OpaquePointer?,
+                                          _ satisfies: OpaquePointer?) -> OpaquePointer? {
+    quantified(variable, inArray, satisfies, "Every") { ArrayExpression.every($0) }
+}
+
+@c @implementation
+public func CBLQueryArrayExpression_AnyAndEvery(_ variable: OpaquePointer?, _ inArray: OpaquePointer?,
+                                                _ satisfies: OpaquePointer?) -> OpaquePointer? {
+    quantified(variable, inArray, satisfies, "AnyAndEvery") { ArrayExpression.anyAndEvery($0) }
+}
+
+/// The full-text index `name`, of the data source `alias` (optional).
+private func fullTextIndex(_ name: UnsafePointer<CChar>?, _ alias: UnsafePointer<CChar>?) throws -> FullTextIndexExpressionProtocol {
+    let index = Expression.fullTextIndex(try string(name, "full-text index name"))
+    guard let alias = try optionalString(alias, "data source alias") else { return index }
+    return index.from(alias)
+}
+
+@c @implementation
+public func CBLQueryFullTextFunction_Match(_ indexName: UnsafePointer<CChar>?, _ alias: UnsafePointer<CChar>?,
+                                          _ query: UnsafePointer<CChar>?) -> OpaquePointer? {
+    expression { FullTextFunction.match(try fullTextIndex(indexName, alias), query: try string(query, "full-text query")) }
+}
+
+@c @implementation
+public func CBLQueryFullTextFunction_Rank(_ indexName: UnsafePointer<CChar>?, _ alias: UnsafePointer<CChar>?) -> OpaquePointer? {
+    expression { FullTextFunction.rank(try fullTextIndex(indexName, alias)) }
+}
 
 // MARK: Select results, data sources, joins, orderings
 
