@@ -504,6 +504,12 @@ CBLQueryExpression* CBLQueryExpression_Regex(CBLQueryExpression* a, CBLQueryExpr
 /** a compared (=, <, LIKE, ORDER BY…) under `collation`: ["COLLATE", {…}, a].
     Consumes a and collation; returns +1. */
 CBLQueryExpression* CBLQueryExpression_Collate(CBLQueryExpression* a, CBLQueryCollation* collation);
+/** An array literal of `count` expressions: ["[]", item1, item2…]. The array is borrowed,
+    each item consumed. Returns +1. */
+CBLQueryExpression* CBLQueryExpression_Array(CBLQueryExpression* const* items, size_t count);
+/** A dictionary literal {keys[i]: values[i]…} of `count` members; the keys must be unique.
+    Both arrays are borrowed, each value consumed. Returns +1. */
+CBLQueryExpression* CBLQueryExpression_Dictionary(const char* const* keys, CBLQueryExpression* const* values, size_t count);
 
 /** ASCII collation (byte order); `caseSensitive` false makes ASCII letters of either
     case equal: {"UNICODE": false, "LOCALE": null, "CASE": caseSensitive, "DIAC": true}. Returns +1. */

@@ -332,6 +332,25 @@ public func CBLQueryExpression_Collate(_ a: OpaquePointer?, _ collation: OpaqueP
     return expression { try value.get().collate(try with.get()) }
 }
 
+@c @implementation
+public func CBLQueryExpression_Array(_ items: UnsafePointer<OpaquePointer?>?, _ count: Int) -> OpaquePointer? {
+    let list = takeAll(items, count, ExpressionProtocol.self, "item of Array")
+    return expression { Expression.array(try list.get()) }
+}
+
+@c @implementation
+public func CBLQueryExpression_Dictionary(_ keys: UnsafePointer<UnsafePointer<CChar>?>?, _ values: UnsafePointer<OpaquePointer?>?,
+                                          _ count: Int) -> OpaquePointer? {
+    let members = takeAll(values, count, ExpressionProtocol.self, "value of Dictionary")
+    return expression {
+        let members = try members.get()
+        guard count == 0 || keys != nil else { throw DocLiteError(.invalidParameter, "key array of Dictionary is NULL but its count is \(count)") }
+        let names = try (0..<count).map { try string(keys![$0], "key \($0 + 1) of Dictionary") }
+        guard Set(names).count == names.count else { throw DocLiteError(.invalidParameter, "keys of Dictionary are not unique") }
+        return Expression.dictionary(Dictionary(uniqueKeysWithValues: zip(names, members.map { $0 as Any })))
+    }
+}
+
 // MARK: Collations
 
 @c @implementation

@@ -1,5 +1,6 @@
 /* The QueryBuilder by handle against the JSON query language: each case is
-   built through the C API (meta properties, functions, ANY / EVERY, collations,
+   built through the C API (meta properties, functions, array and dictionary
+   literals, ANY / EVERY, collations,
    full-text MATCH / RANK…); its CBLQuery_CopyJSON must equal the expected JSON,
    and its rows must equal those of the same JSON given to CBLDatabase_CreateQuery.
    Then misuse of each new part kind is an error, never a crash. Every test
@@ -169,6 +170,21 @@ static void test_operators(void) {
     conform("date", q, err,
             "{" FROM ",\"WHAT\":[[\"._id\"],[\"AS\",[\"STR_TO_MILLIS()\",\"2024-01-10T14:31:14.000Z\"],\"d\"]],"
             "\"WHERE\":[\"<\",[\".born\"],\"2024-01-10T14:31:14.000Z\"]}", 1);
+
+    q = build((CBLQuerySelectResult*[]){SEL(ID)}, 1,
+              CBLQueryArrayFunction_Contains(CBLQueryExpression_Array((CBLQueryExpression*[]){S("Apple"), S("Cherry"),
+                                                                                              CBLQueryExpression_Null()}, 3),
+                                             P("name")), BY_ID, &err);
+    conform("array_literal", q, err,
+            "{" FROM "," ORDER_ID ",\"WHAT\":[[\"._id\"]],"
+            "\"WHERE\":[\"ARRAY_CONTAINS()\",[\"[]\",\"Apple\",\"Cherry\",null],[\".name\"]]}", 2);
+
+    q = build((CBLQuerySelectResult*[]){SELAS(CBLQueryExpression_Dictionary((const char*[]){"id", "twice"},
+        (CBLQueryExpression*[]){ID, CBLQueryExpression_Multiply(P("n"), I(2))}, 2), "d")}, 1,
+              CBLQueryExpression_LessThan(P("n"), I(5)), BY_ID, &err);
+    conform("dictionary_literal", q, err,
+            "{" FROM "," ORDER_ID ",\"WHAT\":[[\"AS\",{\"id\":[\"._id\"],\"twice\":[\"*\",[\".n\"],2]},\"d\"]],"
+            "\"WHERE\":[\"<\",[\".n\"],5]}", 2);
     CHECK(CBL_InstanceCount() == start);
 }
 
@@ -336,6 +352,17 @@ static void test_misuse(void) {
     CHECK(CBL_Retain(collation) == NULL);   /* consumed */
     check_where_fails(CBLQueryExpression_Collate(NULL, CBLQueryCollation_ASCII(false)), kCBLErrorInvalidParameter,
                       "operand of Collate is NULL");
+
+    /* Array and dictionary literals: a bad item, NULL arrays, a duplicate or NULL key. */
+    check_where_fails(CBLQueryExpression_In(P("n"), (CBLQueryExpression*[]){CBLQueryExpression_Array(
+                          (CBLQueryExpression*[]){I(1), NULL}, 2)}, 1), kCBLErrorInvalidParameter, "item of Array 2 is NULL");
+    check_where_fails(CBLQueryExpression_Array(NULL, 1), kCBLErrorInvalidParameter, "item of Array array is NULL");
+    check_where_fails(CBLQueryExpression_Dictionary((const char*[]){"k", "k"}, (CBLQueryExpression*[]){I(1), I(2)}, 2),
+                      kCBLErrorInvalidParameter, "keys of Dictionary are not unique");
+    check_where_fails(CBLQueryExpression_Dictionary((const char*[]){"k", NULL}, (CBLQueryExpression*[]){I(1), I(2)}, 2),
+                      kCBLErrorInvalidParameter, "key 2 of Dictionary is NULL");
+    check_where_fails(CBLQueryExpression_Dictionary(NULL, (CBLQueryExpression*[]){I(1)}, 1),
+                      kCBLErrorInvalidParameter, "key array of Dictionary is NULL");
 
     /* Array expressions: a variable that is not one, NULL parts, a NULL name. */
     check_where_fails(CBLQueryArrayExpression_Any(P("k"), P("kids"), CBLQueryExpression_Bool(true)),
