@@ -658,6 +658,11 @@ CBLQuerySelectResult* CBLQuerySelectResult_All(const char* alias);
 CBLQueryDataSource* CBLQueryDataSource_Collection(const CBLCollection* collection);
 /** The documents of `collection` (borrowed), named `alias` in properties, joins and results. Returns +1. */
 CBLQueryDataSource* CBLQueryDataSource_CollectionAs(const CBLCollection* collection, const char* alias);
+/** The documents of the default collection of `database` (borrowed: the part retains it), named
+    by the database's name in results (Couchbase Lite's legacy `database:` source). Returns +1. */
+CBLQueryDataSource* CBLQueryDataSource_Database(const CBLDatabase* database);
+/** As CBLQueryDataSource_Database, named `alias` in properties, joins and results. Returns +1. */
+CBLQueryDataSource* CBLQueryDataSource_DatabaseAs(const CBLDatabase* database, const char* alias);
 
 /** An inner join of `dataSource` on `on` (required). Consumes both; returns +1. */
 CBLQueryJoin* CBLQueryJoin_Join(CBLQueryDataSource* dataSource, CBLQueryExpression* on);

@@ -611,6 +611,26 @@ public func CBLQueryDataSource_CollectionAs(_ collection: OpaquePointer?, _ alia
     collectionSource(collection, alias, aliased: true)
 }
 
+/// The default collection of a database as a data source: the database is borrowed, and kept alive by the part.
+private func databaseSource(_ handle: OpaquePointer?, _ alias: UnsafePointer<CChar>?, aliased: Bool) -> OpaquePointer {
+    let database = try? HandleRegistry.shared.object(handle, as: Database.self, "database")
+    return part({ () throws -> DataSourceProtocol in
+        let database = try HandleRegistry.shared.object(handle, as: Database.self, "database")
+        let source = DataSource.database(database)
+        return aliased ? source.as(try string(alias, "data source alias")) : source
+    }, keep: database.map { [$0] } ?? [])
+}
+
+@c @implementation
+public func CBLQueryDataSource_Database(_ database: OpaquePointer?) -> OpaquePointer? {
+    databaseSource(database, nil, aliased: false)
+}
+
+@c @implementation
+public func CBLQueryDataSource_DatabaseAs(_ database: OpaquePointer?, _ alias: UnsafePointer<CChar>?) -> OpaquePointer? {
+    databaseSource(database, alias, aliased: true)
+}
+
 @c @implementation
 public func CBLQueryJoin_Join(_ dataSource: OpaquePointer?, _ on: OpaquePointer?) -> OpaquePointer? {
     let (source, kept) = takePart(dataSource, DataSourceProtocol.self, "data source of Join")

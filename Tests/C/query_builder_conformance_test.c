@@ -188,6 +188,29 @@ static void test_operators(void) {
     CHECK(CBL_InstanceCount() == start);
 }
 
+/* The default collection through the database's legacy data source. */
+static void test_database_source(void) {
+    uint64_t start = CBL_InstanceCount();
+    CBLError err;
+    CBLCollection* defaults = CBLDatabase_DefaultCollection(database, &err);
+    CHECK_OK(defaults != NULL, err);
+    save_json(defaults, "p1", "{\"name\": \"Paris\", \"population\": 2100000}");
+    save_json(defaults, "p2", "{\"name\": \"Lyon\", \"population\": 520000}");
+    CBL_Release(defaults);
+    CBLQuery* q = CBLQueryBuilder_Create((CBLQuerySelectResult*[]){CBLQuerySelectResult_All(NULL)}, 1, false,
+                                         CBLQueryDataSource_Database(database), NULL, 0, NULL, NULL, 0, NULL,
+                                         (CBLQueryOrdering*[]){CBLQueryOrdering_Ascending(P("name"))}, 1, NULL, NULL, &err);
+    CHECK_STR(q ? CBLQuery_ColumnName(q, 0) : NULL, "conformance");   /* keyed by the database's name */
+    conform("database_source", q, err, "{\"FROM\":[{\"AS\":\"conformance\"}],\"ORDER_BY\":[[\".name\"]],\"WHAT\":[[\".\"]]}", 2);
+    q = CBLQueryBuilder_Create((CBLQuerySelectResult*[]){SEL(CBLQueryExpression_PropertyFrom("name", "db"))}, 1, false,
+                               CBLQueryDataSource_DatabaseAs(database, "db"), NULL, 0,
+                               CBLQueryExpression_GreaterThan(CBLQueryExpression_PropertyFrom("population", "db"), I(1000000)),
+                               NULL, 0, NULL, NULL, 0, NULL, NULL, &err);
+    conform("database_source_alias", q, err,
+            "{\"FROM\":[{\"AS\":\"db\"}],\"WHAT\":[[\".db.name\"]],\"WHERE\":[\">\",[\".db.population\"],1000000]}", 1);
+    CHECK(CBL_InstanceCount() == start);
+}
+
 static void test_functions(void) {
     uint64_t start = CBL_InstanceCount();
     CBLError err;
@@ -336,6 +359,7 @@ static void check_where_fails(CBLQueryExpression* where, int code, const char* t
 
 static void test_misuse(void) {
     uint64_t start = CBL_InstanceCount();
+    CBLError err;
     /* Collations: NULL, wrong kind, released, bad locale, and a collation in an expression position. */
     check_where_fails(CBLQueryExpression_Collate(P("name"), NULL), kCBLErrorInvalidParameter, "collation of Collate is NULL");
     check_where_fails(CBLQueryExpression_Collate(P("name"), (CBLQueryCollation*)S("x")), kCBLErrorInvalidParameter,
@@ -391,6 +415,14 @@ static void test_misuse(void) {
     check_where_fails(CBLQueryArrayFunction_Length(NULL), kCBLErrorInvalidParameter, "operand of ArrayFunction_Length is NULL");
     check_where_fails(CBLQueryExpression_Is(P("n"), NULL), kCBLErrorInvalidParameter, "right operand of Is is NULL");
     check_where_fails(CBLQueryExpression_Regex(NULL, S("x")), kCBLErrorInvalidParameter, "left operand of Regex is NULL");
+    CBLQuery* query = CBLQueryBuilder_Create(NULL, 0, false, CBLQueryDataSource_Database(NULL), NULL, 0, NULL, NULL, 0,
+                                             NULL, NULL, 0, NULL, NULL, &err);
+    CHECK(query == NULL);
+    CHECK_ERROR(err, kCBLDomain, kCBLErrorInvalidParameter, "database is NULL");
+    query = CBLQueryBuilder_Create(NULL, 0, false, CBLQueryDataSource_Database((CBLDatabase*)items), NULL, 0, NULL, NULL, 0,
+                                   NULL, NULL, 0, NULL, NULL, &err);
+    CHECK(query == NULL);
+    CHECK_ERROR(err, kCBLDomain, kCBLErrorInvalidParameter, "is a CBLCollection, not a CBLDatabase");
     check_where_fails(CBLQueryExpression_Negated(NULL), kCBLErrorInvalidParameter, "operand of Negated is NULL");
     CHECK(CBL_InstanceCount() == start);
 }
@@ -407,6 +439,7 @@ int main(void) {
     test_array_expressions();
     test_collations();
     test_full_text();
+    test_database_source();
     CHECK(cases >= 20);
     test_misuse();
     CBL_Release(items);
