@@ -70,8 +70,10 @@ static char* all_rows(CBLQuery* query, size_t* count) {
 }
 
 /* Checks the built `query` (made with `err`): its JSON is `json`, and it returns
-   `rows` rows, the same as `json` compiled by CBLDatabase_CreateQuery. */
-static void conform(const char* name, CBLQuery* query, CBLError err, const char* json, size_t rows) {
+   `rows` rows, the same as `json` compiled by CBLDatabase_CreateQuery; and, when
+   `rowsText` is not NULL, those rows (each as a JSON array, one a line). */
+static void conform_rows(const char* name, const char* rowsText, CBLQuery* query, CBLError err, const char* json,
+                         size_t rows) {
     cases++;
     CHECK_OK(query != NULL, err);
     if (!query) {
@@ -89,6 +91,7 @@ static void conform(const char* name, CBLQuery* query, CBLError err, const char*
     CHECK(builtCount == rows);
     CHECK(copy != NULL && copyCount == rows);
     if (expected) CHECK_STR(built, expected);
+    if (rowsText) CHECK_STR(built, rowsText);
     if (getenv("CONFORMANCE_VERBOSE") || builtCount != rows || !expected || strcmp(built, expected) != 0 ||
         !actual || strcmp(actual, json) != 0)
         fprintf(stderr, "  case %s: %s\n%s", name, actual ? actual : "(NULL)", built);
@@ -97,6 +100,10 @@ static void conform(const char* name, CBLQuery* query, CBLError err, const char*
     CBL_FreeString(actual);
     CBL_Release(copy);
     CBL_Release(query);
+}
+
+static void conform(const char* name, CBLQuery* query, CBLError err, const char* json, size_t rows) {
+    conform_rows(name, NULL, query, err, json, rows);
 }
 
 /* SELECT what FROM items WHERE where ORDER BY order (one ordering or none). */
@@ -129,12 +136,12 @@ static void test_meta(void) {
 
     q = build((CBLQuerySelectResult*[]){SEL(ID), SEL(CBLQueryMeta_IsDeleted(NULL))}, 2,
               CBLQueryExpression_EqualTo(CBLQueryMeta_IsDeleted(NULL), CBLQueryExpression_Bool(true)), NULL, &err);
-    conform("meta_is_deleted", q, err,
+    conform_rows("meta_is_deleted", "[\"gone\",true]\n", q, err,
             "{" FROM ",\"WHAT\":[[\"._id\"],[\"._deleted\"]],\"WHERE\":[\"=\",[\"._deleted\"],true]}", 1);
 
     q = build((CBLQuerySelectResult*[]){SEL(ID)}, 1, CBLQueryExpression_IsValued(CBLQueryMeta_Expiration(NULL)),
               NULL, &err);
-    conform("meta_expiration", q, err, "{" FROM ",\"WHAT\":[[\"._id\"]],\"WHERE\":[\"IS VALUED\",[\"._expiration\"]]}", 1);
+    conform_rows("meta_expiration", "[\"d\"]\n", q, err, "{" FROM ",\"WHAT\":[[\"._id\"]],\"WHERE\":[\"IS VALUED\",[\"._expiration\"]]}", 1);
     CHECK(CBL_InstanceCount() == start);
 }
 
@@ -143,23 +150,23 @@ static void test_operators(void) {
     CBLError err;
     CBLQuery* q = build((CBLQuerySelectResult*[]){SEL(ID)}, 1,
                         CBLQueryExpression_Is(P("opt"), CBLQueryExpression_Null()), NULL, &err);
-    conform("is_null", q, err, "{" FROM ",\"WHAT\":[[\"._id\"]],\"WHERE\":[\"IS\",[\".opt\"],null]}", 1);
+    conform_rows("is_null", "[\"a\"]\n", q, err, "{" FROM ",\"WHAT\":[[\"._id\"]],\"WHERE\":[\"IS\",[\".opt\"],null]}", 1);
 
     q = build((CBLQuerySelectResult*[]){SEL(ID)}, 1, CBLQueryExpression_IsNot(P("name"), S("Apple")), BY_ID, &err);
-    conform("is_not", q, err, "{" FROM "," ORDER_ID ",\"WHAT\":[[\"._id\"]],\"WHERE\":[\"IS NOT\",[\".name\"],\"Apple\"]}", 3);
+    conform_rows("is_not", "[\"b\"]\n[\"c\"]\n[\"d\"]\n", q, err, "{" FROM "," ORDER_ID ",\"WHAT\":[[\"._id\"]],\"WHERE\":[\"IS NOT\",[\".name\"],\"Apple\"]}", 3);
 
     q = build((CBLQuerySelectResult*[]){SEL(ID), SELAS(CBLQueryExpression_Modulo(P("n"), I(3)), "m")}, 2,
               CBLQueryExpression_EqualTo(CBLQueryExpression_Modulo(P("n"), I(2)), I(0)), BY_ID, &err);
-    conform("modulo", q, err,
+    conform_rows("modulo", "[\"b\",1]\n[\"d\",1]\n", q, err,
             "{" FROM "," ORDER_ID ",\"WHAT\":[[\"._id\"],[\"AS\",[\"%\",[\".n\"],3],\"m\"]],"
             "\"WHERE\":[\"=\",[\"%\",[\".n\"],2],0]}", 2);
 
     q = build((CBLQuerySelectResult*[]){SEL(ID)}, 1, CBLQueryExpression_Regex(P("name"), S("^[Aa]p")), BY_ID, &err);
-    conform("regex", q, err, "{" FROM "," ORDER_ID ",\"WHAT\":[[\"._id\"]],\"WHERE\":[\"regexp_like()\",[\".name\"],\"^[Aa]p\"]}", 2);
+    conform_rows("regex", "[\"a\"]\n[\"d\"]\n", q, err, "{" FROM "," ORDER_ID ",\"WHAT\":[[\"._id\"]],\"WHERE\":[\"regexp_like()\",[\".name\"],\"^[Aa]p\"]}", 2);
 
     q = build((CBLQuerySelectResult*[]){SEL(ID)}, 1,
               CBLQueryExpression_Negated(CBLQueryExpression_GreaterThan(P("n"), I(4))), BY_ID, &err);
-    conform("negated", q, err, "{" FROM "," ORDER_ID ",\"WHAT\":[[\"._id\"]],\"WHERE\":[\"NOT\",[\">\",[\".n\"],4]]}", 2);
+    conform_rows("negated", "[\"a\"]\n[\"b\"]\n", q, err, "{" FROM "," ORDER_ID ",\"WHAT\":[[\"._id\"]],\"WHERE\":[\"NOT\",[\">\",[\".n\"],4]]}", 2);
 
     q = build((CBLQuerySelectResult*[]){SELAS(CBLQueryExpression_Multiply(P("n"), CBLQueryExpression_Float(1.1f)), "f")}, 1,
               NULL, BY_ID, &err);
@@ -167,7 +174,7 @@ static void test_operators(void) {
 
     q = build((CBLQuerySelectResult*[]){SEL(ID), SELAS(CBLQueryFunction_StringToMillis(CBLQueryExpression_Date(1704897074000)), "d")}, 2,
               CBLQueryExpression_LessThan(P("born"), CBLQueryExpression_Date(1704897074000)), NULL, &err);
-    conform("date", q, err,
+    conform_rows("date", "[\"b\",1704897074000]\n", q, err,
             "{" FROM ",\"WHAT\":[[\"._id\"],[\"AS\",[\"STR_TO_MILLIS()\",\"2024-01-10T14:31:14.000Z\"],\"d\"]],"
             "\"WHERE\":[\"<\",[\".born\"],\"2024-01-10T14:31:14.000Z\"]}", 1);
 
@@ -175,14 +182,14 @@ static void test_operators(void) {
               CBLQueryArrayFunction_Contains(CBLQueryExpression_Array((CBLQueryExpression*[]){S("Apple"), S("Cherry"),
                                                                                               CBLQueryExpression_Null()}, 3),
                                              P("name")), BY_ID, &err);
-    conform("array_literal", q, err,
+    conform_rows("array_literal", "[\"a\"]\n[\"c\"]\n", q, err,
             "{" FROM "," ORDER_ID ",\"WHAT\":[[\"._id\"]],"
             "\"WHERE\":[\"ARRAY_CONTAINS()\",[\"[]\",\"Apple\",\"Cherry\",null],[\".name\"]]}", 2);
 
     q = build((CBLQuerySelectResult*[]){SELAS(CBLQueryExpression_Dictionary((const char*[]){"id", "twice"},
         (CBLQueryExpression*[]){ID, CBLQueryExpression_Multiply(P("n"), I(2))}, 2), "d")}, 1,
               CBLQueryExpression_LessThan(P("n"), I(5)), BY_ID, &err);
-    conform("dictionary_literal", q, err,
+    conform_rows("dictionary_literal", "[{\"id\":\"a\",\"twice\":6}]\n[{\"id\":\"b\",\"twice\":8}]\n", q, err,
             "{" FROM "," ORDER_ID ",\"WHAT\":[[\"AS\",{\"id\":[\"._id\"],\"twice\":[\"*\",[\".n\"],2]},\"d\"]],"
             "\"WHERE\":[\"<\",[\".n\"],5]}", 2);
     CHECK(CBL_InstanceCount() == start);
@@ -206,7 +213,7 @@ static void test_database_source(void) {
                                CBLQueryDataSource_DatabaseAs(database, "db"), NULL, 0,
                                CBLQueryExpression_GreaterThan(CBLQueryExpression_PropertyFrom("population", "db"), I(1000000)),
                                NULL, 0, NULL, NULL, 0, NULL, NULL, &err);
-    conform("database_source_alias", q, err,
+    conform_rows("database_source_alias", "[\"Paris\"]\n", q, err,
             "{\"FROM\":[{\"AS\":\"db\"}],\"WHAT\":[[\".db.name\"]],\"WHERE\":[\">\",[\".db.population\"],1000000]}", 1);
     CHECK(CBL_InstanceCount() == start);
 }
@@ -249,7 +256,7 @@ static void test_functions(void) {
                   SEL(ID), SELAS(CBLQueryFunction_Trim(P("word")), "t"), SELAS(CBLQueryFunction_Ltrim(P("word")), "l"),
                   SELAS(CBLQueryFunction_Rtrim(P("word")), "r")}, 4,
               CBLQueryFunction_Contains(P("text"), S("quick")), BY_ID, &err);
-    conform("strings", q, err,
+    conform_rows("strings", "[\"a\",\"pad\",\"pad  \",\"  pad\"]\n[\"c\",null,null,null]\n", q, err,
             "{" FROM "," ORDER_ID ",\"WHAT\":[[\"._id\"],[\"AS\",[\"TRIM()\",[\".word\"]],\"t\"],"
             "[\"AS\",[\"LTRIM()\",[\".word\"]],\"l\"],[\"AS\",[\"RTRIM()\",[\".word\"]],\"r\"]],"
             "\"WHERE\":[\"CONTAINS()\",[\".text\"],\"quick\"]}", 2);
@@ -264,7 +271,7 @@ static void test_functions(void) {
 
     q = build((CBLQuerySelectResult*[]){SEL(ID), SELAS(CBLQueryArrayFunction_Length(P("tags")), "len")}, 2,
               CBLQueryArrayFunction_Contains(P("tags"), S("fruit")), BY_ID, &err);
-    conform("array_functions", q, err,
+    conform_rows("array_functions", "[\"a\",2]\n[\"b\",2]\n", q, err,
             "{" FROM "," ORDER_ID ",\"WHAT\":[[\"._id\"],[\"AS\",[\"ARRAY_LENGTH()\",[\".tags\"]],\"len\"]],"
             "\"WHERE\":[\"ARRAY_CONTAINS()\",[\".tags\"],\"fruit\"]}", 2);
     CHECK(CBL_InstanceCount() == start);
@@ -276,27 +283,27 @@ static void test_array_expressions(void) {
     CBLQuery* q = build((CBLQuerySelectResult*[]){SEL(ID)}, 1,
                         CBLQueryArrayExpression_Any(V("k"), P("kids"),
                                                     CBLQueryExpression_GreaterThan(V("k.age"), I(10))), BY_ID, &err);
-    conform("any", q, err,
+    conform_rows("any", "[\"b\"]\n[\"d\"]\n", q, err,
             "{" FROM "," ORDER_ID ",\"WHAT\":[[\"._id\"]],"
             "\"WHERE\":[\"ANY\",\"k\",[\".kids\"],[\">\",[\"?k.age\"],10]]}", 2);
 
     q = build((CBLQuerySelectResult*[]){SEL(ID)}, 1,
               CBLQueryArrayExpression_Every(V("k"), P("kids"), CBLQueryExpression_GreaterThan(V("k.age"), I(10))),
               BY_ID, &err);
-    conform("every", q, err,
+    conform_rows("every", "[\"b\"]\n[\"c\"]\n[\"d\"]\n", q, err,
             "{" FROM "," ORDER_ID ",\"WHAT\":[[\"._id\"]],"
             "\"WHERE\":[\"EVERY\",\"k\",[\".kids\"],[\">\",[\"?k.age\"],10]]}", 3);
 
     q = build((CBLQuerySelectResult*[]){SEL(ID)}, 1,
               CBLQueryArrayExpression_AnyAndEvery(V("k"), P("kids"), CBLQueryExpression_GreaterThan(V("k.age"), I(10))),
               BY_ID, &err);
-    conform("any_and_every", q, err,
+    conform_rows("any_and_every", "[\"b\"]\n[\"d\"]\n", q, err,
             "{" FROM "," ORDER_ID ",\"WHAT\":[[\"._id\"]],"
             "\"WHERE\":[\"ANY AND EVERY\",\"k\",[\".kids\"],[\">\",[\"?k.age\"],10]]}", 2);
 
     q = build((CBLQuerySelectResult*[]){SEL(ID)}, 1,
               CBLQueryArrayExpression_Any(V("t"), P("tags"), CBLQueryExpression_Like(V("t"), S("%ll%"))), BY_ID, &err);
-    conform("any_like", q, err,
+    conform_rows("any_like", "[\"b\"]\n", q, err,
             "{" FROM "," ORDER_ID ",\"WHAT\":[[\"._id\"]],"
             "\"WHERE\":[\"ANY\",\"t\",[\".tags\"],[\"LIKE\",[\"?t\"],\"%ll%\"]]}", 1);
     CHECK(CBL_InstanceCount() == start);
@@ -308,21 +315,21 @@ static void test_collations(void) {
     CBLQuery* q = build((CBLQuerySelectResult*[]){SEL(ID)}, 1,
                         CBLQueryExpression_EqualTo(CBLQueryExpression_Collate(P("name"), CBLQueryCollation_ASCII(false)),
                                                    S("APPLE")), NULL, &err);
-    conform("collate_ascii", q, err,
+    conform_rows("collate_ascii", "[\"a\"]\n", q, err,
             "{" FROM ",\"WHAT\":[[\"._id\"]],\"WHERE\":[\"=\",[\"COLLATE\",{\"CASE\":false,\"DIAC\":true,\"LOCALE\":null,"
             "\"UNICODE\":false},[\".name\"]],\"APPLE\"]}", 1);
 
     q = build((CBLQuerySelectResult*[]){SEL(P("name"))}, 1, NULL,
               CBLQueryOrdering_Ascending(CBLQueryExpression_Collate(P("name"), CBLQueryCollation_Unicode(false, true, "en_US"))),
               &err);
-    conform("collate_unicode_order", q, err,
+    conform_rows("collate_unicode_order", "[\"Apple\"]\n[\"apricot\"]\n[\"banana\"]\n[\"Cherry\"]\n", q, err,
             "{" FROM ",\"ORDER_BY\":[[\"COLLATE\",{\"CASE\":false,\"DIAC\":true,\"LOCALE\":\"en_US\",\"UNICODE\":true},"
             "[\".name\"]]],\"WHAT\":[[\".name\"]]}", 4);
 
     q = build((CBLQuerySelectResult*[]){SEL(ID)}, 1,
               CBLQueryExpression_EqualTo(CBLQueryExpression_Collate(P("city"), CBLQueryCollation_Unicode(false, false, "en_US")),
                                          S("zurich")), BY_ID, &err);
-    conform("collate_unicode_accents", q, err,
+    conform_rows("collate_unicode_accents", "[\"a\"]\n[\"b\"]\n[\"c\"]\n", q, err,
             "{" FROM "," ORDER_ID ",\"WHAT\":[[\"._id\"]],\"WHERE\":[\"=\",[\"COLLATE\",{\"CASE\":false,\"DIAC\":false,"
             "\"LOCALE\":\"en_US\",\"UNICODE\":true},[\".city\"]],\"zurich\"]}", 3);
     CHECK(CBL_InstanceCount() == start);
@@ -333,7 +340,7 @@ static void test_full_text(void) {
     CBLError err;
     CBLQuery* q = build((CBLQuerySelectResult*[]){SEL(ID)}, 1,
                         CBLQueryFullTextFunction_Match("textIndex", NULL, "quick"), BY_ID, &err);
-    conform("match", q, err, "{" FROM "," ORDER_ID ",\"WHAT\":[[\"._id\"]],\"WHERE\":[\"MATCH()\",\"textIndex\",\"quick\"]}", 2);
+    conform_rows("match", "[\"a\"]\n[\"c\"]\n", q, err, "{" FROM "," ORDER_ID ",\"WHAT\":[[\"._id\"]],\"WHERE\":[\"MATCH()\",\"textIndex\",\"quick\"]}", 2);
 
     q = CBLQueryBuilder_Create((CBLQuerySelectResult*[]){SEL(CBLQueryMeta_ID("i"))}, 1, false,
                                CBLQueryDataSource_CollectionAs(items, "i"), NULL, 0,
@@ -341,7 +348,7 @@ static void test_full_text(void) {
                                (CBLQueryOrdering*[]){CBLQueryOrdering_Descending(CBLQueryFullTextFunction_Rank("textIndex", "i")),
                                                      CBLQueryOrdering_Ascending(CBLQueryMeta_ID("i"))}, 2,
                                NULL, NULL, &err);
-    conform("match_rank_alias", q, err,
+    conform_rows("match_rank_alias", "[\"c\"]\n[\"b\"]\n[\"a\"]\n", q, err,
             "{\"FROM\":[{\"AS\":\"i\",\"COLLECTION\":\"_default.items\"}],"
             "\"ORDER_BY\":[[\"DESC\",[\"RANK()\",\"i.textIndex\"]],[\".i._id\"]],\"WHAT\":[[\".i._id\"]],"
             "\"WHERE\":[\"MATCH()\",\"i.textIndex\",\"quick OR dogs\"]}", 3);
