@@ -53,25 +53,44 @@ extension Collation {
         self.locale = locale.isEmpty ? nil : locale
     }
 
-    /// `text` in the form LIKE and `contains` compare under this collation:
-    /// case-folded unless case-sensitive, accents removed unless
-    /// diacritic-sensitive (ASCII folding only for `NOCASE`).
-    func folded(_ text: UnsafeRawBufferPointer) -> [UInt8] {
+}
+
+/// How LIKE and `contains` compare text under a collation: both sides
+/// case-folded unless case-sensitive, accents removed unless
+/// diacritic-sensitive (ASCII folding only for `NOCASE`). Made once per
+/// statement (SQLite auxiliary data), so that rows pay only for the folding.
+final class CollationFolding {
+    private let unicode: Bool
+    private let caseSensitive: Bool
+    private let options: String.CompareOptions
+    private let locale: Locale?
+
+    /// The folding of the collation named `sqlName`; nil for an unknown name.
+    init?(sqlName: UnsafeRawBufferPointer) {
+        guard let collation = Collation(sqlName: String(decoding: sqlName, as: UTF8.self)) else { return nil }
+        unicode = collation.unicode
+        caseSensitive = collation.caseSensitive
+        var options: String.CompareOptions = []
+        if !collation.caseSensitive { options.insert(.caseInsensitive) }
+        if !collation.diacriticSensitive { options.insert(.diacriticInsensitive) }
+        self.options = options
+        locale = collation.locale.map(Locale.init(identifier:))
+    }
+
+    /// `text` (UTF-8) folded.
+    func fold(_ text: UnsafeRawBufferPointer) -> [UInt8] {
         if !unicode {
             return caseSensitive ? Array(text) : text.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }
         }
-        var options: String.CompareOptions = []
-        if !caseSensitive { options.insert(.caseInsensitive) }
-        if !diacriticSensitive { options.insert(.diacriticInsensitive) }
         let string = String(decoding: text, as: UTF8.self)
-        return Array((options.isEmpty ? string : string.folding(options: options, locale: locale.map(Locale.init(identifier:)))).utf8)
+        return Array((options.isEmpty ? string : string.folding(options: options, locale: locale)).utf8)
     }
 }
 
 /// Registers the Unicode collations on a connection as SQLite first asks for
 /// each (`sqlite3_collation_needed`): one ICU collator per collation and
 /// connection; and `doc_like_collated(value, pattern, collation)`, LIKE under a
-/// non-binary collation (both sides folded by ``Collation/folded(_:)``; MISSING
+/// non-binary collation (both sides folded by ``CollationFolding``; MISSING
 /// and null propagate; other blobs never match).
 enum Collations {
     static func register(on connection: SQLiteConnection, keys: SharedKeys) {
@@ -86,13 +105,13 @@ enum Collations {
             }
             guard sqlite3_value_type(value) != SQLITE_BLOB else { sqlite3_result_int(context, 0); return }
             let matched = BodyFunctions.withAuxiliary(context, argument: 1, argv, {
-                guard let collation = Collation(sqlName: String(decoding: BodyFunctions.rawText(argv![2]), as: UTF8.self)) else {
+                guard let folding = CollationFolding(sqlName: BodyFunctions.rawText(argv![2])) else {
                     throw DocLiteError(.invalidQuery, "unknown collation")
                 }
-                let folded = collation.folded(BodyFunctions.rawText(pattern))
-                return BodyFunctions.Cached((collation, folded.withUnsafeBytes { LikePattern($0) }))
+                let pattern = folding.fold(BodyFunctions.rawText(pattern)).withUnsafeBytes { LikePattern($0) }
+                return BodyFunctions.Cached((folding, pattern))
             }) { cached in
-                cached.value.0.folded(BodyFunctions.rawText(value)).withUnsafeBytes { cached.value.1.matches($0) }
+                cached.value.0.fold(BodyFunctions.rawText(value)).withUnsafeBytes { cached.value.1.matches($0) }
             }
             if let matched { sqlite3_result_int(context, matched ? 1 : 0) }
         }, on: connection, keys: keys)

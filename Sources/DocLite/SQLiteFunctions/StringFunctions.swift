@@ -9,7 +9,7 @@ import CSQLite
 ///
 /// - `doc_contains(s, sub)`: boolean; a string or number is searched as its text,
 ///   other values (booleans, containers) contain nothing. `doc_contains(s, sub, collation)`
-///   compares under a collation's folding (``Collation/folded(_:)``).
+///   compares under a collation's folding (``CollationFolding``).
 /// - `doc_length(s)`: the number of code points; a non-string is null.
 /// - `doc_lower(s)`, `doc_upper(s)`: Unicode case mapping; a non-string is null.
 /// - `doc_trim(s)`, `doc_ltrim(s)`, `doc_rtrim(s)`: whitespace removed from both
@@ -23,12 +23,16 @@ enum StringFunctions {
                 FunctionResult.setBoolean(context, false)
                 return
             }
-            if argc == 3, let collation = Collation(sqlName: String(decoding: BodyFunctions.rawText(argv![2]), as: UTF8.self)),
-               !collation.isBinary {
-                let found = collation.folded(text).withUnsafeBytes { text in
-                    collation.folded(sub).withUnsafeBytes { StringFunctions.contains($0, in: text) }
+            if argc == 3 {   // the collation's folding, made once per statement
+                let found = BodyFunctions.withAuxiliary(context, argument: 2, argv, {
+                    guard let folding = CollationFolding(sqlName: BodyFunctions.rawText(argv![2])) else {
+                        throw DocLiteError(.invalidQuery, "unknown collation")
+                    }
+                    return folding
+                }) { folding in
+                    folding.fold(text).withUnsafeBytes { text in folding.fold(sub).withUnsafeBytes { StringFunctions.contains($0, in: text) } }
                 }
-                FunctionResult.setBoolean(context, found)
+                if let found { FunctionResult.setBoolean(context, found) }
                 return
             }
             FunctionResult.setBoolean(context, StringFunctions.contains(sub, in: text))
