@@ -14,13 +14,14 @@
  *     Every query-part constructor (CBLQueryExpression_*, CBLQueryMeta_*,
  *     CBLQueryFunction_*, CBLQueryArrayFunction_*, CBLQueryArrayExpression_*,
  *     CBLQueryFullTextFunction_*, CBLQueryCollation_*, CBLQuerySelectResult_*,
- *     CBLQueryDataSource_*, CBLQueryJoin_*, CBLQueryOrdering_*) and
- *     CBLQueryBuilder_Create.
+ *     CBLQueryDataSource_*, CBLQueryJoin_*, CBLQueryOrdering_*, CBLQueryLimit_*),
+ *     CBLQueryBuilder_Create, CBLQueryBuilder_New, CBLQueryBuilder_Build,
+ *     CBLQueryParameters_New, _Copy and CBLQuery_CopyParameters.
  *   Borrowed: every handle passed as an argument, except query parts. A function
  *     that keeps a handle retains it itself, so the caller may release right
  *     after the call. So CBLQueryDataSource_Collection(c) leaves `c` to its owner.
  *   Consumed: a query part (expression, select result, data source, join,
- *     ordering, collation) passed in a part position: the callee takes the caller's
+ *     ordering, collation, limit) passed in a part position: the callee takes the caller's
  *     reference, also when the call fails, so nested construction such as
  *     CBLQueryExpression_EqualTo(CBLQueryExpression_Property("type"),
  *     CBLQueryExpression_String("hotel")) needs no releases. Arrays of parts are
@@ -29,7 +30,7 @@
  *     an error (the handle is no longer live), never a crash.
  *   Bad input to a part constructor (a NULL or consumed part, a NULL name,
  *     bad UTF-8) never returns NULL: it returns an error part that carries the
- *     error into every part made of it, and CBLQueryBuilder_Create fails with it.
+ *     error into every part made of it, and CBLQueryBuilder_Create (or _Build) fails with it.
  *     So a fault deep inside a WHERE can never become a query that runs unfiltered.
  *   Strings in: NUL-terminated UTF-8; NULL only where a parameter is marked
  *     optional. Strings out: `const char*` results are borrowed and their
@@ -411,7 +412,7 @@ char* CBLResultSet_CreateRowArrayJSON(const CBLResultSet* rs);
  *       CBLQueryExpression_And(
  *           CBLQueryExpression_EqualTo(CBLQueryExpression_Property("type"), CBLQueryExpression_String("hotel")),
  *           CBLQueryExpression_EqualTo(CBLQueryExpression_Property("country"), CBLQueryExpression_Parameter("country"))),
- *       NULL, 0, NULL, order, 1, CBLQueryExpression_Int(10), NULL, &err);
+ *       NULL, 0, NULL, order, 1, CBLQueryLimit_Limit(CBLQueryExpression_Int(10)), &err);
  *   CBLQuery_SetParameters(q, "{\"country\": \"France\"}", &err);
  */
 
@@ -427,6 +428,8 @@ typedef struct CBLQueryJoin CBLQueryJoin;
 typedef struct CBLQueryOrdering CBLQueryOrdering;
 /** A collation of the query builder, for CBLQueryExpression_Collate. */
 typedef struct CBLQueryCollation CBLQueryCollation;
+/** The LIMIT (and OFFSET) of the query builder. */
+typedef struct CBLQueryLimit CBLQueryLimit;
 
 /** A document property by path ("address.city", "likes[0]"): [".address.city"]. Returns +1. */
 CBLQueryExpression* CBLQueryExpression_Property(const char* name);
@@ -676,15 +679,23 @@ CBLQueryOrdering* CBLQueryOrdering_Ascending(CBLQueryExpression* expr);
 /** Order by `expr`, largest first. Consumes expr; returns +1. */
 CBLQueryOrdering* CBLQueryOrdering_Descending(CBLQueryExpression* expr);
 
+/** LIMIT: at most `limit` rows (an expression: an integer literal or a parameter).
+    Consumes limit; returns +1. */
+CBLQueryLimit* CBLQueryLimit_Limit(CBLQueryExpression* limit);
+/** LIMIT limit OFFSET offset: at most `limit` rows, after skipping `offset` rows.
+    Consumes both; returns +1. */
+CBLQueryLimit* CBLQueryLimit_LimitOffset(CBLQueryExpression* limit, CBLQueryExpression* offset);
+
 /** Assembles and compiles SELECT [DISTINCT] select FROM from joins WHERE where
-    GROUP BY groupBy HAVING having ORDER BY orderBy LIMIT limit OFFSET offset.
+    GROUP BY groupBy HAVING having ORDER BY orderBy LIMIT limit, as Couchbase Lite's
+    +[CBLQueryBuilder select:from:join:where:groupBy:having:orderBy:limit:].
     Every part is consumed, also on failure; the arrays are borrowed and may be
-    NULL when their count is 0. Optional: `where`, `having`, `limit`, `offset`
-    (NULL: absent); `from` is required. No select results selects the whole
-    document. HAVING needs GROUP BY, OFFSET needs LIMIT. An error part, a NULL
-    or consumed part fails with its error (kCBLErrorInvalidParameter, or
-    kCBLErrorInvalidQuery from the compiler). Returns +1: a CBLQuery used with
-    CBLQuery_SetParameters, CBLQuery_Execute, CBLQuery_Explain, CBLQuery_CopyJSON. */
+    NULL when their count is 0. Optional: `where`, `having`, `limit` (NULL: absent);
+    `from` is required. No select results selects the whole document. HAVING needs
+    GROUP BY. An error part, a NULL or consumed part fails with its error
+    (kCBLErrorInvalidParameter, or kCBLErrorInvalidQuery from the compiler).
+    Returns +1: a CBLQuery used with CBLQuery_SetParameters, CBLQuery_Execute,
+    CBLQuery_Explain, CBLQuery_CopyJSON. */
 CBLQuery* CBLQueryBuilder_Create(CBLQuerySelectResult* const* select, size_t selectCount, bool distinct,
                                  CBLQueryDataSource* from,
                                  CBLQueryJoin* const* joins, size_t joinCount,
@@ -692,11 +703,95 @@ CBLQuery* CBLQueryBuilder_Create(CBLQuerySelectResult* const* select, size_t sel
                                  CBLQueryExpression* const* groupBy, size_t groupByCount,
                                  CBLQueryExpression* having,
                                  CBLQueryOrdering* const* orderBy, size_t orderByCount,
-                                 CBLQueryExpression* limit, CBLQueryExpression* offset,
+                                 CBLQueryLimit* limit,
                                  CBLError* outError);
+
+/*
+ * The same query step by step: a CBLQueryBuilder collects the clauses one call
+ * at a time, in any order, and CBLQueryBuilder_Build compiles them.
+ *
+ *   CBLQueryBuilder* b = CBLQueryBuilder_New();
+ *   CBLQueryBuilder_Select(b, CBLQuerySelectResult_Property("name"));
+ *   CBLQueryBuilder_From(b, CBLQueryDataSource_Collection(hotels));
+ *   CBLQueryBuilder_Where(b, CBLQueryExpression_EqualTo(CBLQueryExpression_Property("type"),
+ *                                                       CBLQueryExpression_String("hotel")));
+ *   CBLQueryBuilder_Limit(b, CBLQueryLimit_Limit(CBLQueryExpression_Int(10)));
+ *   CBLQuery* q = CBLQueryBuilder_Build(b, &err);
+ *   CBL_Release(b);
+ *
+ * Each call consumes its part. A mistake (a bad part, a clause given twice, a
+ * bad builder handle) is remembered and reported by CBLQueryBuilder_Build.
+ */
+
+/** A query being assembled clause by clause. */
+typedef struct CBLQueryBuilder CBLQueryBuilder;
+
+/** An empty builder: no select results (the whole document), no FROM yet. Returns +1. */
+CBLQueryBuilder* CBLQueryBuilder_New(void);
+/** Adds a result column after those added before. Consumes result. */
+void CBLQueryBuilder_Select(CBLQueryBuilder* builder, CBLQuerySelectResult* result);
+/** SELECT DISTINCT when `distinct` is true (default false). */
+void CBLQueryBuilder_SetDistinct(CBLQueryBuilder* builder, bool distinct);
+/** The FROM data source (required; once). Consumes from. */
+void CBLQueryBuilder_From(CBLQueryBuilder* builder, CBLQueryDataSource* from);
+/** Adds a join after those added before. Consumes join. */
+void CBLQueryBuilder_Join(CBLQueryBuilder* builder, CBLQueryJoin* join);
+/** The WHERE condition (once). Consumes where. */
+void CBLQueryBuilder_Where(CBLQueryBuilder* builder, CBLQueryExpression* where);
+/** Adds a GROUP BY expression after those added before. Consumes expr. */
+void CBLQueryBuilder_GroupBy(CBLQueryBuilder* builder, CBLQueryExpression* expr);
+/** The HAVING condition (once; needs GROUP BY). Consumes having. */
+void CBLQueryBuilder_Having(CBLQueryBuilder* builder, CBLQueryExpression* having);
+/** Adds an ordering after those added before. Consumes ordering. */
+void CBLQueryBuilder_OrderBy(CBLQueryBuilder* builder, CBLQueryOrdering* ordering);
+/** The LIMIT (and OFFSET) (once). Consumes limit. */
+void CBLQueryBuilder_Limit(CBLQueryBuilder* builder, CBLQueryLimit* limit);
+/** Compiles the clauses given so far into a query, or fails with the first mistake
+    made while giving them (as CBLQueryBuilder_Create). The builder is unchanged
+    and may be built again. Returns +1. */
+CBLQuery* CBLQueryBuilder_Build(const CBLQueryBuilder* builder, CBLError* outError);
 
 /** The query in LiteCore's JSON query language (for CBLDatabase_CreateQuery), owned. NULL for a bad handle. */
 char* CBLQuery_CopyJSON(const CBLQuery* query);
+
+/*
+ * Typed query parameters, as Couchbase Lite's CBLQueryParameters: values set
+ * by name, then given to a query with CBLQuery_SetQueryParameters. A bad name
+ * (not [A-Za-z0-9_]+), bad UTF-8, a non-finite number or bad JSON is remembered
+ * and reported by CBLQuery_SetQueryParameters.
+ */
+
+/** Named values for a query's parameters (`["$name"]`). */
+typedef struct CBLQueryParameters CBLQueryParameters;
+
+/** No values yet. Returns +1. */
+CBLQueryParameters* CBLQueryParameters_New(void);
+/** A copy of `parameters` (borrowed), its error included. Returns +1. */
+CBLQueryParameters* CBLQueryParameters_Copy(const CBLQueryParameters* parameters);
+/** Sets `name` to a string. */
+void CBLQueryParameters_SetString(CBLQueryParameters* parameters, const char* name, const char* value);
+/** Sets `name` to an integer. */
+void CBLQueryParameters_SetInt(CBLQueryParameters* parameters, const char* name, int64_t value);
+/** Sets `name` to a double (finite). */
+void CBLQueryParameters_SetDouble(CBLQueryParameters* parameters, const char* name, double value);
+/** Sets `name` to a float (finite), written as its shortest decimal form. */
+void CBLQueryParameters_SetFloat(CBLQueryParameters* parameters, const char* name, float value);
+/** Sets `name` to a boolean. */
+void CBLQueryParameters_SetBool(CBLQueryParameters* parameters, const char* name, bool value);
+/** Sets `name` to a date, `millis` since 1970, as its ISO-8601 UTC string (as CBLQueryExpression_Date). */
+void CBLQueryParameters_SetDate(CBLQueryParameters* parameters, const char* name, int64_t millis);
+/** Sets `name` to JSON null. */
+void CBLQueryParameters_SetNull(CBLQueryParameters* parameters, const char* name);
+/** Sets `name` to any JSON value (an array, a dictionary…) written as text. */
+void CBLQueryParameters_SetJSON(CBLQueryParameters* parameters, const char* name, const char* json);
+/** The values as a JSON object, owned; NULL for a bad handle or after a mistake. */
+char* CBLQueryParameters_CopyJSON(const CBLQueryParameters* parameters);
+
+/** Gives `query` a copy of `parameters` (borrowed); NULL clears them. Fails with the
+    first mistake made while setting them. */
+bool CBLQuery_SetQueryParameters(CBLQuery* query, const CBLQueryParameters* parameters, CBLError* outError);
+/** A copy of the query's parameters, or NULL when it has none. Returns +1. */
+CBLQueryParameters* CBLQuery_CopyParameters(const CBLQuery* query);
 
 /* ---- Indexes ---------------------------------------------------------------- */
 

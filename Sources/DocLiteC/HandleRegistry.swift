@@ -96,6 +96,9 @@ final class HandleRegistry: @unchecked Sendable {
         case is CollectionRef, is CollectionRef.Type: return "CBLCollection"
         case is Document, is Document.Type, is MutableDocument.Type: return "CBLDocument"
         case is ListenerTokenRef, is ListenerTokenRef.Type: return "CBLListenerToken"
+        case is Query, is Query.Type: return "CBLQuery"
+        case is QueryBuilderRef, is QueryBuilderRef.Type: return "CBLQueryBuilder"
+        case is QueryParametersRef, is QueryParametersRef.Type: return "CBLQueryParameters"
         case let part as QueryPartHandle: return type(of: part).cTypeName
         case let part as QueryPartHandle.Type: return part.cTypeName
         default: return "\(type(of: object))"

@@ -4,8 +4,7 @@ import DocLite
 
 // The QueryBuilder by handle. Each part handle (CBLQueryExpression,
 // CBLQuerySelectResult, CBLQueryDataSource, CBLQueryJoin, CBLQueryOrdering,
-// CBLQueryCollation)
-// holds one object of the Swift builder, or the error that kept it from being
+// CBLQueryCollation, CBLQueryLimit) holds one object of the Swift builder, or the error that kept it from being
 // made. A part passed in a part position is consumed: the callee takes the
 // object and releases the caller's reference, also when the call fails. No
 // query logic lives here: every call is the Swift builder's.
@@ -26,6 +25,7 @@ final class QueryPart<Value>: QueryPartHandle {
             (ExpressionProtocol.self, "CBLQueryExpression"), (SelectResultProtocol.self, "CBLQuerySelectResult"),
             (DataSourceProtocol.self, "CBLQueryDataSource"), (JoinProtocol.self, "CBLQueryJoin"),
             (OrderingProtocol.self, "CBLQueryOrdering"), (CollationProtocol.self, "CBLQueryCollation"),
+            (QueryLimit.self, "CBLQueryLimit"),
         ]
         return names.first { ObjectIdentifier($0.0) == ObjectIdentifier(Value.self) }?.1 ?? "\(Value.self)"
     }
@@ -36,7 +36,7 @@ protocol QueryPartHandle: AnyObject {
     static var cTypeName: String { get }
 }
 
-private func asDocLiteError(_ error: Error) -> DocLiteError {
+func asDocLiteError(_ error: Error) -> DocLiteError {
     error as? DocLiteError ?? DocLiteError(.unexpectedError, "unexpected error: \(error)")
 }
 
@@ -44,7 +44,7 @@ private func asDocLiteError(_ error: Error) -> DocLiteError {
 /// none) and what it keeps alive. The caller's reference is released whenever
 /// the handle is a live query part, of this kind or not; other handles (a
 /// database…) are left alone.
-private func takePart<Value>(_ handle: OpaquePointer?, _ kind: Value.Type,
+func takePart<Value>(_ handle: OpaquePointer?, _ kind: Value.Type,
                              _ role: String) -> (value: Swift.Result<Value, DocLiteError>, keep: [AnyObject]) {
     let registry = HandleRegistry.shared
     let part: QueryPart<Value>
@@ -61,7 +61,7 @@ private func takePart<Value>(_ handle: OpaquePointer?, _ kind: Value.Type,
 }
 
 /// Takes the part `handle` in a part position (see ``takePart(_:_:_:)``).
-private func take<Value>(_ handle: OpaquePointer?, _ kind: Value.Type, _ role: String) -> Swift.Result<Value, DocLiteError> {
+func take<Value>(_ handle: OpaquePointer?, _ kind: Value.Type, _ role: String) -> Swift.Result<Value, DocLiteError> {
     takePart(handle, kind, role).value
 }
 
@@ -71,32 +71,24 @@ private func takeOptional<Value>(_ handle: OpaquePointer?, _ kind: Value.Type, _
     return take(handle, kind, role).map { $0 }
 }
 
-/// Takes every part of a borrowed C array (each element consumed, even after a bad one).
-private func takeAll<Value>(_ array: UnsafePointer<OpaquePointer?>?, _ count: Int, _ kind: Value.Type, _ role: String,
-                            keep: inout [AnyObject]) -> Swift.Result<[Value], DocLiteError> {
+/// Takes every expression of a borrowed C array (each element consumed, even after a bad one).
+private func takeAll(_ array: UnsafePointer<OpaquePointer?>?, _ count: Int,
+                     _ role: String) -> Swift.Result<[ExpressionProtocol], DocLiteError> {
     guard count > 0 else { return .success([]) }
     guard let array else { return .failure(DocLiteError(.invalidParameter, "\(role) array is NULL but its count is \(count)")) }
-    let taken = (0..<count).map { takePart(array[$0], kind, "\(role) \($0 + 1)") }
-    var values: [Value] = []
-    var failure: DocLiteError?
-    for (result, kept) in taken {
-        keep += kept
+    let taken = (0..<count).map { take(array[$0], ExpressionProtocol.self, "\(role) \($0 + 1)") }
+    var values: [ExpressionProtocol] = []
+    for result in taken {
         switch result {
         case .success(let value): values.append(value)
-        case .failure(let error): failure = failure ?? error
+        case .failure(let error): return .failure(error)
         }
     }
-    return failure.map { .failure($0) } ?? .success(values)
-}
-
-private func takeAll<Value>(_ array: UnsafePointer<OpaquePointer?>?, _ count: Int, _ kind: Value.Type,
-                            _ role: String) -> Swift.Result<[Value], DocLiteError> {
-    var keep: [AnyObject] = []
-    return takeAll(array, count, kind, role, keep: &keep)
+    return .success(values)
 }
 
 /// Registers a new part: +1 for the caller. `make` runs only when every input is good.
-private func part<Value>(_ make: () throws -> Value, keep: [AnyObject] = []) -> OpaquePointer {
+func part<Value>(_ make: () throws -> Value, keep: [AnyObject] = []) -> OpaquePointer {
     let value: Swift.Result<Value, DocLiteError>
     do { value = .success(try make()) } catch { value = .failure(asDocLiteError(error)) }
     return HandleRegistry.shared.register(QueryPart(value, keep: keep))
@@ -249,7 +241,7 @@ public func CBLQueryExpression_Between(_ a: OpaquePointer?, _ low: OpaquePointer
 @c @implementation
 public func CBLQueryExpression_In(_ a: OpaquePointer?, _ items: UnsafePointer<OpaquePointer?>?, _ count: Int) -> OpaquePointer? {
     let value = take(a, ExpressionProtocol.self, "operand of In")
-    let list = takeAll(items, count, ExpressionProtocol.self, "item of In")
+    let list = takeAll(items, count, "item of In")
     return expression { try value.get().in(try list.get()) }
 }
 
@@ -334,14 +326,14 @@ public func CBLQueryExpression_Collate(_ a: OpaquePointer?, _ collation: OpaqueP
 
 @c @implementation
 public func CBLQueryExpression_Array(_ items: UnsafePointer<OpaquePointer?>?, _ count: Int) -> OpaquePointer? {
-    let list = takeAll(items, count, ExpressionProtocol.self, "item of Array")
+    let list = takeAll(items, count, "item of Array")
     return expression { Expression.array(try list.get()) }
 }
 
 @c @implementation
 public func CBLQueryExpression_Dictionary(_ keys: UnsafePointer<UnsafePointer<CChar>?>?, _ values: UnsafePointer<OpaquePointer?>?,
                                           _ count: Int) -> OpaquePointer? {
-    let members = takeAll(values, count, ExpressionProtocol.self, "value of Dictionary")
+    let members = takeAll(values, count, "value of Dictionary")
     return expression {
         let members = try members.get()
         guard count == 0 || keys != nil else { throw DocLiteError(.invalidParameter, "key array of Dictionary is NULL but its count is \(count)") }
@@ -663,54 +655,3 @@ public func CBLQueryOrdering_Descending(_ a: OpaquePointer?) -> OpaquePointer? {
     return part { Ordering.expression(try value.get()).descending() }
 }
 
-// MARK: The query
-
-@c @implementation
-public func CBLQueryBuilder_Create(_ select: UnsafePointer<OpaquePointer?>?, _ selectCount: Int, _ distinct: Bool,
-                                   _ from: OpaquePointer?,
-                                   _ joins: UnsafePointer<OpaquePointer?>?, _ joinCount: Int,
-                                   _ whereExpression: OpaquePointer?,
-                                   _ groupBy: UnsafePointer<OpaquePointer?>?, _ groupByCount: Int,
-                                   _ having: OpaquePointer?,
-                                   _ orderBy: UnsafePointer<OpaquePointer?>?, _ orderByCount: Int,
-                                   _ limit: OpaquePointer?, _ offset: OpaquePointer?,
-                                   _ outError: UnsafeMutablePointer<CBLError>?) -> OpaquePointer? {
-    // Every part is taken first: all are consumed, whatever fails.
-    // The collections of the data sources stay alive until the query holds its database.
-    var keep: [AnyObject] = []
-    let results = takeAll(select, selectCount, SelectResultProtocol.self, "select result")
-    let (source, sourceKeeps) = takePart(from, DataSourceProtocol.self, "FROM data source")
-    keep += sourceKeeps
-    let joined = takeAll(joins, joinCount, JoinProtocol.self, "join", keep: &keep)
-    let condition = takeOptional(whereExpression, ExpressionProtocol.self, "WHERE expression")
-    let groups = takeAll(groupBy, groupByCount, ExpressionProtocol.self, "GROUP BY expression")
-    let groupCondition = takeOptional(having, ExpressionProtocol.self, "HAVING expression")
-    let orderings = takeAll(orderBy, orderByCount, OrderingProtocol.self, "ordering")
-    let limitValue = takeOptional(limit, ExpressionProtocol.self, "LIMIT expression")
-    let offsetValue = takeOptional(offset, ExpressionProtocol.self, "OFFSET expression")
-    return withExtendedLifetime(keep) { bridge(outError, failure: nil) {
-        let results = try results.get(), source = try source.get(), joined = try joined.get()
-        let condition = try condition.get(), groups = try groups.get(), groupCondition = try groupCondition.get()
-        let orderings = try orderings.get(), limitValue = try limitValue.get(), offsetValue = try offsetValue.get()
-        // The stages in the Swift builder's order; each `as?` is a call the stage offers.
-        let start = distinct ? QueryBuilder.selectDistinct(results) : QueryBuilder.select(results)
-        var query: BuilderQuery = start.from(source)
-        if !joined.isEmpty, let stage = query as? JoinRouter { query = stage.join(joined) }
-        if let condition, let stage = query as? WhereRouter { query = stage.where(condition) }
-        if !groups.isEmpty, let stage = query as? GroupByRouter { query = stage.groupBy(groups) }
-        if let groupCondition {
-            guard let stage = query as? HavingRouter else { throw DocLiteError(.invalidQuery, "HAVING needs GROUP BY") }
-            query = stage.having(groupCondition)
-        }
-        if !orderings.isEmpty, let stage = query as? OrderByRouter { query = stage.orderBy(orderings) }
-        if offsetValue != nil, limitValue == nil { throw DocLiteError(.invalidQuery, "OFFSET needs LIMIT") }
-        if let limitValue, let stage = query as? LimitRouter { query = stage.limit(limitValue, offset: offsetValue) }
-        return HandleRegistry.shared.register(try query.query())
-    } }
-}
-
-@c @implementation
-public func CBLQuery_CopyJSON(_ handle: OpaquePointer?) -> UnsafeMutablePointer<CChar>? {
-    guard let query = try? HandleRegistry.shared.object(handle, as: Query.self, "query") else { return nil }
-    return ownedString(query.json)
-}

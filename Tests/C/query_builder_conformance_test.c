@@ -110,7 +110,7 @@ static void conform(const char* name, CBLQuery* query, CBLError err, const char*
 static CBLQuery* build(CBLQuerySelectResult* const* what, size_t count, CBLQueryExpression* where,
                        CBLQueryOrdering* order, CBLError* err) {
     return CBLQueryBuilder_Create(what, count, false, CBLQueryDataSource_Collection(items), NULL, 0, where, NULL, 0,
-                                  NULL, order ? (CBLQueryOrdering*[]){order} : NULL, order ? 1 : 0, NULL, NULL, err);
+                                  NULL, order ? (CBLQueryOrdering*[]){order} : NULL, order ? 1 : 0, NULL, err);
 }
 
 #define BY_ID CBLQueryOrdering_Ascending(CBLQueryMeta_ID(NULL))
@@ -129,7 +129,7 @@ static void test_meta(void) {
     q = CBLQueryBuilder_Create((CBLQuerySelectResult*[]){SEL(CBLQueryMeta_ID("i")), SEL(CBLQueryMeta_RevisionID("i"))}, 2,
                                false, CBLQueryDataSource_CollectionAs(items, "i"), NULL, 0,
                                CBLQueryExpression_EqualTo(CBLQueryMeta_ID("i"), S("a")), NULL, 0, NULL, NULL, 0,
-                               NULL, NULL, &err);
+                               NULL, &err);
     conform("meta_revision_id_alias", q, err,
             "{\"FROM\":[{\"AS\":\"i\",\"COLLECTION\":\"_default.items\"}],\"WHAT\":[[\".i._id\"],[\".i._revisionID\"]],"
             "\"WHERE\":[\"=\",[\".i._id\"],\"a\"]}", 1);
@@ -206,13 +206,13 @@ static void test_database_source(void) {
     CBL_Release(defaults);
     CBLQuery* q = CBLQueryBuilder_Create((CBLQuerySelectResult*[]){CBLQuerySelectResult_All(NULL)}, 1, false,
                                          CBLQueryDataSource_Database(database), NULL, 0, NULL, NULL, 0, NULL,
-                                         (CBLQueryOrdering*[]){CBLQueryOrdering_Ascending(P("name"))}, 1, NULL, NULL, &err);
+                                         (CBLQueryOrdering*[]){CBLQueryOrdering_Ascending(P("name"))}, 1, NULL, &err);
     CHECK_STR(q ? CBLQuery_ColumnName(q, 0) : NULL, "conformance");   /* keyed by the database's name */
     conform("database_source", q, err, "{\"FROM\":[{\"AS\":\"conformance\"}],\"ORDER_BY\":[[\".name\"]],\"WHAT\":[[\".\"]]}", 2);
     q = CBLQueryBuilder_Create((CBLQuerySelectResult*[]){SEL(CBLQueryExpression_PropertyFrom("name", "db"))}, 1, false,
                                CBLQueryDataSource_DatabaseAs(database, "db"), NULL, 0,
                                CBLQueryExpression_GreaterThan(CBLQueryExpression_PropertyFrom("population", "db"), I(1000000)),
-                               NULL, 0, NULL, NULL, 0, NULL, NULL, &err);
+                               NULL, 0, NULL, NULL, 0, NULL, &err);
     conform_rows("database_source_alias", "[\"Paris\"]\n", q, err,
             "{\"FROM\":[{\"AS\":\"db\"}],\"WHAT\":[[\".db.name\"]],\"WHERE\":[\">\",[\".db.population\"],1000000]}", 1);
     CHECK(CBL_InstanceCount() == start);
@@ -347,7 +347,7 @@ static void test_full_text(void) {
                                CBLQueryFullTextFunction_Match("textIndex", "i", "quick OR dogs"), NULL, 0, NULL,
                                (CBLQueryOrdering*[]){CBLQueryOrdering_Descending(CBLQueryFullTextFunction_Rank("textIndex", "i")),
                                                      CBLQueryOrdering_Ascending(CBLQueryMeta_ID("i"))}, 2,
-                               NULL, NULL, &err);
+                               NULL, &err);
     conform_rows("match_rank_alias", "[\"c\"]\n[\"b\"]\n[\"a\"]\n", q, err,
             "{\"FROM\":[{\"AS\":\"i\",\"COLLECTION\":\"_default.items\"}],"
             "\"ORDER_BY\":[[\"DESC\",[\"RANK()\",\"i.textIndex\"]],[\".i._id\"]],\"WHAT\":[[\".i._id\"]],"
@@ -423,11 +423,11 @@ static void test_misuse(void) {
     check_where_fails(CBLQueryExpression_Is(P("n"), NULL), kCBLErrorInvalidParameter, "right operand of Is is NULL");
     check_where_fails(CBLQueryExpression_Regex(NULL, S("x")), kCBLErrorInvalidParameter, "left operand of Regex is NULL");
     CBLQuery* query = CBLQueryBuilder_Create(NULL, 0, false, CBLQueryDataSource_Database(NULL), NULL, 0, NULL, NULL, 0,
-                                             NULL, NULL, 0, NULL, NULL, &err);
+                                             NULL, NULL, 0, NULL, &err);
     CHECK(query == NULL);
     CHECK_ERROR(err, kCBLDomain, kCBLErrorInvalidParameter, "database is NULL");
     query = CBLQueryBuilder_Create(NULL, 0, false, CBLQueryDataSource_Database((CBLDatabase*)items), NULL, 0, NULL, NULL, 0,
-                                   NULL, NULL, 0, NULL, NULL, &err);
+                                   NULL, NULL, 0, NULL, &err);
     CHECK(query == NULL);
     CHECK_ERROR(err, kCBLDomain, kCBLErrorInvalidParameter, "is a CBLCollection, not a CBLDatabase");
     check_where_fails(CBLQueryExpression_Negated(NULL), kCBLErrorInvalidParameter, "operand of Negated is NULL");

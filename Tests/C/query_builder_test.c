@@ -59,7 +59,7 @@ static void test_hotels_by_country(void) {
                                CBLQueryExpression_EqualTo(P("country"), CBLQueryExpression_Parameter("country"))),
         NULL, 0, NULL,
         (CBLQueryOrdering*[]){CBLQueryOrdering_Ascending(P("name"))}, 1,
-        CBLQueryExpression_Int(2), NULL, &err);
+        CBLQueryLimit_Limit(CBLQueryExpression_Int(2)), &err);
     CHECK_OK(query != NULL, err);
     CHECK(CBLQuery_ColumnCount(query) == 2);
     CHECK_STR(CBLQuery_ColumnName(query, 0), "id");
@@ -101,7 +101,7 @@ static void test_like_in_offset(void) {
                                CBLQueryExpression_Like(CBLQueryFunction_Lower(P("name")), S("%eng%e%"))),
         NULL, 0, NULL,
         (CBLQueryOrdering*[]){CBLQueryOrdering_Descending(P("name"))}, 1,
-        CBLQueryExpression_Int(10), NULL, &err);
+        CBLQueryLimit_Limit(CBLQueryExpression_Int(10)), &err);
     CHECK_OK(query != NULL, err);
     check_rows(query, "name", (const char*[]){"Royal Engineers Museum", "Engine Shed"}, 2);
     CBL_Release(query);
@@ -116,7 +116,7 @@ static void test_like_in_offset(void) {
                 CBLQueryExpression_Int(100), CBLQueryExpression_Double(3.0)))),
         NULL, 0, NULL,
         (CBLQueryOrdering*[]){CBLQueryOrdering_Ascending(P("rooms"))}, 1,
-        CBLQueryExpression_Int(5), CBLQueryExpression_Int(1), &err);
+        CBLQueryLimit_LimitOffset(CBLQueryExpression_Int(5), CBLQueryExpression_Int(1)), &err);
     CHECK_OK(query != NULL, err);
     check_rows(query, "name", (const char*[]){"Ritz", "Savoy"}, 2);
     CBL_Release(query);
@@ -135,7 +135,7 @@ static void test_group_by_having(void) {
         (CBLQueryExpression*[]){P("country")}, 1,
         CBLQueryExpression_GreaterThan(CBLQueryFunction_Count(NULL), CBLQueryExpression_Int(1)),
         (CBLQueryOrdering*[]){CBLQueryOrdering_Descending(CBLQueryFunction_Count(NULL))}, 1,
-        NULL, NULL, &err);
+        NULL, &err);
     CHECK_OK(query != NULL, err);
     CBLResultSet* rs = query ? CBLQuery_Execute(query, &err) : NULL;
     CHECK_OK(rs != NULL, err);
@@ -154,7 +154,7 @@ static void test_group_by_having(void) {
         (CBLQuerySelectResult*[]){CBLQuerySelectResult_Property("country")}, 1, true,
         CBLQueryDataSource_Collection(travel), NULL, 0,
         CBLQueryExpression_EqualTo(P("type"), S("hotel")), NULL, 0, NULL,
-        (CBLQueryOrdering*[]){CBLQueryOrdering_Ascending(P("country"))}, 1, NULL, NULL, &err);
+        (CBLQueryOrdering*[]){CBLQueryOrdering_Ascending(P("country"))}, 1, NULL, &err);
     CHECK_OK(query != NULL, err);
     check_rows(query, "country", (const char*[]){"France", "Germany", "United Kingdom"}, 3);
     CBL_Release(query);
@@ -175,7 +175,7 @@ static void test_joins(void) {
         CBLQueryExpression_EqualTo(CBLQueryExpression_PropertyFrom("type", "h"), S("hotel")),
         NULL, 0, NULL,
         (CBLQueryOrdering*[]){CBLQueryOrdering_Ascending(CBLQueryExpression_PropertyFrom("name", "h"))}, 1,
-        NULL, NULL, &err);
+        NULL, &err);
     CHECK_OK(query != NULL, err);
     check_rows(query, "name", (const char*[]){"Crillon", "Ritz", "Savoy"}, 3);
     check_rows(query, "city", (const char*[]){"Paris", "Paris", "London"}, 3);
@@ -192,7 +192,7 @@ static void test_joins(void) {
         CBLQueryExpression_EqualTo(CBLQueryExpression_PropertyFrom("type", "h"), S("hotel")),
         NULL, 0, NULL,
         (CBLQueryOrdering*[]){CBLQueryOrdering_Ascending(CBLQueryExpression_PropertyFrom("name", "h"))}, 1,
-        NULL, NULL, &err);
+        NULL, &err);
     CHECK_OK(query != NULL, err);
     CBLResultSet* rs = query ? CBLQuery_Execute(query, &err) : NULL;
     CHECK_OK(rs != NULL, err);
@@ -214,7 +214,7 @@ static void test_select_all(void) {
     CBLQuery* query = CBLQueryBuilder_Create(
         (CBLQuerySelectResult*[]){CBLQuerySelectResult_All(NULL)}, 1, false,
         CBLQueryDataSource_Collection(travel), NULL, 0,
-        CBLQueryExpression_EqualTo(CBLQueryMeta_ID(NULL), S("hotel_5")), NULL, 0, NULL, NULL, 0, NULL, NULL, &err);
+        CBLQueryExpression_EqualTo(CBLQueryMeta_ID(NULL), S("hotel_5")), NULL, 0, NULL, NULL, 0, NULL, &err);
     CHECK_OK(query != NULL, err);
     CBLResultSet* rs = query ? CBLQuery_Execute(query, &err) : NULL;
     CHECK(rs && CBLResultSet_Next(rs, &err));
@@ -252,7 +252,7 @@ static void test_json_of_every_part(void) {
                     CBLQueryExpression_GreaterThanOrEqualTo(A("q"), CBLQueryExpression_LessThan(A("r"), CBLQueryExpression_Int(-3)))))),
         (CBLQueryExpression*[]){A("k")}, 1,
         CBLQueryExpression_GreaterThan(CBLQueryFunction_Count(A("x")), CBLQueryExpression_Int(0)),
-        NULL, 0, CBLQueryExpression_Parameter("n"), CBLQueryExpression_Int(2), &err);
+        NULL, 0, CBLQueryLimit_LimitOffset(CBLQueryExpression_Parameter("n"), CBLQueryExpression_Int(2)), &err);
 #undef A
     CHECK_OK(query != NULL, err);
     char* json = CBLQuery_CopyJSON(query);
@@ -275,7 +275,7 @@ static void check_where_fails(CBLQueryExpression* where, int code, const char* t
     CBLError err;
     CBLQuery* query = CBLQueryBuilder_Create(
         (CBLQuerySelectResult*[]){CBLQuerySelectResult_Property("name")}, 1, false,
-        CBLQueryDataSource_Collection(travel), NULL, 0, where, NULL, 0, NULL, NULL, 0, NULL, NULL, &err);
+        CBLQueryDataSource_Collection(travel), NULL, 0, where, NULL, 0, NULL, NULL, 0, NULL, &err);
     CHECK(query == NULL);
     CHECK_ERROR(err, kCBLDomain, code, text);
     CBL_Release(query);
@@ -304,7 +304,7 @@ static void test_misuse(void) {
     CBLQueryOrdering* ordering = CBLQueryOrdering_Ascending(released);
     CHECK(ordering != NULL);
     CBLQuery* query = CBLQueryBuilder_Create(NULL, 0, false, CBLQueryDataSource_Collection(travel), NULL, 0,
-                                             NULL, NULL, 0, NULL, &ordering, 1, NULL, NULL, &err);
+                                             NULL, NULL, 0, NULL, &ordering, 1, NULL, &err);
     CHECK(query == NULL);
     CHECK_ERROR(err, kCBLDomain, kCBLErrorInvalidParameter, "ordering expression is not a live handle");
 
@@ -323,7 +323,7 @@ static void test_misuse(void) {
     query = CBLQueryBuilder_Create(
         (CBLQuerySelectResult*[]){CBLQuerySelectResult_Expression(type)}, 1, true,
         CBLQueryDataSource_Collection(travel), NULL, 0,
-        CBLQueryExpression_EqualTo(type, S("landmark")), NULL, 0, NULL, NULL, 0, NULL, NULL, &err);
+        CBLQueryExpression_EqualTo(type, S("landmark")), NULL, 0, NULL, NULL, 0, NULL, &err);
     CHECK_OK(query != NULL, err);
     check_rows(query, "type", (const char*[]){"landmark"}, 1);
     CBL_Release(query);
@@ -332,37 +332,37 @@ static void test_misuse(void) {
     query = CBLQueryBuilder_Create((CBLQuerySelectResult*[]){CBLQuerySelectResult_Property("name")}, 1, false,
                                    NULL, NULL, 0, CBLQueryExpression_EqualTo(P("type"), S("hotel")), NULL, 0, NULL,
                                    (CBLQueryOrdering*[]){CBLQueryOrdering_Ascending(P("name"))}, 1,
-                                   CBLQueryExpression_Int(1), NULL, &err);
+                                   CBLQueryLimit_Limit(CBLQueryExpression_Int(1)), &err);
     CHECK(query == NULL);
     CHECK_ERROR(err, kCBLDomain, kCBLErrorInvalidParameter, "FROM data source is NULL");
     check_where_fails(CBLQueryExpression_EqualTo(P("name"), CBLQueryExpression_String(NULL)),
                       kCBLErrorInvalidParameter, "string literal is NULL");
     query = CBLQueryBuilder_Create(NULL, 0, false, CBLQueryDataSource_Collection(travel),
                                    (CBLQueryJoin*[]){CBLQueryJoin_Join(CBLQueryDataSource_CollectionAs(cities, "c"), NULL)}, 1,
-                                   NULL, NULL, 0, NULL, NULL, 0, NULL, NULL, &err);
+                                   NULL, NULL, 0, NULL, NULL, 0, NULL, &err);
     CHECK(query == NULL);
     CHECK_ERROR(err, kCBLDomain, kCBLErrorInvalidParameter, "ON condition of Join is NULL");
     query = CBLQueryBuilder_Create(NULL, 0, false, CBLQueryDataSource_Collection(NULL), NULL, 0,
-                                   NULL, NULL, 0, NULL, NULL, 0, NULL, NULL, &err);
+                                   NULL, NULL, 0, NULL, NULL, 0, NULL, &err);
     CHECK(query == NULL);
     CHECK_ERROR(err, kCBLDomain, kCBLErrorInvalidParameter, "collection is NULL");
     query = CBLQueryBuilder_Create(NULL, 2, false, CBLQueryDataSource_Collection(travel), NULL, 0,
-                                   NULL, NULL, 0, NULL, NULL, 0, NULL, NULL, &err);
+                                   NULL, NULL, 0, NULL, NULL, 0, NULL, &err);
     CHECK(query == NULL);
     CHECK_ERROR(err, kCBLDomain, kCBLErrorInvalidParameter, "array is NULL");
 
     /* Clauses the builder cannot order, and a query the compiler rejects. */
     query = CBLQueryBuilder_Create(NULL, 0, false, CBLQueryDataSource_Collection(travel), NULL, 0, NULL, NULL, 0,
-                                   CBLQueryExpression_Bool(true), NULL, 0, NULL, NULL, &err);
+                                   CBLQueryExpression_Bool(true), NULL, 0, NULL, &err);
     CHECK(query == NULL);
     CHECK_ERROR(err, kCBLDomain, kCBLErrorInvalidQuery, "HAVING needs GROUP BY");
     query = CBLQueryBuilder_Create(NULL, 0, false, CBLQueryDataSource_Collection(travel), NULL, 0, NULL, NULL, 0,
-                                   NULL, NULL, 0, NULL, CBLQueryExpression_Int(3), &err);
+                                   NULL, NULL, 0, CBLQueryLimit_LimitOffset(NULL, CBLQueryExpression_Int(3)), &err);
     CHECK(query == NULL);
-    CHECK_ERROR(err, kCBLDomain, kCBLErrorInvalidQuery, "OFFSET needs LIMIT");
+    CHECK_ERROR(err, kCBLDomain, kCBLErrorInvalidParameter, "LIMIT expression is NULL");
     query = CBLQueryBuilder_Create(NULL, 0, false, CBLQueryDataSource_Collection(travel), NULL, 0,
                                    CBLQueryExpression_EqualTo(P("a..b"), CBLQueryExpression_Null()), NULL, 0, NULL,
-                                   NULL, 0, NULL, NULL, &err);
+                                   NULL, 0, NULL, &err);
     CHECK(query == NULL);
     CHECK_CODE(err, kCBLDomain, kCBLErrorInvalidQuery);
 
@@ -393,7 +393,7 @@ int main(void) {
     CBL_Release(travel);
     CBLQuery* query = CBLQueryBuilder_Create(NULL, 0, false, source, NULL, 0, NULL, NULL, 0, NULL,
                                              (CBLQueryOrdering*[]){CBLQueryOrdering_Ascending(P("name"))}, 1,
-                                             NULL, NULL, &err);
+                                             NULL, &err);
     CHECK_OK(query != NULL, err);
     CBLResultSet* rs = query ? CBLQuery_Execute(query, &err) : NULL;
     CHECK(rs && CBLResultSet_Next(rs, &err));

@@ -50,5 +50,5 @@ public final class Parameters: @unchecked Sendable {
     @discardableResult public func setFloat(_ value: Float, forName name: String) throws -> Parameters { try setValue(value, forName: name) }
 
     /// A snapshot of the values.
-    var snapshot: [String: JSONValue] { lock.withLock { values } }
+    package var snapshot: [String: JSONValue] { lock.withLock { values } }
 }
