@@ -372,6 +372,265 @@ static void test_misuse(void) {
     CHECK(CBL_InstanceCount() == start);
 }
 
+/* Runs `query` and returns its column `key` of every row, joined by commas (owned). */
+static char* joined_rows(CBLQuery* query, const char* key) {
+    CBLError err;
+    char* text = calloc(1, 1024);
+    CBLResultSet* rs = CBLQuery_Execute(query, &err);
+    CHECK_OK(rs != NULL, err);
+    while (rs && CBLResultSet_Next(rs, &err)) {
+        const char* value = CBLResultSet_StringForKey(rs, key);
+        if (text[0]) strncat(text, ",", 1023 - strlen(text));
+        strncat(text, value ? value : "(missing)", 1023 - strlen(text));
+    }
+    CHECK(err.code == 0);
+    CBL_Release(rs);
+    return text;
+}
+
+#define CHECK_ROWS(query, key, expected)               \
+    do {                                               \
+        char* rows_ = joined_rows((query), (key));     \
+        CHECK_STR(rows_, (expected));                  \
+        free(rows_);                                   \
+    } while (0)
+
+/* The step-by-step builder: clauses in any order, the same query as CBLQueryBuilder_Create,
+   built twice; DISTINCT; its mistakes reported by _Build. */
+static void test_step_by_step(void) {
+    uint64_t start = CBL_InstanceCount();
+    CBLError err;
+    CBLQueryBuilder* b = CBLQueryBuilder_New();
+    CBLQueryBuilder_Limit(b, CBLQueryLimit_LimitOffset(CBLQueryExpression_Int(2), CBLQueryExpression_Int(1)));
+    CBLQueryBuilder_OrderBy(b, CBLQueryOrdering_Ascending(P("name")));
+    CBLQueryBuilder_Select(b, CBLQuerySelectResult_Expression(CBLQueryMeta_ID(NULL)));
+    CBLQueryBuilder_Select(b, CBLQuerySelectResult_Property("name"));
+    CBLQueryBuilder_Where(b, CBLQueryExpression_EqualTo(P("type"), S("hotel")));
+    CBLQueryBuilder_From(b, CBLQueryDataSource_Collection(travel));
+    CBLQuery* stepped = CBLQueryBuilder_Build(b, &err);
+    CHECK_OK(stepped != NULL, err);
+    CBLQuery* again = CBLQueryBuilder_Build(b, &err);
+    CHECK_OK(again != NULL, err);
+    CBL_Release(b);
+    CBLQuery* whole = CBLQueryBuilder_Create(
+        (CBLQuerySelectResult*[]){CBLQuerySelectResult_Expression(CBLQueryMeta_ID(NULL)), CBLQuerySelectResult_Property("name")}, 2,
+        false, CBLQueryDataSource_Collection(travel), NULL, 0, CBLQueryExpression_EqualTo(P("type"), S("hotel")), NULL, 0, NULL,
+        (CBLQueryOrdering*[]){CBLQueryOrdering_Ascending(P("name"))}, 1,
+        CBLQueryLimit_LimitOffset(CBLQueryExpression_Int(2), CBLQueryExpression_Int(1)), &err);
+    CHECK_OK(whole != NULL, err);
+    char* steppedJSON = CBLQuery_CopyJSON(stepped);
+    char* againJSON = CBLQuery_CopyJSON(again);
+    char* wholeJSON = CBLQuery_CopyJSON(whole);
+    CHECK_STR(steppedJSON, "{\"FROM\":[{\"COLLECTION\":\"_default.travel\"}],\"LIMIT\":2,\"OFFSET\":1,\"ORDER_BY\":[[\".name\"]],"
+                           "\"WHAT\":[[\"._id\"],[\".name\"]],\"WHERE\":[\"=\",[\".type\"],\"hotel\"]}");
+    CHECK_STR(againJSON, wholeJSON);
+    CHECK_STR(steppedJSON, wholeJSON);
+    CHECK_ROWS(stepped, "name", "Bristol,Crillon");
+    CHECK_ROWS(whole, "id", "hotel_4,hotel_2");
+    CBL_FreeString(steppedJSON);
+    CBL_FreeString(againJSON);
+    CBL_FreeString(wholeJSON);
+    CBL_Release(stepped);
+    CBL_Release(again);
+    CBL_Release(whole);
+
+    /* SELECT DISTINCT country … GROUP BY / HAVING through the steps. */
+    b = CBLQueryBuilder_New();
+    CBLQueryBuilder_SetDistinct(b, true);
+    CBLQueryBuilder_Select(b, CBLQuerySelectResult_Property("country"));
+    CBLQueryBuilder_From(b, CBLQueryDataSource_CollectionAs(travel, "t"));
+    CBLQueryBuilder_Where(b, CBLQueryExpression_EqualTo(CBLQueryExpression_PropertyFrom("type", "t"), S("hotel")));
+    CBLQueryBuilder_OrderBy(b, CBLQueryOrdering_Descending(P("country")));
+    CBLQuery* query = CBLQueryBuilder_Build(b, &err);
+    CHECK_OK(query != NULL, err);
+    CHECK_ROWS(query, "country", "United Kingdom,Germany,France");
+    CBL_Release(query);
+    CBL_Release(b);
+
+    b = CBLQueryBuilder_New();
+    CBLQueryBuilder_Select(b, CBLQuerySelectResult_Property("country"));
+    CBLQueryBuilder_Select(b, CBLQuerySelectResult_ExpressionAs(CBLQueryFunction_Count(NULL), "n"));
+    CBLQueryBuilder_From(b, CBLQueryDataSource_Collection(travel));
+    CBLQueryBuilder_GroupBy(b, P("country"));
+    CBLQueryBuilder_Having(b, CBLQueryExpression_GreaterThan(CBLQueryFunction_Count(NULL), CBLQueryExpression_Int(2)));
+    query = CBLQueryBuilder_Build(b, &err);
+    CHECK_OK(query != NULL, err);
+    CHECK_ROWS(query, "country", "France,United Kingdom");
+    CBL_Release(query);
+    CBL_Release(b);
+
+    /* Joins, one call each. */
+    b = CBLQueryBuilder_New();
+    CBLQueryBuilder_Select(b, CBLQuerySelectResult_Expression(CBLQueryExpression_PropertyFrom("name", "h")));
+    CBLQueryBuilder_Select(b, CBLQuerySelectResult_ExpressionAs(CBLQueryExpression_PropertyFrom("population", "c"), "population"));
+    CBLQueryBuilder_From(b, CBLQueryDataSource_CollectionAs(travel, "h"));
+    CBLQueryBuilder_Join(b, CBLQueryJoin_Join(CBLQueryDataSource_CollectionAs(cities, "c"),
+                                              CBLQueryExpression_EqualTo(CBLQueryMeta_ID("c"),
+                                                                         CBLQueryExpression_PropertyFrom("city", "h"))));
+    CBLQueryBuilder_OrderBy(b, CBLQueryOrdering_Descending(CBLQueryExpression_PropertyFrom("name", "h")));
+    query = CBLQueryBuilder_Build(b, &err);
+    CHECK_OK(query != NULL, err);
+    CHECK_ROWS(query, "name", "Savoy,Ritz,Crillon");
+    CBL_Release(query);
+    CBL_Release(b);
+
+    /* Mistakes: remembered, reported by _Build, every part still consumed. */
+    b = CBLQueryBuilder_New();
+    CBLQueryBuilder_From(b, CBLQueryDataSource_Collection(travel));
+    CBLQueryBuilder_Where(b, CBLQueryExpression_EqualTo(P("type"), S("hotel")));
+    CBLQueryBuilder_Where(b, CBLQueryExpression_EqualTo(P("type"), S("landmark")));
+    CHECK(CBLQueryBuilder_Build(b, &err) == NULL);
+    CHECK_ERROR(err, kCBLDomain, kCBLErrorInvalidQuery, "WHERE expression is given twice");
+    CBL_Release(b);
+
+    b = CBLQueryBuilder_New();
+    CBLQueryBuilder_Select(b, CBLQuerySelectResult_Property("name"));
+    CHECK(CBLQueryBuilder_Build(b, &err) == NULL);
+    CHECK_ERROR(err, kCBLDomain, kCBLErrorInvalidQuery, "no FROM");
+    CBLQueryBuilder_From(b, CBLQueryDataSource_Collection(travel));
+    CBLQueryBuilder_OrderBy(b, NULL);
+    CHECK(CBLQueryBuilder_Build(b, &err) == NULL);
+    CHECK_ERROR(err, kCBLDomain, kCBLErrorInvalidParameter, "ordering is NULL");
+    CBL_Release(b);
+
+    b = CBLQueryBuilder_New();
+    CBLQueryBuilder_From(b, CBLQueryDataSource_Collection(travel));
+    CBLQueryBuilder_Having(b, CBLQueryExpression_Bool(true));
+    CHECK(CBLQueryBuilder_Build(b, &err) == NULL);
+    CHECK_ERROR(err, kCBLDomain, kCBLErrorInvalidQuery, "HAVING needs GROUP BY");
+    CBLQueryBuilder_Limit(b, CBLQueryLimit_Limit(CBLQueryExpression_Int(1)));
+    CBLQueryBuilder_Limit(b, CBLQueryLimit_Limit(S("many")));
+    CBL_Release(b);
+
+    /* A part of the wrong kind, a NULL or released builder: no crash, the part consumed. */
+    b = CBLQueryBuilder_New();
+    CBLQueryBuilder_From(b, (CBLQueryDataSource*)CBLQueryExpression_Property("oops"));
+    CHECK(CBLQueryBuilder_Build(b, &err) == NULL);
+    CHECK_ERROR(err, kCBLDomain, kCBLErrorInvalidParameter, "CBLQueryDataSource");
+    CBL_Release(b);
+    CBLQueryBuilder_Select(NULL, CBLQuerySelectResult_Property("name"));
+    CBLQueryBuilder_From(b, CBLQueryDataSource_Collection(travel));
+    CBLQueryBuilder_SetDistinct(b, true);
+    CHECK(CBLQueryBuilder_Build(b, &err) == NULL);
+    CHECK_CODE(err, kCBLDomain, kCBLErrorInvalidParameter);
+    CHECK(CBLQueryBuilder_Build(NULL, &err) == NULL);
+    CHECK_ERROR(err, kCBLDomain, kCBLErrorInvalidParameter, "query builder is NULL");
+    CHECK(CBL_InstanceCount() == start);
+}
+
+/* Typed parameters: every setter, copies, the query's copy, clearing, and mistakes. */
+static void test_parameters(void) {
+    uint64_t start = CBL_InstanceCount();
+    CBLError err;
+    CBLQuery* query = CBLQueryBuilder_Create(
+        (CBLQuerySelectResult*[]){CBLQuerySelectResult_Property("name")}, 1, false,
+        CBLQueryDataSource_Collection(travel), NULL, 0,
+        CBLQueryExpression_And(CBLQueryExpression_EqualTo(P("country"), CBLQueryExpression_Parameter("country")),
+                               CBLQueryExpression_GreaterThanOrEqualTo(P("rooms"), CBLQueryExpression_Parameter("rooms"))),
+        NULL, 0, NULL, (CBLQueryOrdering*[]){CBLQueryOrdering_Ascending(P("name"))}, 1,
+        CBLQueryLimit_Limit(CBLQueryExpression_Parameter("n")), &err);
+    CHECK_OK(query != NULL, err);
+    CHECK(CBLQuery_CopyParameters(query) == NULL);
+
+    CBLQueryParameters* params = CBLQueryParameters_New();
+    CBLQueryParameters_SetString(params, "country", "France");
+    CBLQueryParameters_SetInt(params, "rooms", 100);
+    CBLQueryParameters_SetInt(params, "n", 5);
+    CHECK_OK(CBLQuery_SetQueryParameters(query, params, &err), err);
+    CHECK_ROWS(query, "name", "Crillon,Ritz");
+    CBLQueryParameters_SetDouble(params, "rooms", 130.5);   /* the query kept a copy */
+    CHECK_ROWS(query, "name", "Crillon,Ritz");
+    CHECK_OK(CBLQuery_SetQueryParameters(query, params, &err), err);
+    CHECK_ROWS(query, "name", "Ritz");
+    CBLQueryParameters_SetInt(params, "rooms", 0);
+    CBLQueryParameters_SetInt(params, "n", 1);
+    CHECK_OK(CBLQuery_SetQueryParameters(query, params, &err), err);
+    CHECK_ROWS(query, "name", "Crillon");
+
+    CBLQueryParameters* kept = CBLQuery_CopyParameters(query);
+    char* json = CBLQueryParameters_CopyJSON(kept);
+    CHECK_STR(json, "{\"country\":\"France\",\"n\":1,\"rooms\":0}");
+    CBL_FreeString(json);
+    CBL_Release(kept);
+
+    /* Every type, as JSON. */
+    CBLQueryParameters* typed = CBLQueryParameters_Copy(params);
+    CBLQueryParameters_SetFloat(typed, "f", 1.1f);
+    CBLQueryParameters_SetBool(typed, "b", true);
+    CBLQueryParameters_SetDate(typed, "d", 1704897074000);
+    CBLQueryParameters_SetNull(typed, "z");
+    CBLQueryParameters_SetJSON(typed, "list", "[1, \"two\", {\"three\": 3}]");
+    CBLQueryParameters_SetString(typed, "country", "Germany");
+    json = CBLQueryParameters_CopyJSON(typed);
+    CHECK_STR(json, "{\"b\":true,\"country\":\"Germany\",\"d\":\"2024-01-10T14:31:14.000Z\",\"f\":1.1,"
+                    "\"list\":[1,\"two\",{\"three\":3}],\"n\":1,\"rooms\":0,\"z\":null}");
+    CBL_FreeString(json);
+    json = CBLQueryParameters_CopyJSON(params);   /* the original is unchanged */
+    CHECK_STR(json, "{\"country\":\"France\",\"n\":1,\"rooms\":0}");
+    CBL_FreeString(json);
+    CHECK_OK(CBLQuery_SetQueryParameters(query, typed, &err), err);   /* values the query does not use */
+    CHECK(CBLQuery_Execute(query, &err) == NULL);
+    CHECK_ERROR(err, kCBLDomain, kCBLErrorInvalidQueryParam, "unknown query parameter 'b'");
+    CBL_Release(typed);
+    CBLQueryParameters* germany = CBLQueryParameters_Copy(params);
+    CBLQueryParameters_SetString(germany, "country", "Germany");
+    CHECK_OK(CBLQuery_SetQueryParameters(query, germany, &err), err);
+    CHECK_ROWS(query, "name", "Adlon");
+    CBL_Release(germany);
+
+    /* Cleared. */
+    CHECK_OK(CBLQuery_SetQueryParameters(query, NULL, &err), err);
+    CHECK(CBLQuery_CopyParameters(query) == NULL);
+
+    /* Mistakes are remembered and reported when given to a query, which keeps its parameters. */
+    CHECK_OK(CBLQuery_SetQueryParameters(query, params, &err), err);
+    const char* badNames[] = {"a-b", "", NULL};
+    for (size_t i = 0; i < 3; i++) {
+        CBLQueryParameters* bad = CBLQueryParameters_Copy(params);
+        CBLQueryParameters_SetInt(bad, badNames[i], 1);
+        CHECK(!CBLQuery_SetQueryParameters(query, bad, &err));
+        CHECK_ERROR(err, kCBLDomain, kCBLErrorInvalidParameter, "parameter name");
+        CHECK(CBLQueryParameters_CopyJSON(bad) == NULL);
+        CBL_Release(bad);
+    }
+    CBLQueryParameters* bad = CBLQueryParameters_New();
+    CBLQueryParameters_SetDouble(bad, "x", 0.0 / 0.0);
+    CBLQueryParameters_SetString(bad, "y", "fine");
+    CBLQueryParameters* badCopy = CBLQueryParameters_Copy(bad);
+    CHECK(!CBLQuery_SetQueryParameters(query, badCopy, &err));
+    CHECK_ERROR(err, kCBLDomain, kCBLErrorInvalidParameter, "NaN");
+    CBL_Release(bad);
+    CBL_Release(badCopy);
+    bad = CBLQueryParameters_New();
+    CBLQueryParameters_SetJSON(bad, "x", "[1,");
+    CHECK(!CBLQuery_SetQueryParameters(query, bad, &err));
+    CHECK_ERROR(err, err.domain, err.code, "malformed JSON at byte 3");
+    CBLQueryParameters_SetString(bad, "y", "\xC3\x28");
+    CBL_Release(bad);
+    bad = CBLQueryParameters_New();
+    CBLQueryParameters_SetString(bad, "y", "\xC3\x28");
+    CHECK(!CBLQuery_SetQueryParameters(query, bad, &err));
+    CHECK_ERROR(err, kCBLDomain, kCBLErrorInvalidParameter, "UTF-8");
+    CBL_Release(bad);
+    CHECK_ROWS(query, "name", "Crillon");
+
+    /* Bad handles. */
+    CBLQueryParameters_SetInt(NULL, "x", 1);
+    CHECK(CBLQueryParameters_CopyJSON(NULL) == NULL);
+    CBLQueryParameters* orphan = CBLQueryParameters_Copy(NULL);
+    CHECK(!CBLQuery_SetQueryParameters(query, orphan, &err));
+    CHECK_CODE(err, kCBLDomain, kCBLErrorInvalidParameter);
+    CBL_Release(orphan);
+    CHECK(!CBLQuery_SetQueryParameters(query, (CBLQueryParameters*)travel, &err));
+    CHECK_ERROR(err, kCBLDomain, kCBLErrorInvalidParameter, "CBLQueryParameters");
+    CHECK(!CBLQuery_SetQueryParameters(NULL, params, &err));
+    CHECK_CODE(err, kCBLDomain, kCBLErrorInvalidParameter);
+    CHECK(CBLQuery_CopyParameters(NULL) == NULL);
+    CBL_Release(params);
+    CBL_Release(query);
+    CHECK(CBL_InstanceCount() == start);
+}
+
 int main(void) {
     const char* dir = test_directory("query_builder");
     uint64_t start = CBL_InstanceCount();
@@ -385,6 +644,8 @@ int main(void) {
     test_select_all();
     test_json_of_every_part();
     test_misuse();
+    test_step_by_step();
+    test_parameters();
 
     /* A part keeps its collection: the query builds after the caller released every handle. */
     CBLError err;
