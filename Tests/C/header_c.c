@@ -20,5 +20,20 @@ int main(void) {
     if (config.directory != NULL || config.fullSync) return 1;
     if (CBLError_Message(NULL) != NULL || CBL_InstanceCount() != 0) return 1;
     CBL_FreeString(CBLError_Message(&err));
+
+    /* The step-by-step QueryBuilder and typed parameters: without FROM the build fails, nothing leaks. */
+    CBLQueryBuilder* builder = CBLQueryBuilder_New();
+    CBLQueryBuilder_Select(builder, CBLQuerySelectResult_Property("name"));
+    CBLQueryBuilder_Where(builder, CBLQueryExpression_EqualTo(CBLQueryExpression_Property("country"),
+                                                              CBLQueryExpression_Parameter("country")));
+    CBLQueryBuilder_Limit(builder, CBLQueryLimit_LimitOffset(CBLQueryExpression_Int(10), CBLQueryExpression_Int(5)));
+    CBLQueryParameters* parameters = CBLQueryParameters_New();
+    CBLQueryParameters_SetString(parameters, "country", "France");
+    CBLQuery* query = CBLQueryBuilder_Build(builder, &err);
+    if (query != NULL || err.code != kCBLErrorInvalidQuery) return 1;
+    if (CBLQuery_SetQueryParameters(query, parameters, &err) || err.code != kCBLErrorInvalidParameter) return 1;
+    CBL_Release(parameters);
+    CBL_Release(builder);
+    if (CBL_InstanceCount() != 0) return 1;
     return 0;
 }

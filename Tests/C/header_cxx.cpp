@@ -21,5 +21,14 @@ int main() {
     const CBLCollectionChangeListener listener = [](void*, const CBLCollectionChange*) {};
     if (CBLCollection_AddChangeListener(nullptr, listener, nullptr, &err) != nullptr) return 1;
     if (err.code != kCBLErrorInvalidParameter || CBL_InstanceCount() != 0) return 1;
+    // The QueryBuilder by nesting from C++: a NULL collection fails the query, and every part is consumed.
+    CBLQuerySelectResult* what[] = {CBLQuerySelectResult_Property("name"),
+                                    CBLQuerySelectResult_Expression(CBLQueryMeta_ID(nullptr))};
+    CBLQueryOrdering* order[] = {CBLQueryOrdering_Descending(CBLQueryExpression_Property("name"))};
+    CBLQuery* query = CBLQueryBuilder_Create(
+        what, 2, false, CBLQueryDataSource_Collection(nullptr), nullptr, 0,
+        CBLQueryExpression_EqualTo(CBLQueryExpression_Property("type"), CBLQueryExpression_String("hotel")),
+        nullptr, 0, nullptr, order, 1, CBLQueryLimit_Limit(CBLQueryExpression_Int(10)), &err);
+    if (query != nullptr || err.code != kCBLErrorInvalidParameter || CBL_InstanceCount() != 0) return 1;
     return 0;
 }
