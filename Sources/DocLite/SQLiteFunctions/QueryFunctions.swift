@@ -12,6 +12,9 @@ import CSQLite
 /// - `doc_array_contains(array, value)`: `IN` with an array-valued right side.
 /// - `doc_like(value, pattern)`: case-sensitive LIKE with `\` escape; blobs never match.
 /// - `doc_revid(revid)`: a stored revision ID as text.
+/// - `doc_limit(x, clause)`: a LIMIT or OFFSET that is not a literal, as a count (negative
+///   is 0); an error naming the clause when it is MISSING or not an integer (LiteCore's
+///   `max(x, 0)` fails there too, with SQLite's "datatype mismatch").
 /// - aggregate `doc_array_agg(v)`: the values as an array (MISSING skipped).
 ///
 /// The N1QL function library is registered with them (``FunctionLibrary``).
@@ -74,6 +77,21 @@ enum QueryFunctions {
                 buffer.withMemoryRebound(to: CChar.self) {
                     sqlite3_result_text(context, $0.baseAddress, Int32($0.count - 1), csqlite_transient())
                 }
+            }
+        }
+        add("doc_limit", 2) { context, _, argv in
+            let value = argv![0]
+            let clause = String(cString: sqlite3_value_text(argv![1]))
+            switch sqlite3_value_type(value) {
+            case SQLITE_INTEGER:
+                sqlite3_result_int64(context, max(sqlite3_value_int64(value), 0))
+            case SQLITE_FLOAT where sqlite3_value_double(value).rounded() == sqlite3_value_double(value)
+                && abs(sqlite3_value_double(value)) < 9.2e18:
+                sqlite3_result_int64(context, max(Int64(sqlite3_value_double(value)), 0))
+            case SQLITE_NULL:
+                sqlite3_result_error(context, "\(clause) is MISSING (is its query parameter unset?)", -1)
+            default:
+                sqlite3_result_error(context, "\(clause) must be an integer", -1)
             }
         }
         add("doc_array_contains", 2, readsSubtypes: true) { context, _, argv in

@@ -203,6 +203,17 @@ final class OperatorTests: QueryTestCase {
         XCTAssertEqual(try ids("{\(all), \"OFFSET\": 5}"), ["true", "array"])
         XCTAssertEqual(try ids("{\(all), \"LIMIT\": [\"$n\"]}", parameters: ["n": -3]), [])
         XCTAssertEqual(try ids("{\(all), \"LIMIT\": [\"$n\"]}", parameters: ["n": 1]), ["int"])
+        XCTAssertEqual(try ids("{\(all), \"LIMIT\": [\"$n\"], \"OFFSET\": [\"$m\"]}", parameters: ["n": 1.0, "m": 1]), ["null"])
+        // A LIMIT or OFFSET that is not a count is an error naming its clause (SQLite's was "datatype mismatch").
+        assertThrows(domain: .sqlite, code: 1, containing: "LIMIT is MISSING (is its query parameter unset?)") {
+            _ = try ids("{\(all), \"LIMIT\": [\"$n\"]}")
+        }
+        assertThrows(domain: .sqlite, code: 1, containing: "OFFSET must be an integer") {
+            _ = try ids("{\(all), \"LIMIT\": 2, \"OFFSET\": [\"$m\"]}", parameters: ["m": 2.5])
+        }
+        assertThrows(domain: .sqlite, code: 1, containing: "LIMIT must be an integer") {
+            _ = try ids("{\(all), \"LIMIT\": [\"$n\"]}", parameters: ["n": "3"])
+        }
     }
 
     func testParameters() throws {

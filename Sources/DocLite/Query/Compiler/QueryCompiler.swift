@@ -190,7 +190,7 @@ struct QueryCompiler {
         case .literal(.int(let value)): return String(max(value, 0))
         case .literal(.unsigned(let value)): return String(value > UInt64(Int64.max) ? Int64.max : Int64(value))
         case .literal: throw JSONQueryParser.error(at: clause.rawValue, "must be an integer")
-        default: return "max(\(try compile(expression, in: clause, at: clause.rawValue).sql), 0)"
+        default: return "doc_limit(\(try compile(expression, in: clause, at: clause.rawValue).sql), '\(clause.rawValue)')"
         }
     }
 
