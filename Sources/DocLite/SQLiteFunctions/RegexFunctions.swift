@@ -24,14 +24,14 @@ enum RegexFunctions {
         // Fused with the property read, as doc_like is: the subject is matched in
         // place in the stored body (the pattern is a literal).
         registrar.add("doc_regexp_like_at", 3) { context, _, argv in
-            BodyFunctions.withProperty(context, argv) { body, offset in
+            BodyFunctions.withProperty(context, argv, operand: 2, {
+                try RegexPattern(BodyFunctions.rawText(argv![2]))
+            }) { body, offset, pattern in
                 guard let subject = body.string(at: offset) else { FunctionResult.setNull(context); return }
-                _ = BodyFunctions.withAuxiliary(context, argument: 2, argv, { try RegexPattern(BodyFunctions.rawText(argv![2])) }) { pattern in
-                    do {
-                        FunctionResult.setBoolean(context, try pattern.firstMatch(in: subject) != nil)
-                    } catch {
-                        sqlite3_result_error(context, "\(error)", -1)
-                    }
+                do {
+                    FunctionResult.setBoolean(context, try pattern.firstMatch(in: subject) != nil)
+                } catch {
+                    sqlite3_result_error(context, "\(error)", -1)
                 }
             }
         }

@@ -115,10 +115,14 @@ struct Body {
 
     /// The offset of a container's child from its stored relative offset, which
     /// must point past the container's header and inside it: a corrupt body can
-    /// then neither read out of bounds nor nest a container in itself.
+    /// then neither read out of bounds nor nest a container in itself. `width`
+    /// is the container's field width (its size is the field after the tag):
+    /// reading it here rather than through `size(at:)` is a third of a
+    /// property lookup's instructions (measured with callgrind on Q0).
     @inline(__always)
-    private func child(_ relative: Int, ofContainerAt offset: Int, headerSize: Int) -> Int? {
-        guard relative >= headerSize, let size = size(at: offset), relative < size else { return nil }
+    private func child(_ relative: Int, ofContainerAt offset: Int, width: Int, headerSize: Int) -> Int? {
+        guard relative >= headerSize, let size = uint(at: offset + 1, width: width), offset + size <= bytes.count,
+              relative < size else { return nil }
         return offset + relative
     }
 
@@ -143,7 +147,7 @@ struct Body {
         guard let count = uint(at: offset + 1 + width, width: width) else { return nil }
         let i = index < 0 ? count + index : index
         guard i >= 0, i < count, let relative = uint(at: offset + 1 + width * (2 + i), width: width) else { return nil }
-        return child(relative, ofContainerAt: offset, headerSize: headerSize(tag, count: count))
+        return child(relative, ofContainerAt: offset, width: width, headerSize: headerSize(tag, count: count))
     }
 
     /// Calls `body` with the offset of each element of the array at `offset`.
@@ -153,7 +157,7 @@ struct Body {
         let width = BodyTag.width(tag)
         for i in 0..<count {
             guard let relative = uint(at: offset + 1 + width * (2 + i), width: width),
-                  let element = child(relative, ofContainerAt: offset, headerSize: headerSize(tag, count: count)) else { return }
+                  let element = child(relative, ofContainerAt: offset, width: width, headerSize: headerSize(tag, count: count)) else { return }
             try body(element)
         }
     }
@@ -167,7 +171,7 @@ struct Body {
         for i in 0..<count {
             guard let entry = uint(at: keysStart + i * width, width: width),
                   let relative = uint(at: keysStart + (count + i) * width, width: width),
-                  let value = child(relative, ofContainerAt: offset, headerSize: headerSize(tag, count: count)) else { return }
+                  let value = child(relative, ofContainerAt: offset, width: width, headerSize: headerSize(tag, count: count)) else { return }
             if tag == BodyTag.mixedDict && UInt32(entry) & BodyTag.stringKeyFlag != 0 {
                 guard let key = string(at: offset + Int(UInt32(entry) & ~BodyTag.stringKeyFlag)) else { return }
                 try body(key.assumingMemoryBound(to: UInt8.self), value)
@@ -191,7 +195,7 @@ struct Body {
             while i < count {
                 let id = Int(bytes[offset + 3 + i])
                 if id == keyID {
-                    return child(Int(bytes[offset + 3 + count + i]), ofContainerAt: offset, headerSize: 3 + 2 * count)
+                    return child(Int(bytes[offset + 3 + count + i]), ofContainerAt: offset, width: 1, headerSize: 3 + 2 * count)
                 }
                 if id > keyID { return nil }
                 i += 1
@@ -216,7 +220,7 @@ struct Body {
             guard let entry = uint(at: keysStart + mid * width, width: width) else { return nil }
             if entry == id {
                 return uint(at: keysStart + (count + mid) * width, width: width).flatMap {
-                    child($0, ofContainerAt: offset, headerSize: 1 + width * (2 + 2 * count))
+                    child($0, ofContainerAt: offset, width: width, headerSize: 1 + width * (2 + 2 * count))
                 }
             }
             if entry < id { low = mid + 1 } else { high = mid - 1 }
@@ -246,7 +250,7 @@ struct Body {
                 }
             }
             if order == 0 {
-                return uint(at: keysStart + (count + mid) * 4, width: 4).flatMap { child($0, ofContainerAt: offset, headerSize: 9 + 8 * count) }
+                return uint(at: keysStart + (count + mid) * 4, width: 4).flatMap { child($0, ofContainerAt: offset, width: 4, headerSize: 9 + 8 * count) }
             }
             if order < 0 { low = mid + 1 } else { high = mid - 1 }
         }
