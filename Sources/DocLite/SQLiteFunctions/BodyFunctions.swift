@@ -178,15 +178,42 @@ enum BodyFunctions {
 
         @inline(__always)
         func contains(_ body: Body, _ offset: Int) -> Bool {
+            let stored = StoredScalar(body, offset)   // read once for both bounds
             if let lower {
-                let order = lower.compare(body, offset)
+                let order = lower.compare(stored)
                 guard order > 0 || (lowerInclusive && order == 0) else { return false }
             }
             if let upper {
-                let order = upper.compare(body, offset)
+                let order = upper.compare(stored)
                 guard order < 0 || (upperInclusive && order == 0) else { return false }
             }
             return true
+        }
+    }
+
+    /// A stored value as SQLite's ordering sees it: a number (booleans are 0
+    /// and 1, unsigned values above `Int64.max` doubles), text, or anything
+    /// else (null, containers), which sorts after both.
+    fileprivate enum StoredScalar {
+        case integer(Int64)
+        case real(Double)
+        case text(UnsafeRawBufferPointer)
+        case other
+
+        @inline(__always)
+        init(_ body: Body, _ offset: Int) {
+            guard let tag = body.tag(at: offset) else { self = .other; return }
+            if tag >= BodyTag.false && tag <= BodyTag.int64 {
+                self = body.int64(at: offset).map { .integer($0) } ?? .other
+            } else if tag == BodyTag.double {
+                self = body.double(at: offset).map { .real($0) } ?? .other
+            } else if tag == BodyTag.uint64 {
+                self = body.uint64(at: offset).map { .real(Double($0)) } ?? .other
+            } else if let text = body.string(at: offset) {
+                self = .text(text)
+            } else {
+                self = .other
+            }
         }
     }
 
@@ -227,33 +254,28 @@ enum BodyFunctions {
         }
 
         /// SQLite's order of the stored value against this operand (negative,
-        /// zero or positive): numbers (and booleans) < text < blobs (null, containers).
+        /// zero or positive): numbers < text < everything else.
         @inline(__always)
-        func compare(_ body: Body, _ offset: Int) -> Int {
-            let storedClass: Int
-            switch body.type(at: offset) {
-            case .boolean, .integer, .unsigned, .double: storedClass = 0
-            case .string: storedClass = 1
-            default: storedClass = 2
+        func compare(_ stored: StoredScalar) -> Int {
+            switch (self, stored) {
+            case (.integer(let value), .integer(let number)): return number < value ? -1 : number == value ? 0 : 1
+            case (.integer(let value), .real(let number)): return Self.order(number, Double(value))
+            case (.real(let value), .integer(let number)): return Self.order(Double(number), value)
+            case (.real(let value), .real(let number)): return Self.order(number, value)
+            case (.integer, _), (.real, _): return 1   // stored text or other sorts after a number
+            case (.text, .integer), (.text, .real): return -1
+            case (.text(let text), .text(let string)):
+                let common = min(string.count, text.count)
+                let order = common == 0 ? 0 : text.withUnsafeBytes { Int(memcmp(string.baseAddress!, $0.baseAddress!, common)) }
+                return order != 0 ? order : string.count - text.count
+            case (.text, .other): return 1
+            case (.never, _): return 0
             }
-            switch self {
-            case .integer(let value):
-                guard storedClass == 0 else { return 1 }
-                if let stored = body.int64(at: offset) { return stored < value ? -1 : stored == value ? 0 : 1 }
-                let stored = body.double(at: offset) ?? body.uint64(at: offset).map(Double.init) ?? 0
-                return stored < Double(value) ? -1 : stored == Double(value) ? 0 : 1
-            case .real(let value):
-                guard storedClass == 0 else { return 1 }
-                let stored = body.int64(at: offset).map(Double.init) ?? body.double(at: offset) ?? body.uint64(at: offset).map(Double.init) ?? 0
-                return stored < value ? -1 : stored == value ? 0 : 1
-            case .text(let text):
-                guard storedClass == 1, let stored = body.string(at: offset) else { return storedClass == 0 ? -1 : 1 }
-                let common = min(stored.count, text.count)
-                let order = common == 0 ? 0 : text.withUnsafeBytes { Int(memcmp(stored.baseAddress!, $0.baseAddress!, common)) }
-                return order != 0 ? order : stored.count - text.count
-            case .never:
-                return 0
-            }
+        }
+
+        @inline(__always)
+        private static func order(_ stored: Double, _ operand: Double) -> Int {
+            stored < operand ? -1 : stored == operand ? 0 : 1
         }
     }
 }

@@ -190,7 +190,13 @@ struct Body {
         case BodyTag.dict1:
             guard keyID >= 0, offset + 3 <= bytes.count else { return nil }
             let count = Int(bytes[offset + 2])
-            guard offset + 3 + 2 * count <= bytes.count else { return nil }
+            guard count > 0, offset + 3 + 2 * count <= bytes.count else { return nil }
+            // IDs are given in first-seen order, so in documents of one shape the
+            // member with ID k is usually the k-th: try there before scanning.
+            let guess = min(keyID, count - 1)
+            if Int(bytes[offset + 3 + guess]) == keyID {
+                return child(Int(bytes[offset + 3 + count + guess]), ofContainerAt: offset, width: 1, headerSize: 3 + 2 * count)
+            }
             var i = 0
             while i < count {
                 let id = Int(bytes[offset + 3 + i])
