@@ -682,8 +682,8 @@ CBLQueryOrdering* CBLQueryOrdering_Descending(CBLQueryExpression* expr);
 /** LIMIT: at most `limit` rows (an expression: an integer literal or a parameter).
     Consumes limit; returns +1. */
 CBLQueryLimit* CBLQueryLimit_Limit(CBLQueryExpression* limit);
-/** LIMIT limit OFFSET offset: at most `limit` rows, after skipping `offset` rows.
-    Consumes both; returns +1. */
+/** LIMIT limit OFFSET offset: at most `limit` rows, after skipping `offset` rows;
+    `offset` optional (NULL: none, as CBLQueryLimit_Limit). Consumes both; returns +1. */
 CBLQueryLimit* CBLQueryLimit_LimitOffset(CBLQueryExpression* limit, CBLQueryExpression* offset);
 
 /** Assembles and compiles SELECT [DISTINCT] select FROM from joins WHERE where
@@ -719,8 +719,10 @@ CBLQuery* CBLQueryBuilder_Create(CBLQuerySelectResult* const* select, size_t sel
  *   CBLQuery* q = CBLQueryBuilder_Build(b, &err);
  *   CBL_Release(b);
  *
- * Each call consumes its part. A mistake (a bad part, a clause given twice, a
- * bad builder handle) is remembered and reported by CBLQueryBuilder_Build.
+ * Each call consumes its part. A mistake (a bad part, a clause given twice) is
+ * remembered and reported by CBLQueryBuilder_Build. A call on a NULL or released
+ * builder releases its part and does nothing; _Build on such a handle fails
+ * with kCBLErrorInvalidParameter.
  */
 
 /** A query being assembled clause by clause. */
@@ -758,7 +760,8 @@ char* CBLQuery_CopyJSON(const CBLQuery* query);
  * Typed query parameters, as Couchbase Lite's CBLQueryParameters: values set
  * by name, then given to a query with CBLQuery_SetQueryParameters. A bad name
  * (not [A-Za-z0-9_]+), bad UTF-8, a non-finite number or bad JSON is remembered
- * and reported by CBLQuery_SetQueryParameters.
+ * and reported by CBLQuery_SetQueryParameters. A setter on a NULL or released
+ * handle does nothing.
  */
 
 /** Named values for a query's parameters (`["$name"]`). */
@@ -766,7 +769,8 @@ typedef struct CBLQueryParameters CBLQueryParameters;
 
 /** No values yet. Returns +1. */
 CBLQueryParameters* CBLQueryParameters_New(void);
-/** A copy of `parameters` (borrowed), its error included. Returns +1. */
+/** A copy of `parameters` (borrowed), its error included; of a NULL or released
+    handle, a handle whose error CBLQuery_SetQueryParameters reports. Returns +1. */
 CBLQueryParameters* CBLQueryParameters_Copy(const CBLQueryParameters* parameters);
 /** Sets `name` to a string. */
 void CBLQueryParameters_SetString(CBLQueryParameters* parameters, const char* name, const char* value);

@@ -23,7 +23,7 @@ final class QueryParametersRef: @unchecked Sendable {
     func set(_ name: UnsafePointer<CChar>?, _ make: () throws -> Any?) {
         do {
             let name = try string(name, "parameter name")
-            guard !name.isEmpty, name.utf8.allSatisfy({ $0 == UInt8(ascii: "_") || isalnum(Int32($0)) != 0 }) else {
+            guard Parameters.isValidName(name) else {
                 throw DocLiteError(.invalidParameter, "parameter name '\(name)' must be letters, digits and _")
             }
             try parameters.setValue(try make(), forName: name)

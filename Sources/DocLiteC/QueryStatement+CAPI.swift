@@ -22,7 +22,7 @@ public func CBLQueryLimit_Limit(_ limit: OpaquePointer?) -> OpaquePointer? {
 @c @implementation
 public func CBLQueryLimit_LimitOffset(_ limit: OpaquePointer?, _ offset: OpaquePointer?) -> OpaquePointer? {
     let value = take(limit, ExpressionProtocol.self, "LIMIT expression")
-    let skip = take(offset, ExpressionProtocol.self, "OFFSET expression")
+    let skip = offset == nil ? .success(nil) : take(offset, ExpressionProtocol.self, "OFFSET expression").map { $0 }
     return part { QueryLimit(limit: try value.get(), offset: try skip.get()) }
 }
 

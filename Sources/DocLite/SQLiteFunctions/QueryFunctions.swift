@@ -12,9 +12,10 @@ import CSQLite
 /// - `doc_array_contains(array, value)`: `IN` with an array-valued right side.
 /// - `doc_like(value, pattern)`: case-sensitive LIKE with `\` escape; blobs never match.
 /// - `doc_revid(revid)`: a stored revision ID as text.
-/// - `doc_limit(x, clause)`: a LIMIT or OFFSET that is not a literal, as a count (negative
-///   is 0); an error naming the clause when it is MISSING or not an integer (LiteCore's
-///   `max(x, 0)` fails there too, with SQLite's "datatype mismatch").
+/// - `doc_limit(x, clause)`: a LIMIT or OFFSET that is not a literal, as a count: a whole
+///   number (or numeric text, as SQLite's LIMIT reads it), negative is 0; an error naming the
+///   clause when it is MISSING, null or not a whole number (LiteCore's `max(x, 0)` fails
+///   there with SQLite's bare "datatype mismatch").
 /// - aggregate `doc_array_agg(v)`: the values as an array (MISSING skipped).
 ///
 /// The N1QL function library is registered with them (``FunctionLibrary``).
@@ -80,16 +81,16 @@ enum QueryFunctions {
             }
         }
         add("doc_limit", 2) { context, _, argv in
-            let value = argv![0]
-            let clause = String(cString: sqlite3_value_text(argv![1]))
-            switch sqlite3_value_type(value) {
+            // Numeric text counts, as SQLite's LIMIT converts it; SQL NULL is MISSING or JSON null.
+            let value = argv![0], clause = String(cString: sqlite3_value_text(argv![1]))
+            switch sqlite3_value_numeric_type(value) {
             case SQLITE_INTEGER:
                 sqlite3_result_int64(context, max(sqlite3_value_int64(value), 0))
-            case SQLITE_FLOAT where sqlite3_value_double(value).rounded() == sqlite3_value_double(value)
-                && abs(sqlite3_value_double(value)) < 9.2e18:
-                sqlite3_result_int64(context, max(Int64(sqlite3_value_double(value)), 0))
+            case SQLITE_FLOAT where sqlite3_value_double(value).rounded() == sqlite3_value_double(value):
+                let count = sqlite3_value_double(value)
+                sqlite3_result_int64(context, count <= 0 ? 0 : count >= 0x1p63 ? Int64.max : Int64(count))
             case SQLITE_NULL:
-                sqlite3_result_error(context, "\(clause) is MISSING (is its query parameter unset?)", -1)
+                sqlite3_result_error(context, "\(clause) is MISSING or null (is its query parameter unset?)", -1)
             default:
                 sqlite3_result_error(context, "\(clause) must be an integer", -1)
             }

@@ -198,7 +198,7 @@ enum JSONQueryParser {
                 guard args.isEmpty else { throw error(at: location, "a parameter takes no operands") }
                 name = String(op.dropFirst())
             }
-            guard !name.isEmpty, name.utf8.allSatisfy(isIdentifierByte) else {
+            guard Parameters.isValidName(name) else {
                 throw error(at: location, "invalid parameter name '\(name)' (letters, digits and '_' only)")
             }
             return .parameter(name)
@@ -316,7 +316,8 @@ enum JSONQueryParser {
         }
     }
 
-    private static func isIdentifierByte(_ byte: UInt8) -> Bool {
+    /// An ASCII letter, digit or `_`: the bytes of parameter and variable names.
+    static func isIdentifierByte(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
              UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"): return true

@@ -421,7 +421,8 @@ extension QueryCompiler {
                      inclusive: op == .lessOrEqual || op == .greaterOrEqual, literal: literal(value).sql)
     }
 
-    /// `doc_range` over one or two bounds (a lower and an upper) of one property.
+    /// `doc_range` over one or two bounds (a lower and an upper) of one property;
+    /// the bounds are literals, which `doc_range` caches with the path (see ``fused``).
     private static func rangeSQL(_ bounds: [Bound]) -> String {
         let lower = bounds.first(where: \.isLower), upper = bounds.first { !$0.isLower }
         return "doc_range(\(bounds[0].property), \(lower?.literal ?? "NULL"), \(lower?.inclusive == true ? 1 : 0), "
@@ -430,6 +431,8 @@ extension QueryCompiler {
 
     /// The fused form `function(body, 'path', literal)` of a property compared
     /// with a string or number literal, unless an index covers the property.
+    /// Every argument after the body must be an SQL constant: the functions
+    /// cache the parsed path and operand for the statement (``BodyFunctions``).
     private func fused(_ function: String, _ left: SQLFragment, _ rightExpression: QueryExpression,
                        _ right: SQLFragment) -> String? {
         guard projection == nil, let property = left.property, case .literal(let value) = rightExpression else { return nil }

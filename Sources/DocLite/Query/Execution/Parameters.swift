@@ -49,6 +49,12 @@ public final class Parameters: @unchecked Sendable {
     /// Throws for NaN and infinities, which JSON cannot hold.
     @discardableResult public func setFloat(_ value: Float, forName name: String) throws -> Parameters { try setValue(value, forName: name) }
 
+    /// Whether `name` can name a parameter in a query: ASCII letters, digits
+    /// and `_` (what `["$name"]` and `$name` accept).
+    package static func isValidName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.allSatisfy(JSONQueryParser.isIdentifierByte)
+    }
+
     /// A snapshot of the values.
     package var snapshot: [String: JSONValue] { lock.withLock { values } }
 }
