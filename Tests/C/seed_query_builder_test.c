@@ -30,7 +30,7 @@ static CBLCollection* hotels;       /* the collection "hotels" of Examples 15-27
 /* Example 2: SELECT all FROM collection. Example 3: each row is one dictionary. */
 static void example_02_select_all(void) {
     uint64_t start = CBL_InstanceCount();
-    CBLError err;
+    CBLError err = {0};
     CBLQuery* query = CBLQueryBuilder_Create((CBLQuerySelectResult*[]){CBLQuerySelectResult_All(NULL)}, 1, false,
                                              CBLQueryDataSource_Collection(collection),
                                              NULL, 0, NULL, NULL, 0, NULL, NULL, 0, NULL, &err);
@@ -85,7 +85,7 @@ static void example_02_select_all(void) {
 /* Example 4: Meta.id as "id", type and name; Example 5: one key per select result. */
 static void example_04_select_properties(void) {
     uint64_t start = CBL_InstanceCount();
-    CBLError err;
+    CBLError err = {0};
     CBLQuerySelectResult* metaId = CBLQuerySelectResult_ExpressionAs(CBLQueryMeta_ID(NULL), "id");
     CBLQuerySelectResult* type = CBLQuerySelectResult_Property("type");
     CBLQuerySelectResult* name = CBLQuerySelectResult_Property("name");
@@ -129,7 +129,7 @@ static void example_04_select_properties(void) {
 /* Comparison operators: WHERE type = "hotel", LIMIT 10, reading the document dictionary. */
 static void example_where_equal_to(void) {
     uint64_t start = CBL_InstanceCount();
-    CBLError err;
+    CBLError err = {0};
     CBLQuery* query = CBLQueryBuilder_Create((CBLQuerySelectResult*[]){CBLQuerySelectResult_All(NULL)}, 1, false,
                                              CBLQueryDataSource_Collection(collection), NULL, 0,
                                              CBLQueryExpression_EqualTo(P("type"), S("hotel")),
@@ -174,7 +174,7 @@ static void example_where_equal_to(void) {
 /* CONTAINS: ArrayFunction.contains(public_likes, "Armani Langworth") among the hotels. */
 static void example_array_contains(void) {
     uint64_t start = CBL_InstanceCount();
-    CBLError err;
+    CBLError err = {0};
     CBLQuerySelectResult* id = CBLQuerySelectResult_Expression(CBLQueryMeta_ID(NULL));
     CBLQuerySelectResult* name = CBLQuerySelectResult_Property("name");
     CBLQuerySelectResult* likes = CBLQuerySelectResult_Property("public_likes");
@@ -209,7 +209,7 @@ static void example_array_contains(void) {
 /* IN: "Armani" equal to first, last or username. */
 static void example_in(void) {
     uint64_t start = CBL_InstanceCount();
-    CBLError err;
+    CBLError err = {0};
     CBLQueryExpression* values[] = {P("first"), P("last"), P("username")};
     CBLQuery* query = CBLQueryBuilder_Create((CBLQuerySelectResult*[]){CBLQuerySelectResult_All(NULL)}, 1, false,
                                              CBLQueryDataSource_Collection(collection), NULL, 0,
@@ -225,7 +225,7 @@ static void example_in(void) {
 
 /* SELECT Meta.id, country, name FROM collection WHERE type = "landmark" AND `like`, with an optional limit. */
 static CBLQuery* landmarks_where(CBLQueryExpression* like, CBLQueryLimit* limit) {
-    CBLError err;
+    CBLError err = {0};
     CBLQuerySelectResult* id = CBLQuerySelectResult_Expression(CBLQueryMeta_ID(NULL));
     CBLQuerySelectResult* country = CBLQuerySelectResult_Property("country");
     CBLQuerySelectResult* name = CBLQuerySelectResult_Property("name");
@@ -272,7 +272,7 @@ static void examples_07_to_09_like(void) {
 /* Example 10: regex "\bEng.*e\b", LIMIT 10. */
 static void example_10_regex(void) {
     uint64_t start = CBL_InstanceCount();
-    CBLError err;
+    CBLError err = {0};
     CBLQuerySelectResult* id = CBLQuerySelectResult_Expression(CBLQueryMeta_ID(NULL));
     CBLQuerySelectResult* name = CBLQuerySelectResult_Property("name");
     CBLQueryExpression* type = CBLQueryExpression_EqualTo(P("type"), S("landmark"));
@@ -295,7 +295,7 @@ static void example_10_regex(void) {
 /* Example 11: the deleted documents. */
 static void example_11_deleted(void) {
     uint64_t start = CBL_InstanceCount();
-    CBLError err;
+    CBLError err = {0};
     CBLQuery* query = CBLQueryBuilder_Create(
         (CBLQuerySelectResult*[]){CBLQuerySelectResult_Expression(CBLQueryMeta_ID(NULL))}, 1, false,
         CBLQueryDataSource_Collection(collection), NULL, 0,
@@ -311,7 +311,7 @@ static void example_11_deleted(void) {
 /* Example 12: routes from RIX joined with their airlines. */
 static void example_12_join(void) {
     uint64_t start = CBL_InstanceCount();
-    CBLError err;
+    CBLError err = {0};
     CBLQuerySelectResult* name = CBLQuerySelectResult_Expression(CBLQueryExpression_PropertyFrom("name", "airline"));
     CBLQuerySelectResult* callsign = CBLQuerySelectResult_Expression(CBLQueryExpression_PropertyFrom("callsign", "airline"));
     CBLQuerySelectResult* dest = CBLQuerySelectResult_Expression(CBLQueryExpression_PropertyFrom("destinationairport", "route"));
@@ -343,7 +343,7 @@ static void example_12_join(void) {
 /* Example 13: airports at 300 ft or higher counted by country and timezone; the count is `$1`. */
 static void example_13_group_by(void) {
     uint64_t start = CBL_InstanceCount();
-    CBLError err;
+    CBLError err = {0};
     CBLQuerySelectResult* count = CBLQuerySelectResult_Expression(CBLQueryFunction_Count(CBLQueryExpression_All(NULL)));
     CBLQuerySelectResult* country = CBLQuerySelectResult_Property("country");
     CBLQuerySelectResult* tz = CBLQuerySelectResult_Property("tz");
@@ -368,8 +368,8 @@ static void example_13_group_by(void) {
         CHECK(CBLResultSet_TypeForKey(rs, "$1") == kCBLValueInteger);
         char line[256];
         snprintf(line, sizeof line, "There are %lld airports on the %s timezone located in %s and above 300 ft",
-                 (long long)CBLResultSet_IntForKey(rs, "$1"), CBLResultSet_StringForKey(rs, "tz"),
-                 CBLResultSet_StringForKey(rs, "country"));
+                 (long long)CBLResultSet_IntForKey(rs, "$1"), text_or_null(CBLResultSet_StringForKey(rs, "tz")),
+                 text_or_null(CBLResultSet_StringForKey(rs, "country")));
         lines[n++] = travel_sample_strdup(line);
     }
     CHECK(err.code == 0);
@@ -387,7 +387,7 @@ static void example_13_group_by(void) {
 /* Example 14: the hotels ordered by title. */
 static void example_14_order_by(void) {
     uint64_t start = CBL_InstanceCount();
-    CBLError err;
+    CBLError err = {0};
     CBLQuerySelectResult* id = CBLQuerySelectResult_Expression(CBLQueryMeta_ID(NULL));
     CBLQuerySelectResult* title = CBLQuerySelectResult_Property("title");
     CBLQuery* query = CBLQueryBuilder_Create((CBLQuerySelectResult*[]){id, title}, 2, false,
@@ -423,7 +423,7 @@ static void example_14_order_by(void) {
 /* Examples 15-17: all properties of the "hotels" collection, each row's dictionary read at index 0. */
 static void examples_15_to_17_all_properties(void) {
     uint64_t start = CBL_InstanceCount();
-    CBLError err;
+    CBLError err = {0};
     CBLQuery* query = CBLQueryBuilder_Create((CBLQuerySelectResult*[]){CBLQuerySelectResult_All(NULL)}, 1, false,
                                              CBLQueryDataSource_Collection(hotels),
                                              NULL, 0, NULL, NULL, 0, NULL, NULL, 0, NULL, &err);
@@ -465,7 +465,7 @@ static void examples_15_to_17_all_properties(void) {
 /* Examples 18-20: Meta.id, type, name and city of the "hotels" collection, read by key. */
 static void examples_18_to_20_specific_properties(void) {
     uint64_t start = CBL_InstanceCount();
-    CBLError err;
+    CBLError err = {0};
     CBLQuerySelectResult* id = CBLQuerySelectResult_Expression(CBLQueryMeta_ID(NULL));
     CBLQuerySelectResult* type = CBLQuerySelectResult_Property("type");
     CBLQuerySelectResult* name = CBLQuerySelectResult_Property("name");
@@ -506,7 +506,7 @@ static void examples_18_to_20_specific_properties(void) {
 /* Examples 21-23: document IDs only, then each document by its ID. */
 static void examples_21_to_23_document_ids(void) {
     uint64_t start = CBL_InstanceCount();
-    CBLError err;
+    CBLError err = {0};
     CBLQuerySelectResult* selectResult = CBLQuerySelectResult_Expression(CBLQueryMeta_ID(NULL));
     CBLQuery* query = CBLQueryBuilder_Create((CBLQuerySelectResult*[]){selectResult}, 1, false,
                                              CBLQueryDataSource_Collection(hotels),
@@ -525,7 +525,7 @@ static void examples_21_to_23_document_ids(void) {
         CHECK_STR(row, expected);
         CBL_FreeString(row);
         /* Now you can get the document using its ID. */
-        CBLError docErr;
+        CBLError docErr = {0};
         const CBLDocument* doc = docId ? CBLCollection_GetDocument(hotels, docId, &docErr) : NULL;
         CHECK_OK(doc != NULL, docErr);
         if (doc) {
@@ -548,7 +548,7 @@ static void examples_21_to_23_document_ids(void) {
 /* Examples 24-26: a count only, aliased "myCount". */
 static void examples_24_to_26_count(void) {
     uint64_t start = CBL_InstanceCount();
-    CBLError err;
+    CBLError err = {0};
     CBLQueryExpression* countExpression = CBLQueryFunction_Count(CBLQueryExpression_All(NULL));
     CBLQuerySelectResult* selectResult = CBLQuerySelectResult_ExpressionAs(countExpression, "myCount");
     CBLQuery* query = CBLQueryBuilder_Create((CBLQuerySelectResult*[]){selectResult}, 1, false,
@@ -575,33 +575,10 @@ static void examples_24_to_26_count(void) {
     CHECK(CBL_InstanceCount() == start);
 }
 
-/* Rows of `query` as JSON, owned (free each, then the array). */
-static char** collect_rows(CBLQuery* query, size_t* outCount) {
-    CBLError err;
-    size_t count = 0, capacity = 64;
-    char** rows = malloc(sizeof(char*) * capacity);
-    CBLResultSet* rs = query ? CBLQuery_Execute(query, &err) : NULL;
-    CHECK_OK(rs != NULL, err);
-    while (rs && CBLResultSet_Next(rs, &err) && count < capacity) {
-        char* json = CBLResultSet_CreateRowDictJSON(rs);
-        rows[count++] = travel_sample_strdup(json ? json : "(NULL)");
-        CBL_FreeString(json);
-    }
-    CHECK(err.code == 0);
-    CBL_Release(rs);
-    *outCount = count;
-    return rows;
-}
-
-static void free_rows(char** rows, size_t count) {
-    for (size_t i = 0; i < count; i++) free(rows[i]);
-    free(rows);
-}
-
 /* Example 27: pagination, LIMIT limit OFFSET offset, page after page. */
 static void example_27_pagination(void) {
     uint64_t start = CBL_InstanceCount();
-    CBLError err;
+    CBLError err = {0};
     CBLQuery* everything = CBLQueryBuilder_Create((CBLQuerySelectResult*[]){CBLQuerySelectResult_All(NULL)}, 1, false,
                                                   CBLQueryDataSource_Collection(collection),
                                                   NULL, 0, NULL, NULL, 0, NULL, NULL, 0, NULL, &err);
@@ -642,7 +619,7 @@ static void example_27_pagination(void) {
 /* Example 28: each result as JSON: {collection-name: {...}} for all properties, {key: value…} for some. */
 static void example_28_json_results(void) {
     uint64_t start = CBL_InstanceCount();
-    CBLError err;
+    CBLError err = {0};
     CBLQuery* query = CBLQueryBuilder_Create((CBLQuerySelectResult*[]){CBLQuerySelectResult_All(NULL)}, 1, false,
                                              CBLQueryDataSource_Collection(hotels), NULL, 0,
                                              CBLQueryExpression_EqualTo(CBLQueryMeta_ID(NULL), S("hotel456")),
@@ -677,7 +654,7 @@ int main(void) {
     const char* dir = test_directory("seed_query_builder");
     uint64_t start = CBL_InstanceCount();
     database = travel_sample_open(dir);
-    CBLError err;
+    CBLError err = {0};
     collection = database ? CBLDatabase_DefaultCollection(database, &err) : NULL;
     CHECK_OK(collection != NULL, err);
     /* [database createCollectionWithName:@"hotels" scope:nil error:&error] */

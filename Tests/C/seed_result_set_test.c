@@ -26,7 +26,7 @@ static CBLDatabase* db;             /* "hotels", Examples 13-25 */
 
 /* Builds the query of `builder` (released here). */
 static CBLQuery* build(CBLQueryBuilder* builder) {
-    CBLError err;
+    CBLError err = {0};
     CBLQuery* query = CBLQueryBuilder_Build(builder, &err);
     CHECK_OK(query != NULL, err);
     CBL_Release(builder);
@@ -36,7 +36,7 @@ static CBLQuery* build(CBLQueryBuilder* builder) {
 /* Example 2: a value index on type and name. */
 static void example_02_index(void) {
     uint64_t start = CBL_InstanceCount();
-    CBLError err;
+    CBLError err = {0};
     /* [CBLValueIndexItem property:@"type"], [CBLValueIndexItem property:@"name"] */
     CBLValueIndexConfiguration index = {kCBLJSONLanguage, "[[\".type\"], [\".name\"]]", NULL};
     CHECK_OK(CBLCollection_CreateValueIndex(collection, "TypeNameIndex", index, &err), err);
@@ -63,7 +63,7 @@ static void example_02_index(void) {
 /* Example 3: SELECT all FROM database. Example 4: each row keyed by the database name. */
 static void example_03_select_all(void) {
     uint64_t start = CBL_InstanceCount();
-    CBLError err;
+    CBLError err = {0};
     CBLQueryBuilder* builder = CBLQueryBuilder_New();
     CBLQueryBuilder_Select(builder, CBLQuerySelectResult_All(NULL));
     CBLQueryBuilder_From(builder, CBLQueryDataSource_Database(database));
@@ -120,7 +120,7 @@ static void example_05_select_properties(void) {
 /* Comparison operators: WHERE type = "hotel", LIMIT 10, [result valueForKey:@"travel-sample"]. */
 static void example_where_equal_to(void) {
     uint64_t start = CBL_InstanceCount();
-    CBLError err;
+    CBLError err = {0};
     CBLQueryBuilder* builder = CBLQueryBuilder_New();
     CBLQueryBuilder_Select(builder, CBLQuerySelectResult_All(NULL));
     CBLQueryBuilder_From(builder, CBLQueryDataSource_Database(database));
@@ -150,7 +150,7 @@ static void example_where_equal_to(void) {
 /* CONTAINS: hotels whose public_likes contain "Armani Langworth". */
 static void example_array_contains(void) {
     uint64_t start = CBL_InstanceCount();
-    CBLError err;
+    CBLError err = {0};
     CBLQueryBuilder* builder = CBLQueryBuilder_New();
     CBLQueryBuilder_Select(builder, CBLQuerySelectResult_Expression(CBLQueryMeta_ID(NULL)));
     CBLQueryBuilder_Select(builder, CBLQuerySelectResult_Property("name"));
@@ -357,7 +357,7 @@ static void example_12_order_by(void) {
 /* Examples 13-15: all properties of the "hotels" database; each row's dictionary at index 0. */
 static void examples_13_to_15_all_properties(void) {
     uint64_t start = CBL_InstanceCount();
-    CBLError err;
+    CBLError err = {0};
     CBLQueryBuilder* builder = CBLQueryBuilder_New();
     CBLQueryBuilder_Select(builder, CBLQuerySelectResult_All(NULL));
     CBLQueryBuilder_From(builder, CBLQueryDataSource_Database(db));
@@ -404,7 +404,7 @@ static void examples_13_to_15_all_properties(void) {
 /* Examples 16-18: Meta.id, type, name and city; each row as a dictionary. */
 static void examples_16_to_18_specific_properties(void) {
     uint64_t start = CBL_InstanceCount();
-    CBLError err;
+    CBLError err = {0};
     CBLQuerySelectResult* id = CBLQuerySelectResult_Expression(CBLQueryMeta_ID(NULL));
     CBLQuerySelectResult* type = CBLQuerySelectResult_Property("type");
     CBLQuerySelectResult* name = CBLQuerySelectResult_Property("name");
@@ -448,7 +448,7 @@ static void examples_16_to_18_specific_properties(void) {
 /* Examples 19-21: document IDs only, then each document by its ID. */
 static void examples_19_to_21_document_ids(void) {
     uint64_t start = CBL_InstanceCount();
-    CBLError err;
+    CBLError err = {0};
     CBLQueryBuilder* builder = CBLQueryBuilder_New();
     CBLQueryBuilder_Select(builder, CBLQuerySelectResult_Expression(CBLQueryMeta_ID(NULL)));
     CBLQueryBuilder_From(builder, CBLQueryDataSource_Database(db));
@@ -469,7 +469,7 @@ static void examples_19_to_21_document_ids(void) {
         CHECK_STR(match, expected);
         CBL_FreeString(match);
         /* Now you can get the document using its ID. */
-        CBLError docErr;
+        CBLError docErr = {0};
         const CBLDocument* thisDoc = thisDocsId && thisDB ? CBLCollection_GetDocument(thisDB, thisDocsId, &docErr) : NULL;
         CHECK_OK(thisDoc != NULL, docErr);
         if (thisDoc) {
@@ -496,7 +496,7 @@ static void examples_19_to_21_document_ids(void) {
    the guide's "mycount" (Examples 23, 24) is the title only with SelectResult.as. */
 static void examples_22_to_24_count(void) {
     uint64_t start = CBL_InstanceCount();
-    CBLError err;
+    CBLError err = {0};
     CBLQuerySelectResult* count = CBLQuerySelectResult_Expression(CBLQueryFunction_Count(CBLQueryExpression_All(NULL)));
     CBLQueryBuilder* builder = CBLQueryBuilder_New();
     CBLQueryBuilder_Select(builder, count);
@@ -544,33 +544,10 @@ static void examples_22_to_24_count(void) {
     CHECK(CBL_InstanceCount() == start);
 }
 
-/* Rows of `query` as JSON, owned (free each, then the array). */
-static char** collect_rows(CBLQuery* query, size_t* outCount) {
-    CBLError err;
-    size_t count = 0, capacity = 64;
-    char** rows = malloc(sizeof(char*) * capacity);
-    CBLResultSet* rs = query ? CBLQuery_Execute(query, &err) : NULL;
-    CHECK_OK(rs != NULL, err);
-    while (rs && CBLResultSet_Next(rs, &err) && count < capacity) {
-        char* json = CBLResultSet_CreateRowDictJSON(rs);
-        rows[count++] = travel_sample_strdup(json ? json : "(NULL)");
-        CBL_FreeString(json);
-    }
-    CHECK(err.code == 0);
-    CBL_Release(rs);
-    *outCount = count;
-    return rows;
-}
-
-static void free_rows(char** rows, size_t count) {
-    for (size_t i = 0; i < count; i++) free(rows[i]);
-    free(rows);
-}
-
 /* Example 25: pagination, LIMIT thisLimit OFFSET thisOffset; then page after page with parameters. */
 static void example_25_pagination(void) {
     uint64_t start = CBL_InstanceCount();
-    CBLError err;
+    CBLError err = {0};
     int thisOffset = 0;
     int thisLimit = 20;
     CBLQueryBuilder* builder = CBLQueryBuilder_New();
@@ -615,7 +592,7 @@ int main(void) {
     const char* dir = test_directory("seed_result_set");
     uint64_t start = CBL_InstanceCount();
     database = travel_sample_open(dir);
-    CBLError err;
+    CBLError err = {0};
     collection = database ? CBLDatabase_DefaultCollection(database, &err) : NULL;
     CHECK_OK(collection != NULL, err);
     /* [[CBLDatabase alloc] initWithName:@"hotels" error:&error], holding six hotels. */

@@ -84,7 +84,7 @@ static inline void travel_sample_save_hotels(CBLCollection* collection, size_t c
 /* Opens the database "travel-sample" in `directory` and fills its default
    collection: the hotels, everything else, and the hotel "gone", deleted. */
 static inline CBLDatabase* travel_sample_open(const char* directory) {
-    CBLError err;
+    CBLError err = {0};
     CBLDatabase* db = open_database(directory, "travel-sample");
     if (!db) return NULL;
     CBLCollection* collection = CBLDatabase_DefaultCollection(db, &err);
@@ -149,7 +149,7 @@ static inline char* travel_sample_strdup(const char* s) {
 
 static inline void travel_sample_check_column_(const char* file, int line, CBLQuery* query, const char* key, bool sorted,
                                                const char* const* expected, size_t expectedCount) {
-    CBLError err;
+    CBLError err = {0};
     CBLResultSet* rs = query ? CBLQuery_Execute(query, &err) : NULL;
     CHECK_OK(rs != NULL || !query, err);
     CHECK(query != NULL);
@@ -175,7 +175,7 @@ static inline void travel_sample_check_column_(const char* file, int line, CBLQu
 
 static inline void travel_sample_check_rows_(const char* file, int line, CBLQuery* query, bool sorted,
                                              const char* const* expected, size_t expectedCount) {
-    CBLError err;
+    CBLError err = {0};
     CBLResultSet* rs = query ? CBLQuery_Execute(query, &err) : NULL;
     CHECK_OK(rs != NULL || !query, err);
     CHECK(query != NULL);
@@ -194,7 +194,7 @@ static inline void travel_sample_check_rows_(const char* file, int line, CBLQuer
 
 /* The number of rows `query` returns (-1 when it fails). */
 static inline long travel_sample_row_count(CBLQuery* query) {
-    CBLError err;
+    CBLError err = {0};
     CBLResultSet* rs = query ? CBLQuery_Execute(query, &err) : NULL;
     if (!rs) return -1;
     long rows = 0;
@@ -237,5 +237,31 @@ static inline char* json_string_member(const char* json, const char* key) {
     value[end - at] = 0;
     return value;
 }
+
+/* Rows of `query` as JSON, owned (free each, then the array). */
+static inline char** collect_rows(CBLQuery* query, size_t* outCount) {
+    CBLError err = {0};
+    size_t count = 0, capacity = 64;
+    char** rows = malloc(sizeof(char*) * capacity);
+    CBLResultSet* rs = query ? CBLQuery_Execute(query, &err) : NULL;
+    CHECK_OK(rs != NULL, err);
+    while (rs && CBLResultSet_Next(rs, &err) && count < capacity) {
+        char* json = CBLResultSet_CreateRowDictJSON(rs);
+        rows[count++] = travel_sample_strdup(json ? json : "(NULL)");
+        CBL_FreeString(json);
+    }
+    CHECK(err.code == 0);
+    CBL_Release(rs);
+    *outCount = count;
+    return rows;
+}
+
+static inline void free_rows(char** rows, size_t count) {
+    for (size_t i = 0; i < count; i++) free(rows[i]);
+    free(rows);
+}
+
+/* `text`, or "(null)" for printing a missing string. */
+static inline const char* text_or_null(const char* text) { return text ? text : "(null)"; }
 
 #endif
