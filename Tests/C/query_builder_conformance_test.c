@@ -44,31 +44,6 @@ static void fill(CBLDatabase* db) {
     CHECK_OK(CBLCollection_CreateFullTextIndex(items, "textIndex", config, &err), err);
 }
 
-/* Every row of `query` as JSON arrays, one a line (owned). */
-static char* all_rows(CBLQuery* query, size_t* count) {
-    CBLError err;
-    size_t size = 1, used = 0;
-    char* text = calloc(1, size);
-    *count = 0;
-    CBLResultSet* rs = CBLQuery_Execute(query, &err);
-    CHECK_OK(rs != NULL, err);
-    while (rs && CBLResultSet_Next(rs, &err)) {
-        char* row = CBLResultSet_CreateRowArrayJSON(rs);
-        CHECK(row != NULL);
-        size_t length = row ? strlen(row) : 0;
-        text = realloc(text, size += length + 1);
-        if (row) memcpy(text + used, row, length);
-        used += length;
-        text[used++] = '\n';
-        text[used] = 0;
-        CBL_FreeString(row);
-        (*count)++;
-    }
-    CHECK(err.code == 0);
-    CBL_Release(rs);
-    return text;
-}
-
 /* Checks the built `query` (made with `err`): its JSON is `json`, and it returns
    `rows` rows, the same as `json` compiled by CBLDatabase_CreateQuery; and, when
    `rowsText` is not NULL, those rows (each as a JSON array, one a line). */
@@ -86,8 +61,8 @@ static void conform_rows(const char* name, const char* rowsText, CBLQuery* query
     CBLQuery* copy = CBLDatabase_CreateQuery(database, kCBLJSONLanguage, json, &position, &err);
     CHECK_OK(copy != NULL, err);
     size_t builtCount = 0, copyCount = 0;
-    char* built = all_rows(query, &builtCount);
-    char* expected = copy ? all_rows(copy, &copyCount) : NULL;
+    char* built = query_rows_text(query, &builtCount, NULL);
+    char* expected = copy ? query_rows_text(copy, &copyCount, NULL) : NULL;
     CHECK(builtCount == rows);
     CHECK(copy != NULL && copyCount == rows);
     if (expected) CHECK_STR(built, expected);

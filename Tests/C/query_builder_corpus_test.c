@@ -731,43 +731,6 @@ static bool load_dataset(CBLDatabase* db, CBLCollection* collection, const CaseD
 
 /* ---- Running a case ---- */
 
-/* Runs `query`: every row as a JSON array, one a line (owned), the row count, and the first column of the rows as a JSON array (owned). */
-static char* all_rows(CBLQuery* query, size_t* count, char** firstColumn) {
-    CBLError err = {0};
-    size_t size = 1, used = 0, idUsed = 1;
-    char* text = calloc(1, size);
-    char* ids = calloc(1, 3);
-    ids[0] = '[';
-    *count = 0;
-    CBLResultSet* rs = CBLQuery_Execute(query, &err);
-    CHECK_OK(rs != NULL, err);
-    while (rs && CBLResultSet_Next(rs, &err)) {
-        char* row = CBLResultSet_CreateRowArrayJSON(rs);
-        CHECK(row != NULL);
-        size_t length = row ? strlen(row) : 0;
-        text = realloc(text, size += length + 1);
-        if (row) memcpy(text + used, row, length);
-        used += length;
-        text[used++] = '\n';
-        text[used] = 0;
-        CBL_FreeString(row);
-        const char* first = CBLResultSet_JSONAtIndex(rs, 0);
-        if (!first) first = "null";
-        length = strlen(first);
-        ids = realloc(ids, idUsed + length + 4);   /* ',', the value, ']', NUL */
-        if (*count > 0) ids[idUsed++] = ',';
-        memcpy(ids + idUsed, first, length);
-        idUsed += length;
-        (*count)++;
-    }
-    CHECK(err.code == 0);
-    ids[idUsed++] = ']';
-    ids[idUsed] = 0;
-    CBL_Release(rs);
-    *firstColumn = ids;
-    return text;
-}
-
 static int built_count, passed_count;
 
 static void run_case(const Case* c, int number) {
@@ -821,8 +784,8 @@ static void run_case(const Case* c, int number) {
             }
             size_t builtCount = 0, expectedCount = 0;
             char *builtIDs = NULL, *expectedIDs = NULL;
-            char* builtRows = all_rows(built, &builtCount, &builtIDs);
-            char* expectedRows = all_rows(expected, &expectedCount, &expectedIDs);
+            char* builtRows = query_rows_text(built, &builtCount, &builtIDs);
+            char* expectedRows = query_rows_text(expected, &expectedCount, &expectedIDs);
             CHECK_STR(builtRows, expectedRows);
             CHECK(builtCount == expectedCount);
             bool expectsNone = d.expect_count == 0 || d.expect_rows == 0 || (d.expect_ids && strcmp(d.expect_ids, "[]") == 0);

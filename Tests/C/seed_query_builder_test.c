@@ -584,7 +584,7 @@ static void example_27_pagination(void) {
                                                   NULL, 0, NULL, NULL, 0, NULL, NULL, 0, NULL, &err);
     CHECK_OK(everything != NULL, err);
     size_t total = 0;
-    char** all = collect_rows(everything, &total);
+    char** all = collect_rows(everything, NULL, &total);
     CHECK(total == TRAVEL_SAMPLE_LIVE_COUNT);
     CBL_Release(everything);
 
@@ -603,7 +603,7 @@ static void example_27_pagination(void) {
                                                  queryLimit, &err);
         CHECK_OK(query != NULL, err);
         size_t count = 0;
-        char** page = collect_rows(query, &count);
+        char** page = collect_rows(query, NULL, &count);
         /* 33 documents: pages of 20, 13 and none. */
         CHECK(count == (offset == 0 ? 20u : offset == 20 ? 13u : 0u));
         for (size_t i = 0; i < count && seen + i < total; i++) CHECK_STR(page[i], all[seen + i]);

@@ -557,7 +557,7 @@ static void example_25_pagination(void) {
                                                              CBLQueryExpression_Int(thisOffset)));
     CBLQuery* listQuery = build(builder);
     size_t total = 0;
-    char** all = collect_rows(listQuery, &total);
+    char** all = collect_rows(listQuery, NULL, &total);
     CHECK(total == 6);   /* at most 20 from 0: the six hotels */
     CBL_Release(listQuery);
 
@@ -576,7 +576,7 @@ static void example_25_pagination(void) {
         CHECK_OK(CBLQuery_SetQueryParameters(listQuery, parameters, &err), err);
         CBL_Release(parameters);
         size_t count = 0;
-        char** page = collect_rows(listQuery, &count);
+        char** page = collect_rows(listQuery, NULL, &count);
         CHECK(count == (thisOffset == 0 ? 4u : thisOffset == 4 ? 2u : 0u));
         for (size_t i = 0; i < count && seen + i < total; i++) CHECK_STR(page[i], all[seen + i]);
         seen += count;

@@ -148,6 +148,44 @@ static inline void sleep_ms(long ms) {
     while (nanosleep(&ts, &ts) != 0) {}
 }
 
+/* Appends `piece` to the owned string `*text` of `*used` bytes. */
+static inline void append_text_(char** text, size_t* used, const char* piece) {
+    size_t length = strlen(piece);
+    *text = realloc(*text, *used + length + 1);
+    memcpy(*text + *used, piece, length + 1);
+    *used += length;
+}
+
+/* Runs `query`: every row as a JSON array (CBLResultSet_CreateRowArrayJSON), one a
+   line (owned); `*count` rows. `firstColumn` (optional) gets the first column of
+   every row as a JSON array (owned; MISSING written as null). */
+static inline char* query_rows_text(CBLQuery* query, size_t* count, char** firstColumn) {
+    CBLError err = {0};
+    size_t used = 0, idUsed = 0;
+    char* text = calloc(1, 1);
+    char* ids = calloc(1, 1);
+    append_text_(&ids, &idUsed, "[");
+    *count = 0;
+    CBLResultSet* rs = CBLQuery_Execute(query, &err);
+    CHECK_OK(rs != NULL, err);
+    while (rs && CBLResultSet_Next(rs, &err)) {
+        char* row = CBLResultSet_CreateRowArrayJSON(rs);
+        CHECK(row != NULL);
+        append_text_(&text, &used, row ? row : "");
+        append_text_(&text, &used, "\n");
+        CBL_FreeString(row);
+        const char* first = CBLResultSet_JSONAtIndex(rs, 0);
+        if (*count > 0) append_text_(&ids, &idUsed, ",");
+        append_text_(&ids, &idUsed, first ? first : "null");
+        (*count)++;
+    }
+    CHECK(err.code == 0);
+    CBL_Release(rs);
+    append_text_(&ids, &idUsed, "]");
+    if (firstColumn) *firstColumn = ids; else free(ids);
+    return text;
+}
+
 /* The directory test_directory made, removed by test_finish. */
 static char test_directory_path[512];
 

@@ -139,6 +139,39 @@ static inline char* travel_sample_strdup(const char* s) {
     return copy;
 }
 
+/* Runs `query` (CHECKed to be non-NULL and to run): each row as
+   CBLResultSet_CreateRowDictJSON, or with a `key` that column's string (or its JSON,
+   or "(missing)"). Owned: free each, then the array (free_rows). */
+static inline char** collect_rows(CBLQuery* query, const char* key, size_t* outCount) {
+    CBLError err = {0};
+    CBLResultSet* rs = query ? CBLQuery_Execute(query, &err) : NULL;
+    CHECK_OK(rs != NULL || !query, err);
+    CHECK(query != NULL);
+    size_t count = 0, capacity = 8;
+    char** rows = malloc(capacity * sizeof *rows);
+    while (rs && CBLResultSet_Next(rs, &err)) {
+        if (count == capacity) rows = realloc(rows, (capacity *= 2) * sizeof *rows);
+        if (key) {
+            const char* string = CBLResultSet_StringForKey(rs, key);
+            const char* json = CBLResultSet_JSONForKey(rs, key);
+            rows[count++] = travel_sample_strdup(string ? string : json ? json : "(missing)");
+        } else {
+            char* json = CBLResultSet_CreateRowDictJSON(rs);
+            rows[count++] = travel_sample_strdup(json ? json : "(NULL)");
+            CBL_FreeString(json);
+        }
+    }
+    CHECK(err.code == 0);
+    CBL_Release(rs);
+    *outCount = count;
+    return rows;
+}
+
+static inline void free_rows(char** rows, size_t count) {
+    for (size_t i = 0; i < count; i++) free(rows[i]);
+    free(rows);
+}
+
 /* Runs `query`; the column `key` of every row (a string; "(missing)" or its JSON
    otherwise) must be `expected`, in order, or in any order when `sorted`
    (then `expected` is sorted, byte order). */
@@ -149,20 +182,8 @@ static inline char* travel_sample_strdup(const char* s) {
 
 static inline void travel_sample_check_column_(const char* file, int line, CBLQuery* query, const char* key, bool sorted,
                                                const char* const* expected, size_t expectedCount) {
-    CBLError err = {0};
-    CBLResultSet* rs = query ? CBLQuery_Execute(query, &err) : NULL;
-    CHECK_OK(rs != NULL || !query, err);
-    CHECK(query != NULL);
-    size_t count = 0, capacity = 8;
-    char** got = malloc(capacity * sizeof *got);
-    while (rs && CBLResultSet_Next(rs, &err)) {
-        if (count == capacity) got = realloc(got, (capacity *= 2) * sizeof *got);
-        const char* s = CBLResultSet_StringForKey(rs, key);
-        const char* json = CBLResultSet_JSONForKey(rs, key);
-        got[count++] = travel_sample_strdup(s ? s : json ? json : "(missing)");
-    }
-    CHECK(err.code == 0);
-    CBL_Release(rs);
+    size_t count;
+    char** got = collect_rows(query, key, &count);
     travel_sample_compare_(file, line, got, count, expected, expectedCount, sorted);
 }
 
@@ -175,20 +196,8 @@ static inline void travel_sample_check_column_(const char* file, int line, CBLQu
 
 static inline void travel_sample_check_rows_(const char* file, int line, CBLQuery* query, bool sorted,
                                              const char* const* expected, size_t expectedCount) {
-    CBLError err = {0};
-    CBLResultSet* rs = query ? CBLQuery_Execute(query, &err) : NULL;
-    CHECK_OK(rs != NULL || !query, err);
-    CHECK(query != NULL);
-    size_t count = 0, capacity = 8;
-    char** got = malloc(capacity * sizeof *got);
-    while (rs && CBLResultSet_Next(rs, &err)) {
-        if (count == capacity) got = realloc(got, (capacity *= 2) * sizeof *got);
-        char* json = CBLResultSet_CreateRowDictJSON(rs);
-        got[count++] = travel_sample_strdup(json ? json : "(NULL)");
-        CBL_FreeString(json);
-    }
-    CHECK(err.code == 0);
-    CBL_Release(rs);
+    size_t count;
+    char** got = collect_rows(query, NULL, &count);
     travel_sample_compare_(file, line, got, count, expected, expectedCount, sorted);
 }
 
@@ -236,29 +245,6 @@ static inline char* json_string_member(const char* json, const char* key) {
     memcpy(value, at, (size_t)(end - at));
     value[end - at] = 0;
     return value;
-}
-
-/* Rows of `query` as JSON, owned (free each, then the array). */
-static inline char** collect_rows(CBLQuery* query, size_t* outCount) {
-    CBLError err = {0};
-    size_t count = 0, capacity = 64;
-    char** rows = malloc(sizeof(char*) * capacity);
-    CBLResultSet* rs = query ? CBLQuery_Execute(query, &err) : NULL;
-    CHECK_OK(rs != NULL, err);
-    while (rs && CBLResultSet_Next(rs, &err) && count < capacity) {
-        char* json = CBLResultSet_CreateRowDictJSON(rs);
-        rows[count++] = travel_sample_strdup(json ? json : "(NULL)");
-        CBL_FreeString(json);
-    }
-    CHECK(err.code == 0);
-    CBL_Release(rs);
-    *outCount = count;
-    return rows;
-}
-
-static inline void free_rows(char** rows, size_t count) {
-    for (size_t i = 0; i < count; i++) free(rows[i]);
-    free(rows);
 }
 
 /* `text`, or "(null)" for printing a missing string. */
