@@ -30,8 +30,8 @@ struct ImportCommand: ParsableCommand {
         for batch in stride(from: 0, to: documents.count, by: 5_000) {
             try database.inBatch {
                 for index in batch..<min(batch + 5_000, documents.count) {
-                    let (id, json) = try documents.document(at: index)
-                    try target.save(document: try MutableDocument(id: id, json: json))
+                    let (id, properties) = try documents.document(at: index)
+                    try target.save(document: try MutableDocument(id: id, data: properties))
                     imported += 1
                 }
             }
@@ -46,39 +46,53 @@ struct ImportCommand: ParsableCommand {
 }
 
 /// The documents of an import file: JSON lines, or one JSON array of objects.
-/// Parsed with DocLite's own parser, so that numbers keep their exact form.
+/// Parsed with DocLite's own parser, so that numbers keep their exact form;
+/// each document once (lines are split as bytes, the parsed properties saved as they are).
 struct JSONDocuments {
-    private enum Source { case lines([Substring]), array([JSONValue]) }
+    private enum Source { case lines(Data, [Range<Int>]), array([JSONValue]) }
     private let source: Source
     let idField: String
 
     init(data: Data, idField: String) throws {
         self.idField = idField
-        let text = String(decoding: data, as: UTF8.self)
-        if text.first(where: { !$0.isWhitespace }) == "[" {
-            guard case .array(let items) = try JSONValue(json: text) else { throw ValidationError("the file is not a JSON array") }
+        let isBlank: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+        if data.first(where: { !isBlank($0) }) == UInt8(ascii: "[") {
+            guard case .array(let items) = try JSONValue(json: String(decoding: data, as: UTF8.self)) else {
+                throw ValidationError("the file is not a JSON array")
+            }
             source = .array(items)
         } else {
-            source = .lines(text.split(whereSeparator: \.isNewline).filter { !$0.allSatisfy(\.isWhitespace) })
+            var lines: [Range<Int>] = []
+            data.withUnsafeBytes { bytes in
+                guard let base = bytes.baseAddress else { return }
+                var start = 0
+                while start < bytes.count {
+                    let end = memchr(base + start, 0x0A, bytes.count - start).map { UnsafeRawPointer($0) - base } ?? bytes.count
+                    if !bytes[start..<end].allSatisfy(isBlank) { lines.append(start..<end) }
+                    start = end + 1
+                }
+            }
+            source = .lines(data, lines)
         }
     }
 
     var count: Int {
         switch source {
-        case .lines(let lines): lines.count
+        case .lines(_, let lines): lines.count
         case .array(let items): items.count
         }
     }
 
-    /// The ID (nil: generated) and JSON body of document `index`; the ID field is removed from the body.
-    func document(at index: Int) throws -> (String?, String) {
+    /// The ID (nil: generated) and properties of document `index`; the ID field is removed from them.
+    func document(at index: Int) throws -> (String?, [String: Any?]) {
         let value: JSONValue
         switch source {
         case .array(let items):
             value = items[index]
-        case .lines(let lines):
+        case .lines(let data, let lines):
             do {
-                value = try JSONValue(json: String(lines[index]))
+                let line = data.withUnsafeBytes { String(decoding: UnsafeRawBufferPointer(rebasing: $0[lines[index]]), as: UTF8.self) }
+                value = try JSONValue(json: line)
             } catch let error as DocLiteError {
                 throw ValidationError("line \(index + 1): \(error.message)")
             }
@@ -89,6 +103,6 @@ struct JSONDocuments {
         case let other?: other.json
         case nil: nil
         }
-        return (id, JSONValue.dictionary(members).json)
+        return (id, members.mapValues { $0 as Any? })
     }
 }

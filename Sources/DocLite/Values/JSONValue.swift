@@ -56,13 +56,12 @@ package enum JSONValue: Equatable, Sendable {
         }
     }
 
-    /// Parses JSON text into a tree (through the body encoder, so the rules are the same).
+    /// Parses JSON text into a tree (by the document parser, so the rules are the same).
     package init(json: String) throws {
-        let keys = SharedKeys()
-        var encoder = BodyEncoder(sharedKeys: keys)
+        var builder = JSONTreeBuilder()
         var text = json
-        try text.withUTF8 { try JSONParser.encodeValue($0, into: &encoder) }
-        self = encoder.output.withUnsafeBytes { JSONValue(Body($0), at: 0, keys: keys) }
+        try text.withUTF8 { try JSONParser.encodeValue($0, into: &builder) }
+        self = builder.value
     }
 
     /// The JSON text of this value; dictionary keys sorted.
