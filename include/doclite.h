@@ -9,8 +9,9 @@
  *     CBLDatabase_Open, CBLDocument_Create*, CBLDocument_MutableCopy,
  *     CBLCollection_GetDocument, CBLCollection_GetMutableDocument,
  *     the collection lookups (CBLDatabase_DefaultCollection, _Collection,
- *     _CreateCollection), CBLDatabase_CreateQuery, CBLQuery_Execute and
- *     listener tokens (released by CBLListener_Remove).
+ *     _CreateCollection), CBLDatabase_CreateQuery, CBLQuery_Execute,
+ *     CBLQuery_CopyCurrentResults and listener tokens (released by
+ *     CBLListener_Remove).
  *     Every query-part constructor (CBLQueryExpression_*, CBLQueryMeta_*,
  *     CBLQueryFunction_*, CBLQueryArrayFunction_*, CBLQueryArrayExpression_*,
  *     CBLQueryFullTextFunction_*, CBLQueryCollation_*, CBLQuerySelectResult_*,
@@ -861,6 +862,25 @@ CBLListenerToken* CBLCollection_AddChangeListener(const CBLCollection* collectio
 CBLListenerToken* CBLCollection_AddDocumentChangeListener(const CBLCollection* collection, const char* docID,
                                                           CBLDocumentChangeListener listener, void* context,
                                                           CBLError* outError);
+
+/** Called when a live query's results change, and first with its current results,
+    on an arbitrary thread, one call at a time per query: read the rows with
+    CBLQuery_CopyCurrentResults(query, token). `query` and `token` are borrowed. */
+typedef void (*CBLQueryChangeListener)(void* context, CBLQuery* query, CBLListenerToken* token);
+
+/** Makes `query` live (Couchbase Lite's live query): it runs in the background,
+    `listener` is called soon with its results, then after each commit through
+    this database handle that changes them (or a change of its parameters); a
+    burst of commits within 250 ms costs one run 500 ms later. The token keeps
+    the query alive; `context` must outlive it. Returns +1 (CBLListener_Remove). */
+CBLListenerToken* CBLQuery_AddChangeListener(CBLQuery* query, CBLQueryChangeListener listener, void* context,
+                                             CBLError* outError);
+
+/** The results `token`'s listener was last called for, read from the first row
+    (each call gives a new result set). Fails with the run's error when that run
+    failed, and with kCBLErrorNotFound when `token` is not a listener of `query`
+    or has not been called yet. Returns +1. */
+CBLResultSet* CBLQuery_CopyCurrentResults(const CBLQuery* query, CBLListenerToken* token, CBLError* outError);
 
 /** Unregisters the listener and releases the token; NULL is ignored. A callback
     already running on another thread may still finish after this returns. */

@@ -96,6 +96,7 @@ final class HandleRegistry: @unchecked Sendable {
         case is CollectionRef, is CollectionRef.Type: return "CBLCollection"
         case is Document, is Document.Type, is MutableDocument.Type: return "CBLDocument"
         case is ListenerTokenRef, is ListenerTokenRef.Type: return "CBLListenerToken"
+        case is ResultSetRef, is ResultSetRef.Type: return "CBLResultSet"
         case is Query, is Query.Type: return "CBLQuery"
         case is QueryBuilderRef, is QueryBuilderRef.Type: return "CBLQueryBuilder"
         case is QueryParametersRef, is QueryParametersRef.Type: return "CBLQueryParameters"
@@ -117,19 +118,38 @@ final class CollectionRef {
     }
 }
 
-/// A listener-token handle; keeps the collection handle it reports alive.
-final class ListenerTokenRef {
-    let token: ListenerToken
-    let collectionHandle: OpaquePointer
+/// A listener-token handle; keeps the handle it listens to (a collection's or
+/// a query's) alive, and for a query listener the results last announced.
+final class ListenerTokenRef: @unchecked Sendable {
+    private let lock = Lock()
+    private var token: ListenerToken?
+    private var announced: Swift.Result<ResultSnapshot, Error>?
+    let ownerHandle: OpaquePointer
 
-    init(token: ListenerToken, collectionHandle: OpaquePointer) {
-        self.token = token
-        self.collectionHandle = collectionHandle
-        _ = HandleRegistry.shared.retain(UnsafeRawPointer(collectionHandle))
+    /// Made before its listener is registered, so that a callback can name its token.
+    init(ownerHandle: OpaquePointer) {
+        self.ownerHandle = ownerHandle
+        _ = HandleRegistry.shared.retain(UnsafeRawPointer(ownerHandle))
+    }
+
+    /// Sets the token of the registered listener.
+    func listen(_ token: ListenerToken) {
+        lock.withLock { self.token = token }
+    }
+
+    /// Unregisters the listener. Idempotent.
+    func remove() {
+        lock.withLock { token.take() }?.remove()
+    }
+
+    /// A query listener's latest results, or the error of the latest run; nil before the first.
+    var latest: Swift.Result<ResultSnapshot, Error>? {
+        get { lock.withLock { announced } }
+        set { lock.withLock { announced = newValue } }
     }
 
     deinit {
-        token.remove()
-        HandleRegistry.shared.release(UnsafeRawPointer(collectionHandle))
+        remove()
+        HandleRegistry.shared.release(UnsafeRawPointer(ownerHandle))
     }
 }

@@ -16,17 +16,16 @@ public struct DocumentChange: @unchecked Sendable {
 
 /// Keeps a change listener registered until ``remove()`` is called.
 public final class ListenerToken: @unchecked Sendable {
-    private weak var registry: ListenerRegistry?
-    let id: Int
+    private let lock = Lock()
+    private var removal: (@Sendable () -> Void)?
 
-    init(registry: ListenerRegistry, id: Int) {
-        self.registry = registry
-        self.id = id
+    init(removal: @escaping @Sendable () -> Void) {
+        self.removal = removal
     }
 
     /// Unregisters the listener; later changes no longer reach it. Idempotent.
     public func remove() {
-        registry?.remove(id)
+        lock.withLock { removal.take() }?()
     }
 }
 
@@ -69,7 +68,7 @@ final class ListenerRegistry: @unchecked Sendable {
             let id = nextID
             nextID += 1
             entries[id] = Entry(collectionID: collectionID, documentID: documentID, callback: callback)
-            return ListenerToken(registry: self, id: id)
+            return ListenerToken { [weak self] in self?.remove(id) }
         }
     }
 

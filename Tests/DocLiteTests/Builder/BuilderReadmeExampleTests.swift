@@ -25,5 +25,14 @@ final class BuilderReadmeExampleTests: DatabaseTestCase {
         built.parameters = Parameters().setInt(100, forName: "minRooms")
         let rows = try built.execute().map { [$0.string(forKey: "name"), $0.string(forKey: "country")] }
         XCTAssertEqual(rows, [["Palace", "Italy"], ["Grand", "France"]])
+
+        let announced = expectation(description: "the live rows")
+        let token = try built.addChangeListener(withQueue: .global()) { change in
+            XCTAssertEqual(change.results?.map { $0.string(forKey: "name")! } ?? [], ["Palace", "Grand"])
+            XCTAssertNil(change.error)
+            announced.fulfill()
+        }
+        wait(for: [announced], timeout: 5)
+        token.remove()
     }
 }

@@ -87,6 +87,14 @@ public class BuilderQuery: CustomStringConvertible, @unchecked Sendable {
     /// The SQL, SQLite's query plan and the JSON query (see ``Query/explain()``).
     public func explain() throws -> String { try query().explain() }
 
+    /// Makes the query live (see ``Query/addChangeListener(withQueue:_:)``);
+    /// throws when it does not compile.
+    @discardableResult
+    public func addChangeListener(withQueue queue: DispatchQueue? = nil,
+                                  _ listener: @escaping @Sendable (QueryChange) -> Void) throws -> ListenerToken {
+        try query().addChangeListener(withQueue: queue, listener)
+    }
+
     /// The result column titles.
     public var columnNames: [String] { get throws { try query().columnNames } }
 

@@ -7,6 +7,8 @@ struct CompiledQuery: Sendable {
     let columns: [ResultColumn]
     /// The names of the parameters the query uses.
     let parameterNames: Set<String>
+    /// The collections the query reads (a live query runs again when they change).
+    let collectionIDs: Set<Int64>
 }
 
 /// A result column: its title, and whether its integers are booleans.
@@ -164,7 +166,8 @@ struct QueryCompiler {
             sql += " LIMIT " + (try statement.limit.map { try limitSQL($0, .limit) } ?? "-1")
             if let offset = statement.offset { sql += " OFFSET " + (try limitSQL(offset, .offset)) }
         }
-        return CompiledQuery(key: StatementKey(sql), columns: columns, parameterNames: parameterNames)
+        return CompiledQuery(key: StatementKey(sql), columns: columns, parameterNames: parameterNames,
+                             collectionIDs: Set(sources.map(\.collection.id)))
     }
 
     /// A GROUP BY or ORDER BY key. In a grouped query a bare property is keyed

@@ -11,6 +11,8 @@ public final class Query: CustomStringConvertible, @unchecked Sendable {
     private var columns: ResultColumns
     private var compiledForIndexes: Int
     private var storedParameters: Parameters?
+    /// The query's live-query machinery while a token or listener holds it.
+    private weak var live: LiveQuery?
 
     init(database: Database, statement: SelectStatement) throws {
         self.database = database
@@ -29,10 +31,30 @@ public final class Query: CustomStringConvertible, @unchecked Sendable {
         return try compiler.compile(statement)
     }
 
-    /// The parameter values used by the next ``execute()``; setting stores a copy.
+    /// The parameter values used by the next ``execute()``; setting stores a
+    /// copy (and runs a live query again).
     public var parameters: Parameters? {
         get { lock.withLock { storedParameters.map { Parameters(parameters: $0) } } }
-        set { lock.withLock { storedParameters = newValue.map { Parameters(parameters: $0) } } }
+        set {
+            let live = lock.withLock {
+                storedParameters = newValue.map { Parameters(parameters: $0) }
+                return self.live
+            }
+            live?.parametersChanged()
+        }
+    }
+
+    /// The collections the query reads.
+    var collectionIDs: Set<Int64> { lock.withLock { compiled.collectionIDs } }
+
+    /// The query's live query, made on first use and shared while it lives.
+    func liveQuery() -> LiveQuery {
+        lock.withLock {
+            if let live { return live }
+            let made = LiveQuery(query: self)
+            live = made
+            return made
+        }
     }
 
     /// The query in LiteCore's JSON query language (its canonical text).

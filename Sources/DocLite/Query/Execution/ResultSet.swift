@@ -5,12 +5,11 @@ import CSQLite
 /// set holds one row at a time unless ``allResults()`` asks for the rest.
 /// Single pass, like Couchbase Lite's.
 public final class ResultSet: Sequence, IteratorProtocol, @unchecked Sendable {
-    private let database: Database
-    /// The reader and statement rows come from, until the last row.
-    private var source: (reader: QueryReader, statement: Statement)?
-    /// The statement's key in the reader's statement cache.
-    private let key: StatementKey
-    private let columns: ResultColumns
+    let database: Database
+    /// The reader and statement rows come from (and the statement's key in the
+    /// reader's statement cache), until the last row.
+    private var source: (reader: QueryReader, statement: Statement, key: StatementKey)?
+    let columns: ResultColumns
     /// Rows read ahead: the first (so that errors surface from `execute()`), or
     /// all of them inside a batch.
     private var pending: [Result] = []
@@ -22,8 +21,7 @@ public final class ResultSet: Sequence, IteratorProtocol, @unchecked Sendable {
     /// reader returned.
     init(database: Database, reader: QueryReader, statement: Statement, key: StatementKey, columns: ResultColumns) throws {
         self.database = database
-        self.source = (reader, statement)
-        self.key = key
+        self.source = (reader, statement, key)
         self.columns = columns
         do {
             while let row = try readRow() {
@@ -35,6 +33,13 @@ public final class ResultSet: Sequence, IteratorProtocol, @unchecked Sendable {
             throw error
         }
         pending.reverse()   // taken from the end
+    }
+
+    /// Rows already read (a live query's results).
+    init(database: Database, rows: [Result], columns: ResultColumns) {
+        self.database = database
+        self.columns = columns
+        pending = rows.reversed()   // taken from the end
     }
 
     deinit {
@@ -83,7 +88,7 @@ public final class ResultSet: Sequence, IteratorProtocol, @unchecked Sendable {
 
     /// Gives the statement back and ends the reader's snapshot. Holds the database lock.
     private func finish() {
-        guard let (reader, statement) = source else { return }
+        guard let (reader, statement, key) = source else { return }
         source = nil
         reader.giveBack(statement, key: key)
         database.returnReader(reader)

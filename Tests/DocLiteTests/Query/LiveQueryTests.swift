@@ -1,0 +1,175 @@
+import Foundation
+import XCTest
+@testable import DocLite
+
+/// Live queries: `Query.addChangeListener` gets the current rows, then the
+/// whole new rows after each commit that changes them (and only then).
+final class LiveQueryTests: DatabaseTestCase {
+    private let queue = DispatchQueue(label: "LiveQueryTests")
+
+    /// Each notification's rows (the `name` column), or the error's message.
+    private final class Changes: @unchecked Sendable {
+        private let lock = NSLock()
+        private var items: [[String]] = []
+        private var errors: [String] = []
+
+        func record(_ change: QueryChange) {
+            let names = change.results?.allResults().map { $0.string(forKey: "name") ?? "-" }
+            lock.lock()
+            if let names { items.append(names) }
+            if let error = change.error { errors.append("\(error)") }
+            lock.unlock()
+        }
+
+        var all: [[String]] { lock.lock(); defer { lock.unlock() }; return items }
+        var allErrors: [String] { lock.lock(); defer { lock.unlock() }; return errors }
+    }
+
+    private func save(_ id: String, _ json: String, in collection: DocLite.Collection? = nil) throws {
+        try (collection ?? defaultCollection).save(document: MutableDocument(id: id, json: json))
+    }
+
+    private func hotels() throws -> Query {
+        try db.createQuery(json: #"{"WHAT": [[".name"]], "WHERE": ["=", [".type"], "hotel"], "ORDER_BY": [[".name"]]}"#)
+    }
+
+    /// Waits for the live query's queue to go quiet: a notification that would come has come.
+    private func settle() {
+        Thread.sleep(forTimeInterval: 0.7)   // longer than the 500 ms a burst waits
+        queue.sync {}
+    }
+
+    func testCurrentRowsThenEveryChange() throws {
+        try save("h1", #"{"type": "hotel", "name": "Ritz"}"#)
+        let changes = Changes()
+        let token = try hotels().addChangeListener(withQueue: queue) { changes.record($0) }
+        defer { token.remove() }
+        XCTAssertTrue(waitUntil(timeout: 5) { changes.all.count == 1 })
+        XCTAssertEqual(changes.all, [["Ritz"]], "the current rows first")
+
+        try save("h2", #"{"type": "hotel", "name": "Adlon"}"#)
+        XCTAssertTrue(waitUntil(timeout: 5) { changes.all.count == 2 })
+        XCTAssertEqual(changes.all.last, ["Adlon", "Ritz"], "the whole new rows, in the query's order")
+
+        try save("l1", #"{"type": "landmark", "name": "Louvre"}"#)   // a commit that leaves the rows as they were
+        settle()
+        XCTAssertEqual(changes.all.count, 2, "unchanged rows are not announced")
+
+        try defaultCollection.delete(document: XCTUnwrap(defaultCollection.document(id: "h1")))
+        XCTAssertTrue(waitUntil(timeout: 5) { changes.all.count == 3 })
+        XCTAssertEqual(changes.all.last, ["Adlon"])
+    }
+
+    func testABatchIsOneChangeAndABurstIsCoalesced() throws {
+        let changes = Changes()
+        let token = try hotels().addChangeListener(withQueue: queue) { changes.record($0) }
+        defer { token.remove() }
+        XCTAssertTrue(waitUntil(timeout: 5) { changes.all == [[]] })
+        try db.inBatch {
+            for i in 0..<5 { try save("h\(i)", #"{"type": "hotel", "name": "H\#(i)"}"#) }
+        }
+        XCTAssertTrue(waitUntil(timeout: 5) { changes.all.count == 2 })
+        XCTAssertEqual(changes.all.last, ["H0", "H1", "H2", "H3", "H4"])
+        // Commits in quick succession: the run after the first waits, and sees them all.
+        for i in 5..<10 { try save("h\(i)", #"{"type": "hotel", "name": "H\#(i)"}"#) }
+        XCTAssertTrue(waitUntil(timeout: 5) { changes.all.last?.count == 10 })
+        settle()
+        XCTAssertLessThan(changes.all.count, 2 + 5, "a burst costs fewer runs than commits")
+    }
+
+    func testRemovedListenerHearsNothingMore() throws {
+        let changes = Changes()
+        let token = try hotels().addChangeListener(withQueue: queue) { changes.record($0) }
+        XCTAssertTrue(waitUntil(timeout: 5) { changes.all.count == 1 })
+        token.remove()
+        token.remove()   // idempotent
+        try save("h1", #"{"type": "hotel", "name": "Ritz"}"#)
+        settle()
+        XCTAssertEqual(changes.all, [[]])
+    }
+
+    func testASecondListenerGetsTheCurrentRows() throws {
+        try save("h1", #"{"type": "hotel", "name": "Ritz"}"#)
+        let query = try hotels()
+        let first = Changes(), second = Changes()
+        let firstToken = query.addChangeListener(withQueue: queue) { first.record($0) }
+        XCTAssertTrue(waitUntil(timeout: 5) { first.all.count == 1 })
+        let secondToken = query.addChangeListener(withQueue: queue) { second.record($0) }
+        XCTAssertTrue(waitUntil(timeout: 5) { second.all.count == 1 })
+        XCTAssertEqual(second.all, [["Ritz"]])
+        firstToken.remove()
+        try save("h2", #"{"type": "hotel", "name": "Adlon"}"#)
+        XCTAssertTrue(waitUntil(timeout: 5) { second.all.count == 2 })
+        XCTAssertEqual(first.all.count, 1, "a removed listener is not called")
+        secondToken.remove()
+    }
+
+    func testNewParametersRunTheQueryAgain() throws {
+        try save("h1", #"{"type": "hotel", "name": "Ritz", "city": "Paris"}"#)
+        try save("h2", #"{"type": "hotel", "name": "Savoy", "city": "London"}"#)
+        let query = try db.createQuery(json: #"{"WHAT": [[".name"]], "WHERE": ["=", [".city"], ["$city"]]}"#)
+        query.parameters = Parameters().setString("Paris", forName: "city")
+        let changes = Changes()
+        let token = query.addChangeListener(withQueue: queue) { changes.record($0) }
+        defer { token.remove() }
+        XCTAssertTrue(waitUntil(timeout: 5) { changes.all == [["Ritz"]] })
+        query.parameters = Parameters().setString("London", forName: "city")
+        XCTAssertTrue(waitUntil(timeout: 5) { changes.all.count == 2 })
+        XCTAssertEqual(changes.all.last, ["Savoy"])
+    }
+
+    func testAFailingRunIsAnnouncedAsAnError() throws {
+        let query = try db.createQuery(json: #"{"WHAT": [[".name"]], "LIMIT": ["$n"]}"#)
+        let changes = Changes()
+        let token = query.addChangeListener(withQueue: queue) { changes.record($0) }
+        defer { token.remove() }
+        XCTAssertTrue(waitUntil(timeout: 5) { changes.allErrors.count == 1 })
+        XCTAssertTrue(changes.allErrors[0].contains("LIMIT is MISSING"), changes.allErrors[0])
+        query.parameters = Parameters().setInt(5, forName: "n")
+        XCTAssertTrue(waitUntil(timeout: 5) { changes.all == [[]] }, "the next run's rows")
+    }
+
+    func testOnlyCollectionsTheQueryReadsRunItAgain() throws {
+        let other = try db.createCollection(name: "other")
+        let changes = Changes()
+        let token = try hotels().addChangeListener(withQueue: queue) { changes.record($0) }
+        defer { token.remove() }
+        XCTAssertTrue(waitUntil(timeout: 5) { changes.all.count == 1 })
+        try save("o1", #"{"type": "hotel", "name": "Elsewhere"}"#, in: other)
+        settle()
+        XCTAssertEqual(changes.all.count, 1)
+    }
+
+    func testBuilderQueriesAreLiveToo() throws {
+        let changes = Changes()
+        let token = try QueryBuilder.select(SelectResult.property("name"))
+            .from(DataSource.collection(defaultCollection))
+            .where(Expression.property("type").equalTo(Expression.string("hotel")))
+            .addChangeListener(withQueue: queue) { changes.record($0) }
+        defer { token.remove() }
+        XCTAssertTrue(waitUntil(timeout: 5) { changes.all.count == 1 })
+        try save("h1", #"{"type": "hotel", "name": "Ritz"}"#)
+        XCTAssertTrue(waitUntil(timeout: 5) { changes.all.last == ["Ritz"] })
+    }
+
+    func testTheMainQueueByDefault() throws {
+        let delivered = expectation(description: "a change on the main thread")
+        let token = try hotels().addChangeListener { _ in
+            XCTAssertTrue(Thread.isMainThread)
+            delivered.fulfill()
+        }
+        defer { token.remove() }
+        wait(for: [delivered], timeout: 5)
+    }
+
+    func testClosingTheDatabaseEndsTheLiveQuery() throws {
+        let changes = Changes()
+        let token = try hotels().addChangeListener(withQueue: queue) { changes.record($0) }
+        XCTAssertTrue(waitUntil(timeout: 5) { changes.all.count == 1 })
+        try db.close()
+        settle()
+        token.remove()
+        XCTAssertEqual(changes.all.count, 1)
+        XCTAssertEqual(changes.allErrors, [])
+    }
+}
