@@ -864,15 +864,16 @@ CBLListenerToken* CBLCollection_AddDocumentChangeListener(const CBLCollection* c
                                                           CBLError* outError);
 
 /** Called when a live query's results change, and first with its current results,
-    on an arbitrary thread, one call at a time per query: read the rows with
+    on an arbitrary thread, one call at a time per token: read the rows with
     CBLQuery_CopyCurrentResults(query, token). `query` and `token` are borrowed. */
 typedef void (*CBLQueryChangeListener)(void* context, CBLQuery* query, CBLListenerToken* token);
 
 /** Makes `query` live (Couchbase Lite's live query): it runs in the background,
     `listener` is called soon with its results, then after each commit through
     this database handle that changes them (or a change of its parameters); a
-    burst of commits within 250 ms costs one run 500 ms later. The token keeps
-    the query alive; `context` must outlive it. Returns +1 (CBLListener_Remove). */
+    commit within 250 ms of the previous one waits 500 ms, so the rest of a
+    burst costs one more run. The listener stays registered, and the query
+    alive, until CBLListener_Remove; `context` must outlive that. Returns +1. */
 CBLListenerToken* CBLQuery_AddChangeListener(CBLQuery* query, CBLQueryChangeListener listener, void* context,
                                              CBLError* outError);
 

@@ -56,6 +56,14 @@ static int calls(Seen* seen) {
     return n;
 }
 
+/* A copy of what the listener saw, taken under its lock. */
+static Seen seen_now(Seen* seen) {
+    pthread_mutex_lock(&seen->lock);
+    Seen copy = *seen;
+    pthread_mutex_unlock(&seen->lock);
+    return copy;
+}
+
 /* Waits up to 5 s for `count` calls. */
 static bool wait_calls(Seen* seen, int count) {
     for (int i = 0; i < 500 && calls(seen) < count; i++) sleep_ms(10);
@@ -76,15 +84,16 @@ static void test_live_rows(CBLDatabase* db, CBLCollection* hotels) {
     CBL_Release(query);   /* the token keeps the query */
 
     CHECK(wait_calls(&seen, 1));
-    CHECK_STR(seen.last, "Ritz");
+    CHECK_STR(seen_now(&seen).last, "Ritz");
     save_json(hotels, "h2", "{\"type\": \"hotel\", \"name\": \"Adlon\"}");
     CHECK(wait_calls(&seen, 2));
-    CHECK_STR(seen.last, "Adlon,Ritz");
+    CHECK_STR(seen_now(&seen).last, "Adlon,Ritz");
     save_json(hotels, "l1", "{\"type\": \"landmark\", \"name\": \"Louvre\"}");   /* the rows stay as they are */
     sleep_ms(800);
-    CHECK(calls(&seen) == 2);
-    CHECK(seen.failures == 0);
-    CHECK(seen.second_read_same == 2);
+    Seen after = seen_now(&seen);
+    CHECK(after.calls == 2);
+    CHECK(after.failures == 0);
+    CHECK(after.second_read_same == 2);
 
     CBLListener_Remove(token);
     save_json(hotels, "h3", "{\"type\": \"hotel\", \"name\": \"Savoy\"}");
@@ -107,11 +116,12 @@ static void test_errors_and_misuse(CBLDatabase* db) {
     CBLListenerToken* token = CBLQuery_AddChangeListener(query, listener, &seen, &err);
     CHECK_OK(token != NULL, err);
     CHECK(wait_calls(&seen, 1));
-    CHECK(seen.failures == 1);
-    CHECK(strstr(seen.last_error, "LIMIT is MISSING") != NULL);
+    Seen failed = seen_now(&seen);
+    CHECK(failed.failures == 1);
+    CHECK(strstr(failed.last_error, "LIMIT is MISSING") != NULL);
     CHECK_OK(CBLQuery_SetParameters(query, "{\"n\": 1}", &err), err);
     CHECK(wait_calls(&seen, 2));
-    CHECK_STR(seen.last, "Ritz");   /* the first by sequence */
+    CHECK_STR(seen_now(&seen).last, "Ritz");   /* the first by sequence */
 
     /* The token of another query, a released token, NULLs. */
     CHECK(CBLQuery_CopyCurrentResults(other, token, &err) == NULL);

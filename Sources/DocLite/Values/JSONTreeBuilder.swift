@@ -1,14 +1,15 @@
 /// Builds a ``JSONValue`` tree from the JSON parser's events, for
 /// `JSONValue(json:)`: one pass, no intermediate body or key table (measured
 /// with callgrind on `doclite import`: half the instructions of encoding a body
-/// and decoding it).
+/// and decoding it). The members of the open containers wait on one flat
+/// stack, and each container is built once, when it closes.
 struct JSONTreeBuilder: JSONSink {
-    private enum Container {
-        case array([JSONValue])
-        case dictionary([String: JSONValue], key: String)
-    }
-
-    private var open: [Container] = []
+    /// The finished values inside the open containers, in order, with their keys ("" in an array).
+    private var values: [JSONValue] = []
+    private var keys: [String] = []
+    /// Where each open container's values start in `values`, and the key it will be stored under.
+    private var open: [(start: Int, key: String)] = []
+    private var key = ""
     /// The finished top-level value.
     private(set) var value: JSONValue = .null
 
@@ -19,36 +20,44 @@ struct JSONTreeBuilder: JSONSink {
     mutating func writeUnsigned(_ value: UInt64) { add(Int64(exactly: value).map { .int($0) } ?? .unsigned(value)) }
     mutating func writeDouble(_ value: Double) { add(.double(value)) }
     mutating func writeString(_ utf8: UnsafeBufferPointer<UInt8>) { add(.string(String(decoding: utf8, as: UTF8.self))) }
+    mutating func writeKey(_ utf8: UnsafeBufferPointer<UInt8>) { key = String(decoding: utf8, as: UTF8.self) }
 
-    mutating func writeKey(_ utf8: UnsafeBufferPointer<UInt8>) {
-        guard case .dictionary(let members, _)? = open.popLast() else { return }
-        open.append(.dictionary(members, key: String(decoding: utf8, as: UTF8.self)))
-    }
-
-    mutating func beginDict() { open.append(.dictionary([:], key: "")) }
-    mutating func beginArray() { open.append(.array([])) }
+    mutating func beginDict() { begin() }
+    mutating func beginArray() { begin() }
 
     mutating func endDict() {
-        guard case .dictionary(let members, _)? = open.popLast() else { return }
-        add(.dictionary(members))
+        let start = end()
+        var members: [String: JSONValue] = [:]
+        for i in start..<values.count { members[keys[i]] = values[i] }   // a repeated key: the last wins
+        finish(.dictionary(members), from: start)
     }
 
     mutating func endArray() {
-        guard case .array(let items)? = open.popLast() else { return }
-        add(.array(items))
+        let start = end()
+        finish(.array(Array(values[start...])), from: start)
     }
 
-    /// Adds a finished value to the innermost container (a repeated key: the last wins).
+    private mutating func begin() {
+        open.append((values.count, key))
+        key = ""
+    }
+
+    /// Closes the innermost container: where its values start; its own key becomes current again.
+    private mutating func end() -> Int {
+        let (start, containerKey) = open.removeLast()
+        key = containerKey
+        return start
+    }
+
+    private mutating func finish(_ container: JSONValue, from start: Int) {
+        values.removeSubrange(start...)
+        keys.removeSubrange(start...)
+        add(container)
+    }
+
     private mutating func add(_ item: JSONValue) {
-        switch open.popLast() {
-        case nil:
-            value = item
-        case .array(var items)?:
-            items.append(item)
-            open.append(.array(items))
-        case .dictionary(var members, let key)?:
-            members[key] = item
-            open.append(.dictionary(members, key: key))
-        }
+        guard !open.isEmpty else { value = item; return }
+        values.append(item)
+        keys.append(key)
     }
 }

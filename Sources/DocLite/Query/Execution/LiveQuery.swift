@@ -53,19 +53,23 @@ package struct ResultSnapshot: @unchecked Sendable {
 
 /// Runs a query again after each commit to a collection it reads, and tells
 /// its listeners when the rows differ from those last announced (LiteCore's
-/// LiveQuerier): a change within 250 ms of the previous one waits 500 ms, so
-/// that a burst of commits costs one run; a run after the listeners are gone
-/// is skipped. Runs are made one at a time on a queue of the live query's own.
+/// LiveQuerier): a commit within 250 ms of the previous one waits 500 ms, so
+/// that the rest of a burst costs one more run; a run after the listeners are
+/// gone is skipped. Runs are made one at a time on a queue of the live query's
+/// own; each listener is called one call at a time, in order.
+///
+/// While it has listeners its query holds it (and it holds its query), so a
+/// listener lives until its token is removed, kept or not; the last removal
+/// lets both go.
 final class LiveQuery: @unchecked Sendable {
     private struct Listener {
-        /// Where the listener is called; nil: on the run queue.
+        /// A serial queue that calls the listener (targeting the caller's queue); nil: the run queue.
         let queue: DispatchQueue?
         let callback: @Sendable (QueryChange) -> Void
     }
 
     private typealias Rows = (rows: [Result], columns: ResultColumns)
 
-    /// Kept alive while the live query is: a token holds the live query, the live query its query.
     let query: Query
     private let lock = Lock()
     private let runQueue = DispatchQueue(label: "DocLite.LiveQuery")
@@ -73,30 +77,50 @@ final class LiveQuery: @unchecked Sendable {
     private var nextID = 1
     /// The database's commit listeners for the collections the query reads.
     private var commitTokens: [ListenerToken] = []
-    /// The rows last announced; nil until the first run since the query went live.
+    /// The rows last announced; nil until a run since the query went live has succeeded.
     private var current: Rows?
-    private var lastCommit: DispatchTime?
-    private var runPending = false
-    /// Bumped when the query stops being live: runs scheduled before then do nothing.
+    private var lastCommit: UInt64?
+    /// Bumped when the query starts and stops being live: runs scheduled before then do nothing.
     private var generation = 0
+    /// The generation a run is scheduled for, if any.
+    private var pending: Int?
+    /// Runs made (for tests).
+    private(set) var runCount = 0
 
     init(query: Query) {
         self.query = query
     }
 
+    deinit {
+        commitTokens.forEach { $0.remove() }
+    }
+
     /// Registers a listener; the first one starts the query, a later one gets the current rows.
     func add(queue: DispatchQueue?, _ callback: @escaping @Sendable (QueryChange) -> Void) -> ListenerToken {
-        let listener = Listener(queue: queue, callback: callback)
-        let (id, isFirst, rows) = lock.withLock { () -> (Int, Bool, Rows?) in
+        let listener = Listener(queue: queue.map { DispatchQueue(label: "DocLite.LiveQuery.listener", target: $0) },
+                                callback: callback)
+        let collectionIDs = query.collectionIDs   // taken first: never the query's lock inside this one
+        let (id, isFirst) = lock.withLock { () -> (Int, Bool) in
             let id = nextID
             nextID += 1
             listeners[id] = listener
-            return (id, listeners.count == 1, current)
+            if listeners.count == 1 {
+                generation += 1
+                let database = query.database
+                commitTokens = collectionIDs.map { collectionID in
+                    database.listeners.add(collectionID: collectionID, documentID: nil) { [weak self] _, _ in self?.committed() }
+                }
+            }
+            return (id, listeners.count == 1)
         }
         if isFirst {
-            start()
-        } else if let rows {
-            runQueue.async { self.announce(.success(rows), to: [listener]) }
+            schedule(after: 0)
+        } else {
+            // On the run queue, after any run in progress: the rows current then.
+            runQueue.async {
+                guard let rows = self.lock.withLock({ self.listeners[id] != nil ? self.current : nil }) else { return }
+                self.announce(.success(rows), to: [(id, listener)])
+            }
         }
         return ListenerToken { self.remove(id) }
     }
@@ -106,41 +130,48 @@ final class LiveQuery: @unchecked Sendable {
         schedule(after: 0)
     }
 
-    private func start() {
-        let database = query.database
-        let tokens = query.collectionIDs.map { collectionID in
-            database.listeners.add(collectionID: collectionID, documentID: nil) { [weak self] _, _ in self?.committed() }
-        }
-        lock.withLock { commitTokens = tokens }
-        schedule(after: 0)
+    /// Whether it has no listener (it is not running).
+    var isStopped: Bool { lock.withLock { listeners.isEmpty } }
+
+    /// Whether no run is scheduled or under way (for tests: then no announcement is coming).
+    var isIdle: Bool {
+        let scheduled = lock.withLock { pending != nil }
+        return !scheduled && runQueue.sync { lock.withLock { pending == nil } }
     }
 
     private func remove(_ id: Int) {
-        let stopped: [ListenerToken] = lock.withLock {
-            guard listeners.removeValue(forKey: id) != nil, listeners.isEmpty else { return [] }
+        let stopped: [ListenerToken]? = lock.withLock {
+            guard listeners.removeValue(forKey: id) != nil, listeners.isEmpty else { return nil }
             generation += 1
+            pending = nil
             current = nil
             lastCommit = nil
             defer { commitTokens = [] }
             return commitTokens
         }
+        guard let stopped else { return }
         stopped.forEach { $0.remove() }
+        query.liveQueryStopped(self)
+    }
+
+    private func isListening(_ id: Int) -> Bool {
+        lock.withLock { listeners[id] != nil }
     }
 
     private func committed() {
-        let now = DispatchTime.now()
         let soon = lock.withLock { () -> Bool in
-            defer { lastCommit = now }
+            let now = DispatchTime.now().uptimeNanoseconds
+            defer { lastCommit = max(now, lastCommit ?? 0) }
             guard let last = lastCommit else { return false }
-            return now.uptimeNanoseconds - last.uptimeNanoseconds < 250_000_000
+            return now < last + 250_000_000
         }
         schedule(after: soon ? 0.5 : 0)
     }
 
     private func schedule(after delay: Double) {
         let scheduled: Int? = lock.withLock {
-            guard !runPending, !listeners.isEmpty else { return nil }
-            runPending = true
+            guard pending != generation, !listeners.isEmpty else { return nil }
+            pending = generation
             return generation
         }
         guard let scheduled else { return }
@@ -149,8 +180,10 @@ final class LiveQuery: @unchecked Sendable {
 
     private func run(generation scheduled: Int) {
         let live = lock.withLock { () -> Bool in
-            runPending = false
-            return generation == scheduled
+            guard generation == scheduled else { return false }
+            pending = nil
+            runCount += 1
+            return true
         }
         guard live else { return }
         let outcome: Swift.Result<Rows, Error>
@@ -164,20 +197,25 @@ final class LiveQuery: @unchecked Sendable {
         } catch {
             outcome = .failure(error)
         }
-        let targets: [Listener] = lock.withLock {
+        let targets: [(Int, Listener)] = lock.withLock {
             guard generation == scheduled else { return [] }
-            if case .success(let rows) = outcome {
-                if let current, current.rows.map(\.values) == rows.rows.map(\.values) { return [] }   // unchanged
+            switch outcome {
+            case .success(let rows):
+                if let current, current.columns.names == rows.columns.names, current.columns.isBoolean == rows.columns.isBoolean,
+                   current.rows.map(\.values) == rows.rows.map(\.values) { return [] }   // unchanged
                 current = rows
+            case .failure:
+                current = nil   // the next good rows are news, whatever they are
             }
-            return listeners.sorted { $0.key < $1.key }.map(\.value)
+            return listeners.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         }
         announce(outcome, to: targets)
     }
 
-    /// Calls each listener with its own result set of the rows, or with the error.
-    private func announce(_ outcome: Swift.Result<Rows, Error>, to targets: [Listener]) {
-        for listener in targets {
+    /// Calls each listener (still registered when its call is made) with its own
+    /// result set of the rows, or with the error.
+    private func announce(_ outcome: Swift.Result<Rows, Error>, to targets: [(Int, Listener)]) {
+        for (id, listener) in targets {
             let change: QueryChange
             switch outcome {
             case .success(let rows):
@@ -186,11 +224,11 @@ final class LiveQuery: @unchecked Sendable {
             case .failure(let error):
                 change = QueryChange(query: query, results: nil, error: error)
             }
-            if let queue = listener.queue {
-                queue.async { listener.callback(change) }
-            } else {
-                listener.callback(change)
+            guard let queue = listener.queue else {
+                if isListening(id) { listener.callback(change) }
+                continue
             }
+            queue.async { if self.isListening(id) { listener.callback(change) } }
         }
     }
 }

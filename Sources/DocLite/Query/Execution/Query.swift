@@ -11,8 +11,8 @@ public final class Query: CustomStringConvertible, @unchecked Sendable {
     private var columns: ResultColumns
     private var compiledForIndexes: Int
     private var storedParameters: Parameters?
-    /// The query's live-query machinery while a token or listener holds it.
-    private weak var live: LiveQuery?
+    /// The query's live query while it has listeners (it holds the query too).
+    private var live: LiveQuery?
 
     init(database: Database, statement: SelectStatement) throws {
         self.database = database
@@ -47,7 +47,7 @@ public final class Query: CustomStringConvertible, @unchecked Sendable {
     /// The collections the query reads.
     var collectionIDs: Set<Int64> { lock.withLock { compiled.collectionIDs } }
 
-    /// The query's live query, made on first use and shared while it lives.
+    /// The query's live query, made on first use and shared while it has listeners.
     func liveQuery() -> LiveQuery {
         lock.withLock {
             if let live { return live }
@@ -55,6 +55,11 @@ public final class Query: CustomStringConvertible, @unchecked Sendable {
             live = made
             return made
         }
+    }
+
+    /// The live query's last listener was removed: let it go (unless it has been replaced).
+    func liveQueryStopped(_ stopped: LiveQuery) {
+        lock.withLock { if live === stopped, stopped.isStopped { live = nil } }
     }
 
     /// The query in LiteCore's JSON query language (its canonical text).
