@@ -5,7 +5,7 @@ import Foundation
 /// ``toJSON()``; a JSON null reads as nil too but is kept there (as `NSNull`).
 /// Iterating a result gives its column titles.
 public final class Result: ArrayProtocol, DictionaryProtocol, Sequence, @unchecked Sendable {
-    private let columns: ResultColumns
+    let columns: ResultColumns
     /// The column values; nil is MISSING.
     package let values: [JSONValue?]
 

@@ -1,0 +1,40 @@
+import Foundation
+
+extension Result {
+    /// The row decoded as `type`, as Couchbase Lite's `data(as:dataKey:)`: its
+    /// columns by title, or with `dataKey` the dictionary in that column (a
+    /// `SelectResult.all()` row's document is under its data source's name or
+    /// alias). Dates decode from ISO-8601 strings. Throws the `DecodingError`.
+    public func data<T: Decodable>(as type: T.Type, dataKey: String? = nil) throws -> T {
+        var object = JSONValue.dictionary(jsonMembers)
+        if let dataKey {
+            guard let index = columns.indexes[dataKey], case .dictionary? = values[index] else {
+                throw DecodingError.valueNotFound(type, DecodingError.Context(
+                    codingPath: [], debugDescription: "the row has no dictionary in a column titled '\(dataKey)'"))
+            }
+            object = values[index]!
+        }
+        return try Self.decoder.decode(type, from: Data(object.json.utf8))
+    }
+
+    private static var decoder: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let text = try decoder.singleValueContainer().decode(String.self)
+            guard let date = ISO8601.date(from: text) else {
+                throw DecodingError.dataCorrupted(DecodingError.Context(
+                    codingPath: decoder.codingPath, debugDescription: "'\(text)' is not an ISO-8601 date"))
+            }
+            return date
+        }
+        return decoder
+    }
+}
+
+extension ResultSet {
+    /// The remaining rows decoded as `type` (see ``Result/data(as:dataKey:)``);
+    /// reads them all at once.
+    public func data<T: Decodable>(as type: T.Type, dataKey: String? = nil) throws -> [T] {
+        try map { try $0.data(as: type, dataKey: dataKey) }
+    }
+}
