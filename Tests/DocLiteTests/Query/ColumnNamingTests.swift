@@ -13,6 +13,14 @@ final class ColumnNamingTests: QueryTestCase {
         XCTAssertEqual(try names("{}"), ["_id", "_sequence"])
     }
 
+    func testMetaTitles() throws {
+        // The whole META() dictionary is titled as its source (LiteCore's MetaNode), a meta property by its name.
+        XCTAssertEqual(try names(#"{"WHAT": [["META()"]]}"#), try names(#"{"WHAT": [["."]]}"#))
+        XCTAssertEqual(try names(#"{"WHAT": [["META()", "h"], ["._ID"], [".h._rowid"], ["_.", ["META()", "h"], ".Sequence"]], "FROM": [{"COLLECTION": "_default._default", "AS": "h"}]}"#),
+                       ["h", "id", "rowid", "sequence"])
+        XCTAssertEqual(try names(#"{"WHAT": [["META()"]], "FROM": [{"COLLECTION": "_default._default"}]}"#), ["_default"])
+    }
+
     func testDuplicatesAndAliases() throws {
         XCTAssertEqual(try names(#"{"WHAT": [[".name"], [".a.name"], [".b.name"]]}"#), ["name", "name #2", "name #3"])
         XCTAssertEqual(try names(#"{"WHAT": [["AS", [".x"], "$1"], ["+", 1, 1], ["AS", [".y"], "name"], [".name"]]}"#),

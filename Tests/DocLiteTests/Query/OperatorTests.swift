@@ -56,6 +56,21 @@ final class OperatorTests: QueryTestCase {
         XCTAssertEqual(try ids(#"{"WHAT": [["_.", ["META()"], "id"]], "WHERE": ["_.", ["META()"], "deleted"]}"#), ["int"])
     }
 
+    func testMetaKeysIgnoreCaseAndMayStartWithADot() throws {
+        // As LiteCore: `["_.", ["META()"], ".id"]` (what its SQL++ translator writes), any case, shortcuts too.
+        XCTAssertEqual(try ids(#"{"WHAT": [["_.", ["META()"], ".id"]], "WHERE": ["=", [".name"], "a"]}"#), ["int"])
+        XCTAssertEqual(try ids(#"{"WHAT": [["_.", ["META()"], "ID"]], "WHERE": ["=", [".name"], "a"]}"#), ["int"])
+        XCTAssertEqual(try ids(#"{"WHAT": [["._ID"]], "WHERE": ["=", ["._Id"], "int"]}"#), ["int"])
+        XCTAssertEqual(try db.createQuery(json: #"{"WHAT": [["_.", ["META()"], "revisionid"]]}"#).json,
+                       #"{"WHAT":[["_.",["META()"],"revisionID"]]}"#, "written with the canonical name")
+        assertThrows(.invalidQuery, containing: "'bogus' is not a valid Meta key (id, sequence, deleted, expiration, revisionID, rowid)") {
+            _ = try self.ids(#"{"WHAT": [["_.", ["META()"], "bogus"]]}"#)
+        }
+        assertThrows(.invalidQuery, containing: "'id.x' is not a valid Meta key") {
+            _ = try self.ids(#"{"WHAT": [["_.", ["META()"], "id.x"]]}"#)
+        }
+    }
+
     func testAFailingFirstStepLeavesTheStatementCacheSound() throws {
         let query = try db.createQuery(json: #"{"WHAT": [["._id"]], "ORDER_BY": [["._sequence"]], "LIMIT": ["$n"]}"#)
         query.parameters = Parameters().setString("abc", forName: "n")

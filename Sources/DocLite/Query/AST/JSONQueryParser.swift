@@ -213,14 +213,25 @@ enum JSONQueryParser {
         if op.hasPrefix("_.") {
             guard !args.isEmpty else { throw error(at: location, "'_.' takes an expression and a path") }
             let base = try operand(0)
-            let path = (op == "_." ? [] : try self.path(String(op.dropFirst(2)), at: location))
+            // A path string may start with '.' (LiteCore writes `["_.", ["META()"], ".id"]`).
+            func nestedPath(_ text: String, at location: String) throws -> [PathComponent] {
+                try self.path(text.hasPrefix(".") ? String(text.dropFirst()) : text, at: location)
+            }
+            var path = (op == "_." ? [] : try self.path(String(op.dropFirst(2)), at: location))
                 + (args.count > 1 ? try args[1...].enumerated().flatMap { i, arg -> [PathComponent] in
                     guard case .string(let text) = arg else {
                         throw error(at: "\(location)[\(i + 2)]", "'_.' takes a path string")
                     }
-                    return try self.path(text, at: "\(location)[\(i + 2)]")
+                    return try nestedPath(text, at: "\(location)[\(i + 2)]")
                 } : [])
             guard !path.isEmpty else { throw error(at: location, "'_.' needs a path") }
+            if case .function("meta", _) = base {
+                guard path.count == 1, case .key(let key) = path[0], let meta = MetaProperty(name: key) else {
+                    throw error(at: location, "'\(PropertyPath.format(path))' is not a valid Meta key "
+                                + "(\(MetaProperty.allCases.map(\.rawValue).joined(separator: ", ")))")
+                }
+                path = [.key(meta.rawValue)]
+            }
             return .nested(base, path)
         }
         if op.hasSuffix("()") {

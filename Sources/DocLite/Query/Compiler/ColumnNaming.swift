@@ -35,20 +35,33 @@ enum ColumnNaming {
         case .all(let name):
             return (name.flatMap { name in sources.first { $0.isNamed(name) } } ?? sources[0]).columnName
         case .property(let path):
-            if path.count == 1, case .key(let first) = path[0], let source = sources.first(where: { $0.isNamed(first) }) {
-                return source.columnName
+            var rest = path[...]
+            if case .key(let first) = path[0], let source = sources.first(where: { $0.isNamed(first) }) {
+                guard path.count > 1 else { return source.columnName }
+                rest = path.dropFirst()
             }
-            return lastKey(path)
+            if rest.count == 1, case .key(let key) = rest[rest.startIndex], let meta = MetaProperty(shortcut: key) {
+                return meta.rawValue   // `._id` is titled `id`, as a META() property is
+            }
+            return lastKey(rest)
         case .nested(_, let path):
-            return lastKey(path)
+            return lastKey(path[...])
+        case .function("meta", let arguments):
+            // The whole META() dictionary is titled as its source, as in LiteCore.
+            let alias: String? = switch arguments.first {
+            case .literal(.string(let name))?: name
+            case .property(let path)? where path.count == 1: if case .key(let name) = path[0] { name } else { nil }
+            default: nil
+            }
+            return (alias.flatMap { name in sources.first { $0.isNamed(name) } } ?? sources[0]).columnName
         default:
             return ""
         }
     }
 
-    /// The last component when it is a key (meta keys without their `_`); empty for an index.
-    private static func lastKey(_ path: [PathComponent]) -> String {
+    /// The last component when it is a key; empty for an index.
+    private static func lastKey(_ path: ArraySlice<PathComponent>) -> String {
         guard case .key(let key)? = path.last else { return "" }
-        return QueryCompiler.metaProperties.contains(key) && key != "_rowid" ? String(key.dropFirst()) : key
+        return key
     }
 }

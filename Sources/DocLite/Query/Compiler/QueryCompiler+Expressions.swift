@@ -48,7 +48,6 @@ extension QueryCompiler {
         projection?.reference(sql) ?? sql
     }
 
-    static let metaProperties: Set<String> = ["_id", "_sequence", "_deleted", "_expiration", "_revisionID", "_rowid"]
     static let aggregates: Set<String> = ["count", "sum", "avg", "min", "max", "array_agg"]
 
     /// Compiles `expression` as part of `clause`; `location` names it in errors.
@@ -73,8 +72,8 @@ extension QueryCompiler {
             return wholeSource(index)
         case .nested(let base, let path):
             if case .function("meta", let arguments) = base, path.count == 1, case .key(let key) = path[0],
-               let meta = metaColumn("_" + key, of: try metaSource(arguments, at: location)) {
-                return meta
+               let meta = MetaProperty(name: key) {   // the parser checked the key
+                return metaColumn(meta, of: try metaSource(arguments, at: location))
             }
             let value = try sub(base, 1)
             return SQLFragment(sql: "doc_value(\(value.sql), \(SQLLiteral.string(PropertyPath.format(path))))", kind: .any)
@@ -190,11 +189,11 @@ extension QueryCompiler {
             readsBodies = true
             return wholeSource(index)
         }
-        if case .key(let key) = first, Self.metaProperties.contains(key), source.unnest == nil {
+        if case .key(let key) = first, let meta = MetaProperty(shortcut: key), source.unnest == nil {
             guard rest.count == 1 else {
                 throw JSONQueryParser.error(at: location, "meta property '\(key)' has no sub-properties")
             }
-            return metaColumn(key, of: index)!
+            return metaColumn(meta, of: index)
         }
         readsBodies = true
         let body = source.column("body"), pathText = PropertyPath.format(rest)
@@ -257,17 +256,16 @@ extension QueryCompiler {
         }
     }
 
-    /// The SQL of meta property `key` (`_id`, `_sequence`, …) of source `index`.
-    private mutating func metaColumn(_ key: String, of index: Int) -> SQLFragment? {
+    /// The SQL of meta property `meta` of source `index`.
+    private mutating func metaColumn(_ meta: MetaProperty, of index: Int) -> SQLFragment {
         let source = sources[index]
         let sql: String
-        switch key {
-        case "_id": sql = source.column("key")
-        case "_sequence", "_rowid": sql = source.column("sequence")
-        case "_deleted": return SQLFragment(sql: source.includesDeleted ? projected(source.column("deleted")) : "0", kind: .boolean)
-        case "_expiration": sql = source.column("expiration")
-        case "_revisionID": sql = "doc_revid(\(source.column("revid")))"
-        default: return nil
+        switch meta {
+        case .id: sql = source.column("key")
+        case .sequence, .rowid: sql = source.column("sequence")
+        case .deleted: return SQLFragment(sql: source.includesDeleted ? projected(source.column("deleted")) : "0", kind: .boolean)
+        case .expiration: sql = source.column("expiration")
+        case .revisionID: sql = "doc_revid(\(source.column("revid")))"
         }
         return SQLFragment(sql: projected(sql), kind: .scalar)
     }

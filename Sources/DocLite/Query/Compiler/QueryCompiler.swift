@@ -206,7 +206,7 @@ struct QueryCompiler {
     private mutating func markReadingDeleted(_ expression: QueryExpression) throws {
         switch expression {
         case .property(let path):
-            if let (index, rest) = try? resolve(path), rest.first == .key("_deleted") {
+            if let (index, rest) = try? resolve(path), case .key(let key)? = rest.first, MetaProperty(shortcut: key) == .deleted {
                 sources[index].includesDeleted = true
             }
         case .nested(.function("meta", let arguments), let path):
