@@ -36,6 +36,19 @@ final class CompilerErrorTests: QueryTestCase {
         assertInvalid(#"{"WHAT": [["SUM()", ["COUNT()"]]]}"#, "WHAT[0][1]: aggregate function 'count()' cannot be nested")
     }
 
+    func testPropertiesQualifiedWithScopeAndCollection() throws {
+        // As LiteCore: the alias, `scope.collection`, or the bare collection name qualify a property.
+        let widgets = try db.createCollection(name: "widgets", scope: "store")
+        try load([("w1", #"{"color": "red"}"#)], into: widgets)
+        try load([("d1", #"{"name": "Ann"}"#)])
+        XCTAssertEqual(try rows(#"{"WHAT": [[".store.widgets.color"], [".widgets.color"], [".STORE.Widgets._id"]], "FROM": [{"COLLECTION": "store.widgets"}]}"#),
+                       [[.string("red"), .string("red"), .string("w1")]])
+        XCTAssertEqual(try rows(#"{"WHAT": [["._default._default.name"]], "FROM": [{"COLLECTION": "_default._default"}]}"#),
+                       [[.string("Ann")]])
+        XCTAssertEqual(try rows(#"{"WHAT": [[".w.color"], [".store.widgets.color"]], "FROM": [{"COLLECTION": "store.widgets", "AS": "w"}]}"#),
+                       [[.string("red"), nil]], "an explicit alias replaces the collection's names")
+    }
+
     func testAliasesAndSources() throws {
         let join = #""FROM": [{"AS": "a"}, {"AS": "b", "JOIN": "INNER", "ON": ["=", [".a.x"], [".b.x"]]}]"#
         assertInvalid("{\(join), \"WHERE\": [\"=\", [\".x\"], 1]}", "WHERE[1]: property 'x' does not begin with a declared 'AS' alias")

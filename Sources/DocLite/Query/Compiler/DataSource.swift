@@ -32,6 +32,15 @@ struct ResolvedSource {
         return !hasExplicitAlias && name.caseInsensitiveCompare(collection.name) == .orderedSame
     }
 
+    /// Whether `scope.name` (two path components) names this source: its alias,
+    /// or, without an explicit alias, its collection with its scope.
+    func isNamed(scope: String, collection name: String) -> Bool {
+        guard unnest == nil else { return false }
+        if "\(scope).\(name)".caseInsensitiveCompare(alias) == .orderedSame { return true }
+        return !hasExplicitAlias && scope.caseInsensitiveCompare(collection.scopeName) == .orderedSame
+            && name.caseInsensitiveCompare(collection.name) == .orderedSame
+    }
+
     /// The table expression of the `FROM` clause.
     var tableSQL: String {
         let live = Schema.liveTable(collection.id)

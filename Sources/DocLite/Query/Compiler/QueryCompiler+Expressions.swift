@@ -209,6 +209,11 @@ extension QueryCompiler {
 
     /// The source a property path reads and the path within its documents.
     func resolve(_ path: [PathComponent], at location: String = "") throws -> (Int, ArraySlice<PathComponent>) {
+        // `scope.collection.prop`: a collection named with its scope (LiteCore's resolvePropertyPath).
+        if path.count >= 2, case .key(let scope) = path[0], case .key(let name) = path[1],
+           let index = sources.firstIndex(where: { $0.isNamed(scope: scope, collection: name) }) {
+            return (index, path.dropFirst(2))
+        }
         if case .key(let first) = path[0], let index = sources.firstIndex(where: { $0.isNamed(first) }) {
             return (index, path.dropFirst())
         }
