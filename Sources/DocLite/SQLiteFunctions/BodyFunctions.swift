@@ -63,14 +63,15 @@ enum BodyFunctions {
     }
 
     /// Calls `use` with the value's text as SQLite's LIKE sees it: a string as
-    /// is, a number as SQLite prints it; nil for null, booleans and containers
-    /// (which never match, as blobs never do in SQLite).
+    /// is, a number (a boolean is 0 or 1, as LiteCore gives it to SQLite) as
+    /// SQLite prints it; nil for null and containers (which never match, as
+    /// blobs never do in SQLite).
     @inline(__always)
     static func withText<R>(of body: Body, at offset: Int, _ use: (UnsafeRawBufferPointer) -> R?) -> R? {
         if let text = body.string(at: offset) { return use(text) }
         let printed: String
         switch body.type(at: offset) {
-        case .integer: guard let value = body.int64(at: offset) else { return nil }; printed = String(value)
+        case .boolean, .integer: guard let value = body.int64(at: offset) else { return nil }; printed = String(value)
         case .unsigned: guard let value = body.uint64(at: offset) else { return nil }; printed = String(value)
         case .double:
             guard let value = body.double(at: offset),

@@ -13,6 +13,8 @@ struct LikePattern {
     private let pieces: [[UInt8]]?
     private let anchoredStart: Bool
     private let anchoredEnd: Bool
+    /// A pattern ending in a lone escape matches nothing (SQLite's LIKE … ESCAPE '\').
+    private let matchesNothing: Bool
 
     init(_ pattern: UnsafeRawBufferPointer) {
         var tokens: [Token] = []
@@ -32,6 +34,7 @@ struct LikePattern {
             }
         }
         self.tokens = tokens
+        matchesNothing = escaped
         anchoredStart = tokens.first != .anyRun
         anchoredEnd = tokens.last != .anyRun
         if tokens.contains(.anyCharacter) {
@@ -47,6 +50,7 @@ struct LikePattern {
 
     /// Whether `text` (UTF-8) matches the whole pattern.
     func matches(_ text: UnsafeRawBufferPointer) -> Bool {
+        if matchesNothing { return false }
         if let pieces { return matchPieces(pieces, text) }
         return matchTokens(text)
     }

@@ -186,6 +186,10 @@ enum QueryFunctions {
 
     /// `value IN array`: MISSING when either is MISSING, null when the value is
     /// null or the array is not an array; numbers compare numerically, strings exactly.
+    /// `array_contains(collection, value)` as LiteCore's: the items of an array or the values of a
+    /// dict; an integer target matches numbers and booleans by their integer part (1.5 matches 1),
+    /// a real one by value, a string equal bytes; MISSING → MISSING, a null target or a
+    /// non-collection → null. (Containers match equal containers, where LiteCore matches none.)
     private static func arrayContains(_ context: OpaquePointer?, _ array: OpaquePointer?, _ value: OpaquePointer?) {
         guard sqlite3_value_type(array) != SQLITE_NULL, sqlite3_value_type(value) != SQLITE_NULL else {
             sqlite3_result_null(context)
@@ -193,26 +197,34 @@ enum QueryFunctions {
         }
         guard !RuntimeValue.isNull(value) else { FunctionResult.setNull(context); return }
         let body = Body(blob(array))
-        guard sqlite3_value_type(array) == SQLITE_BLOB, body.type(at: 0) == .array else {
+        guard sqlite3_value_type(array) == SQLITE_BLOB, let type = body.type(at: 0), type == .array || type == .dictionary else {
             sqlite3_result_zeroblob(context, 0)   // JSON null
             return
         }
-        var found = false
-        body.forEachElement(ofArrayAt: 0) { element in
-            guard !found else { return }
+        func matches(_ element: Int) -> Bool {
             switch sqlite3_value_type(value) {
             case SQLITE_INTEGER:
                 let target = sqlite3_value_int64(value)
-                if let stored = body.int64(at: element) { found = stored == target }
-                else if let stored = body.double(at: element) { found = Double(target) == stored }
+                if let stored = body.int64(at: element) { return stored == target }
+                if let stored = body.double(at: element) { return stored.rounded(.towardZero) == Double(target) }
+                return false
             case SQLITE_FLOAT:
                 let target = sqlite3_value_double(value)
-                if let stored = body.double(at: element) { found = stored == target }
-                else if let stored = body.int64(at: element) { found = Double(stored) == target }
+                if let stored = body.double(at: element) { return stored == target }
+                if let stored = body.int64(at: element) { return Double(stored) == target }
+                return false
             case SQLITE_TEXT:
-                if let stored = body.string(at: element) { found = stored.elementsEqual(BodyFunctions.rawText(value)) }
+                return body.string(at: element)?.elementsEqual(BodyFunctions.rawText(value)) ?? false
             default:
-                if let stored = body.encoded(at: element) { found = stored.elementsEqual(blob(value)) }
+                return body.encoded(at: element)?.elementsEqual(blob(value)) ?? false
+            }
+        }
+        var found = false
+        if type == .array {
+            body.forEachElement(ofArrayAt: 0) { element in if !found { found = matches(element) } }
+        } else {
+            BodyFunctions.keys(context)._withUnsafeGuaranteedRef { keys in
+                body.forEachMember(ofDictAt: 0, keys: keys) { _, element in if !found { found = matches(element) } }
             }
         }
         sqlite3_result_int(context, found ? 1 : 0)

@@ -10,6 +10,10 @@ extension JSONValue {
         case nil, is NSNull: self = .null
         case let v as JSONValue: self = v
         case let v as String: self = .string(v)
+        case let v as NSNumber where Swift.type(of: value!) is NSNumber.Type:
+            // A real NSNumber (JSONSerialization's, Objective-C's): its stored type decides,
+            // so that 0 and 1 stay integers (`as Bool` would take them).
+            self = try JSONValue(number: v)
         case let v as Bool: self = .bool(v)
         case let v as Int: self = .int(Int64(v))
         case let v as Int64: self = .int(v)
@@ -32,6 +36,19 @@ extension JSONValue {
         case let v as [String: Any]: self = .dictionary(try v.mapValues { try JSONValue(any: $0) })
         default:
             throw DocLiteError(.invalidParameter, "unsupported value type \(type(of: value!)) (use String, a number, Bool, Date, an array, a dictionary or nil)")
+        }
+    }
+
+    /// An NSNumber by the C type it holds: `c` (or `B`) with 0 or 1 is a boolean,
+    /// `f`/`d` a double, the unsigned types an unsigned integer, anything else an integer.
+    private init(number: NSNumber) throws {
+        switch String(cString: number.objCType) {
+        case "c" where number.int64Value == 0 || number.int64Value == 1, "B": self = .bool(number.boolValue)
+        case "f", "d": self = try .finite(number.doubleValue)
+        case "Q", "L", "I", "S", "C":
+            let value = number.uint64Value
+            self = Int64(exactly: value).map(JSONValue.int) ?? .unsigned(value)
+        default: self = .int(number.int64Value)
         }
     }
 

@@ -38,6 +38,10 @@ final class ColumnNamingTests: QueryTestCase {
         XCTAssertEqual(try names(#"{"WHAT": [["."]], "FROM": [{"COLLECTION": "store.widgets"}]}"#), ["widgets"])
         XCTAssertEqual(try names(#"{"WHAT": [[".w."], ["AS", ["."], "Star"]], "FROM": [{"COLLECTION": "store.widgets", "AS": "w"}]}"#), ["w", "Star"])
         XCTAssertEqual(try names(#"{"WHAT": [["."]], "FROM": [{"COLLECTION": "test"}]}"#), ["test"])   // the database name
+        // One collection name in two scopes: as LiteCore, in source order, a title another source shares is scope-qualified.
+        try db.createCollection(name: "widgets", scope: "other")
+        XCTAssertEqual(try names(#"{"WHAT": [[".store.widgets."], [".other.widgets."]], "FROM": [{"COLLECTION": "store.widgets"}, {"COLLECTION": "other.widgets", "JOIN": "CROSS"}]}"#),
+                       ["store.widgets", "widgets"])
     }
 
     func testResultKeysFollowColumnNames() throws {

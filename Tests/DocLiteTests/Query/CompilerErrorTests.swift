@@ -47,6 +47,11 @@ final class CompilerErrorTests: QueryTestCase {
                        [[.string("Ann")]])
         XCTAssertEqual(try rows(#"{"WHAT": [[".w.color"], [".store.widgets.color"]], "FROM": [{"COLLECTION": "store.widgets", "AS": "w"}]}"#),
                        [[.string("red"), nil]], "an explicit alias replaces the collection's names")
+        try db.createCollection(name: "widgets", scope: "other")
+        assertInvalid(#"{"WHAT": [[".widgets.color"]], "FROM": [{"COLLECTION": "store.widgets"}, {"COLLECTION": "other.widgets", "JOIN": "CROSS"}]}"#,
+                      "'widgets' names 2 data sources (qualify with 'store.widgets.…' or 'other.widgets.…', or give each an AS alias)")
+        XCTAssertEqual(try rows(#"{"WHAT": [[".store.widgets.color"]], "FROM": [{"COLLECTION": "store.widgets"}, {"COLLECTION": "other.widgets", "JOIN": "CROSS"}]}"#),
+                       [], "no documents in other.widgets: the cross join is empty")
     }
 
     func testAliasesAndSources() throws {

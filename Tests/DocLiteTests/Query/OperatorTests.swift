@@ -56,6 +56,14 @@ final class OperatorTests: QueryTestCase {
         XCTAssertEqual(try ids(#"{"WHAT": [["_.", ["META()"], "id"]], "WHERE": ["_.", ["META()"], "deleted"]}"#), ["int"])
     }
 
+    func testNSNumberParametersKeepTheirType() throws {
+        // JSONSerialization's 0 and 1 are NSNumbers that `as Bool` would take; they bind as integers.
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(#"{"one": 1, "zero": 0, "yes": true, "list": [0, 1, 2.5]}"#.utf8)) as? [String: Any])
+        let row = try rows(#"{"WHAT": [["$one"], ["$zero"], ["$yes"], ["$list"]], "LIMIT": 1}"#, parameters: object.mapValues { $0 })
+        XCTAssertEqual(row.first, [.int(1), .int(0), .bool(true), .array([.int(0), .int(1), .double(2.5)])])
+        XCTAssertEqual(try idsWhere(#"["=", [".v"], ["$p"]]"#, parameters: ["p": [NSNumber(value: 1), NSNumber(value: 2)]]), ["array"])
+    }
+
     func testMetaKeysIgnoreCaseAndMayStartWithADot() throws {
         // As LiteCore: `["_.", ["META()"], ".id"]` (what its SQL++ translator writes), any case, shortcuts too.
         XCTAssertEqual(try ids(#"{"WHAT": [["_.", ["META()"], ".id"]], "WHERE": ["=", [".name"], "a"]}"#), ["int"])
@@ -107,7 +115,10 @@ final class OperatorTests: QueryTestCase {
         try load([("pct", #"{"v": "50%", "name": "h"}"#), ("upper", #"{"v": "X", "name": "i"}"#)])
         XCTAssertEqual(try idsWhere(#"["LIKE", [".v"], "x"]"#), ["string"])
         XCTAssertEqual(try idsWhere(#"["LIKE", [".v"], "%\\%"]"#), ["pct"])
-        XCTAssertEqual(try idsWhere(#"["LIKE", [".v"], "%"]"#), ["int", "string", "double", "pct", "upper"])   // numbers as text; null, booleans, arrays never
+        // Numbers as SQLite prints them, a boolean as 0 or 1 (as LiteCore hands it to SQLite); null and arrays never.
+        XCTAssertEqual(try idsWhere(#"["LIKE", [".v"], "%"]"#), ["int", "string", "double", "true", "pct", "upper"])
+        XCTAssertEqual(try idsWhere(#"["LIKE", [".v"], "1"]"#), ["int", "true"])
+        XCTAssertEqual(try idsWhere(#"["LIKE", [".v"], "x\\"]"#), [], "a pattern ending in a lone escape matches nothing, as in SQLite")
         XCTAssertEqual(try idsWhere(#"["LIKE", ["||", [".name"], [".v"]], "d_"]"#), ["string"])   // the general (non-fused) form
         XCTAssertEqual(try idsWhere(#"["NOT", ["LIKE", [".v"], "x"]]"#), ["int", "null", "double", "true", "array", "pct", "upper"])
     }

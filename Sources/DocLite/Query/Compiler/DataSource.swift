@@ -8,7 +8,7 @@ struct ResolvedSource {
     /// Whether `alias` came from `AS`.
     let hasExplicitAlias: Bool
     /// The result column title of the whole document (`SELECT *`).
-    let columnName: String
+    var columnName: String
     /// The SQL table alias (`s0`, `s1`, …); nil when compiling an index expression.
     let sqlAlias: String?
     let join: DataSourceItem.JoinKind?
@@ -74,6 +74,12 @@ struct ResolvedSource {
             let columnName = item.alias ?? (namesDatabase ? database.name : written == "_" ? "_" : collection.name)
             sources.append(ResolvedSource(collection: collection, alias: alias, hasExplicitAlias: item.alias != nil,
                                           columnName: columnName, sqlAlias: "s\(i)", join: item.join, on: item.on))
+        }
+        // Collections of one name in two scopes: as LiteCore (in source order), a source whose
+        // title another source also has is titled `scope.collection`.
+        for i in sources.indices where !sources[i].hasExplicitAlias && sources[i].columnName == sources[i].collection.name
+            && sources.indices.contains(where: { $0 != i && sources[$0].columnName == sources[i].columnName }) {
+            sources[i].columnName = sources[i].collection.fullName
         }
         return sources
     }

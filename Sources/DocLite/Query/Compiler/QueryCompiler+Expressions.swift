@@ -214,7 +214,7 @@ extension QueryCompiler {
            let index = sources.firstIndex(where: { $0.isNamed(scope: scope, collection: name) }) {
             return (index, path.dropFirst(2))
         }
-        if case .key(let first) = path[0], let index = sources.firstIndex(where: { $0.isNamed(first) }) {
+        if case .key(let first) = path[0], let index = try sourceIndex(qualifying: first, at: location) {
             return (index, path.dropFirst())
         }
         guard sources.count == 1 else {
@@ -224,9 +224,21 @@ extension QueryCompiler {
         return (0, path[...])
     }
 
+    /// The source `name` (an alias, or a bare collection name) qualifies a property
+    /// with; nil for none. A collection name that two sources share is ambiguous.
+    private func sourceIndex(qualifying name: String, at location: String) throws -> Int? {
+        if let aliased = sources.firstIndex(where: { $0.alias.caseInsensitiveCompare(name) == .orderedSame }) { return aliased }
+        let named = sources.indices.filter { sources[$0].isNamed(name) }
+        guard named.count <= 1 else {
+            throw JSONQueryParser.error(at: location, "'\(name)' names \(named.count) data sources (qualify with "
+                                        + named.map { "'\(sources[$0].collection.fullName).…'" }.joined(separator: " or ") + ", or give each an AS alias)")
+        }
+        return named.first
+    }
+
     private func sourceIndex(named name: String?, at location: String) throws -> Int {
         guard let name else { return 0 }
-        guard let index = sources.firstIndex(where: { $0.isNamed(name) }) else {
+        guard let index = try sourceIndex(qualifying: name, at: location) else {
             throw JSONQueryParser.error(at: location, "unknown data source alias '\(name)' (declared: \(sources.map(\.alias).joined(separator: ", ")))")
         }
         return index
