@@ -17,7 +17,8 @@ final class QueryParametersRef: @unchecked Sendable {
         self.mistake = mistake
     }
 
-    var error: DocLiteError? { lock.withLock { mistake } }
+    /// The first mistake: a bad name or argument here, or a value `Parameters` could not hold.
+    var error: DocLiteError? { lock.withLock { mistake } ?? parameters.error }
 
     /// Sets `name` to the value `make` gives (a JSONValue, or a Swift value `Parameters.setValue` takes), or remembers why it cannot.
     func set(_ name: UnsafePointer<CChar>?, _ make: () throws -> Any?) {
@@ -26,7 +27,7 @@ final class QueryParametersRef: @unchecked Sendable {
             guard Parameters.isValidName(name) else {
                 throw DocLiteError(.invalidParameter, "parameter name '\(name)' must be letters, digits and _")
             }
-            try parameters.setValue(try make(), forName: name)
+            parameters.setValue(try make(), forName: name)
         } catch {
             lock.withLock { mistake = mistake ?? asDocLiteError(error) }
         }
@@ -104,8 +105,9 @@ public func CBLQueryParameters_SetJSON(_ handle: OpaquePointer?, _ name: UnsafeP
 
 @c @implementation
 public func CBLQueryParameters_CopyJSON(_ handle: OpaquePointer?) -> UnsafeMutablePointer<CChar>? {
-    guard let ref = try? parametersRef(handle), ref.error == nil else { return nil }
-    return ownedString(JSONValue.dictionary(ref.parameters.snapshot).json)
+    guard let ref = try? parametersRef(handle), ref.error == nil,
+          let values = try? ref.parameters.snapshot() else { return nil }
+    return ownedString(JSONValue.dictionary(values).json)
 }
 
 @c @implementation

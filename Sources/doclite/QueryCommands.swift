@@ -65,8 +65,9 @@ struct QueryCommand: ParsableCommand {
             }
             let name = String(pair[..<equals]), text = String(pair[pair.index(after: equals)...])
             let value = (try? JSONSerialization.jsonObject(with: Data(text.utf8), options: .fragmentsAllowed)) ?? text
-            try parameters.setValue(value is NSNull ? nil : value, forName: name)
+            parameters.setValue(value is NSNull ? nil : value, forName: name)
         }
+        if let error = parameters.error { throw ValidationError(error.message) }
         return parameters
     }
 }

@@ -17,7 +17,7 @@ class QueryTestCase: DatabaseTestCase {
         let query = try db.createQuery(json: json)
         if !parameters.isEmpty {
             let values = Parameters()
-            for (name, value) in parameters { try values.setValue(value, forName: name) }
+            for (name, value) in parameters { values.setValue(value, forName: name) }
             query.parameters = values
         }
         let results = try query.execute()

@@ -70,7 +70,25 @@ final class ResultSetTests: QueryTestCase {
         XCTAssertEqual(query.parameters?.value(forName: "n") as? Int, 2)
         query.parameters = Parameters().setInt64(5, forName: "n")
         XCTAssertEqual(try query.execute().next()?.string(at: 0), "doc5")
-        XCTAssertThrowsError(try Parameters().setDouble(.nan, forName: "x"))
+        // As Couchbase Lite's, the setters do not throw: a value JSON cannot hold is an error when the query runs.
+        query.parameters = Parameters().setInt(2, forName: "n").setDouble(.nan, forName: "x")
+        assertThrows(.invalidParameter, containing: "parameter 'x': a document cannot store nan") { _ = try query.execute() }
+        query.parameters = Parameters(parameters: Parameters().setValue(Data(), forName: "blob"))   // the copy keeps the mistake
+        assertThrows(.invalidParameter, containing: "parameter 'blob': unsupported value type Data") { _ = try query.execute() }
+    }
+
+    func testResultsReadThroughFragments() throws {
+        // Couchbase Lite's subscripts: result["key"], result[0], nested fragments, absent values.
+        let row = try XCTUnwrap(db.createQuery(json: #"{"WHAT": [["._id"], ["AS", {"city": "Paris", "tags": ["[]", "a", "b"]}, "info"]], "WHERE": ["=", ["._id"], "doc2"]}"#).execute().next())
+        XCTAssertEqual(row[0].string, "doc2")
+        XCTAssertEqual(row["id"].string, "doc2")
+        XCTAssertEqual(row["info"]["city"].string, "Paris")
+        XCTAssertEqual(row["info"]["tags"][1].string, "b")
+        XCTAssertFalse(row["info"]["nope"]["deeper"].exists)
+        XCTAssertEqual(row["info"]["tags"][9].int, 0)
+        XCTAssertNil(row[5].value)
+        let document = try XCTUnwrap(defaultCollection.document(id: "doc2"))
+        XCTAssertEqual(document["number1"].int, 2)
     }
 
     func testClosingTheDatabaseEndsIterationWithAnError() throws {

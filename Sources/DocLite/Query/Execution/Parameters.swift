@@ -5,13 +5,15 @@ import Foundation
 public final class Parameters: @unchecked Sendable {
     private let lock = Lock()
     private var values: [String: JSONValue]
+    /// The first value that could not be set.
+    private var mistake: DocLiteError?
 
     /// No parameters.
     public init() { values = [:] }
 
     /// A copy of `parameters`.
     public init(parameters: Parameters?) {
-        values = parameters?.lock.withLock { parameters!.values } ?? [:]
+        (values, mistake) = parameters?.lock.withLock { (parameters!.values, parameters!.mistake) } ?? ([:], nil)
     }
 
     /// Parameters from a JSON object (`{"name": value, …}`), as the C API takes them.
@@ -30,24 +32,35 @@ public final class Parameters: @unchecked Sendable {
 
     /// Sets `name` to any value a document can hold (String, a number, Bool,
     /// Date, an array, a dictionary, ArrayObject, DictionaryObject or nil).
+    /// Like Couchbase Lite's setters it does not throw: a value JSON cannot
+    /// hold (NaN, an unsupported type) is remembered, and running a query with
+    /// these parameters throws it.
     @discardableResult
-    public func setValue(_ value: Any?, forName name: String) throws -> Parameters {
-        let converted = try JSONValue(any: value)
-        lock.withLock { values[name] = converted }
+    public func setValue(_ value: Any?, forName name: String) -> Parameters {
+        do {
+            let converted = try JSONValue(any: value)
+            lock.withLock { values[name] = converted }
+        } catch {
+            let message = (error as? DocLiteError)?.message ?? "\(error)"
+            lock.withLock { mistake = mistake ?? DocLiteError(.invalidParameter, "parameter '\(name)': \(message)") }
+        }
         return self
     }
 
-    @discardableResult public func setString(_ value: String?, forName name: String) -> Parameters { try! setValue(value, forName: name) }
-    @discardableResult public func setInt(_ value: Int, forName name: String) -> Parameters { try! setValue(value, forName: name) }
-    @discardableResult public func setInt64(_ value: Int64, forName name: String) -> Parameters { try! setValue(value, forName: name) }
-    @discardableResult public func setBoolean(_ value: Bool, forName name: String) -> Parameters { try! setValue(value, forName: name) }
-    @discardableResult public func setDate(_ value: Date?, forName name: String) -> Parameters { try! setValue(value, forName: name) }
-    @discardableResult public func setArray(_ value: ArrayObject?, forName name: String) -> Parameters { try! setValue(value, forName: name) }
-    @discardableResult public func setDictionary(_ value: DictionaryObject?, forName name: String) -> Parameters { try! setValue(value, forName: name) }
-    /// Throws for NaN and infinities, which JSON cannot hold.
-    @discardableResult public func setDouble(_ value: Double, forName name: String) throws -> Parameters { try setValue(value, forName: name) }
-    /// Throws for NaN and infinities, which JSON cannot hold.
-    @discardableResult public func setFloat(_ value: Float, forName name: String) throws -> Parameters { try setValue(value, forName: name) }
+    @discardableResult public func setString(_ value: String?, forName name: String) -> Parameters { setValue(value, forName: name) }
+    @discardableResult public func setInt(_ value: Int, forName name: String) -> Parameters { setValue(value, forName: name) }
+    @discardableResult public func setInt64(_ value: Int64, forName name: String) -> Parameters { setValue(value, forName: name) }
+    @discardableResult public func setBoolean(_ value: Bool, forName name: String) -> Parameters { setValue(value, forName: name) }
+    @discardableResult public func setDate(_ value: Date?, forName name: String) -> Parameters { setValue(value, forName: name) }
+    @discardableResult public func setArray(_ value: ArrayObject?, forName name: String) -> Parameters { setValue(value, forName: name) }
+    @discardableResult public func setDictionary(_ value: DictionaryObject?, forName name: String) -> Parameters { setValue(value, forName: name) }
+    /// NaN and infinities, which JSON cannot hold, are remembered (see ``setValue(_:forName:)``).
+    @discardableResult public func setDouble(_ value: Double, forName name: String) -> Parameters { setValue(value, forName: name) }
+    /// NaN and infinities, which JSON cannot hold, are remembered (see ``setValue(_:forName:)``).
+    @discardableResult public func setFloat(_ value: Float, forName name: String) -> Parameters { setValue(value, forName: name) }
+
+    /// The first value that could not be set, if any.
+    package var error: DocLiteError? { lock.withLock { mistake } }
 
     /// Whether `name` can name a parameter in a query: ASCII letters, digits
     /// and `_` (what `["$name"]` and `$name` accept).
@@ -55,6 +68,11 @@ public final class Parameters: @unchecked Sendable {
         !name.isEmpty && name.utf8.allSatisfy(JSONQueryParser.isIdentifierByte)
     }
 
-    /// A snapshot of the values.
-    package var snapshot: [String: JSONValue] { lock.withLock { values } }
+    /// A snapshot of the values; throws the first value that could not be set.
+    package func snapshot() throws -> [String: JSONValue] {
+        try lock.withLock {
+            if let mistake { throw mistake }
+            return values
+        }
+    }
 }

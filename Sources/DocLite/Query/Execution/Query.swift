@@ -73,7 +73,7 @@ public final class Query: CustomStringConvertible, @unchecked Sendable {
     /// Runs the query. Rows are read as the result set is iterated, from the
     /// database as it is now (see ``ResultSet``).
     public func execute() throws -> ResultSet {
-        let values = lock.withLock { storedParameters?.snapshot ?? [:] }
+        let values = try lock.withLock { try storedParameters?.snapshot() ?? [:] }
         return try database.lock.withLock {
             try database.syncBeforeQuery()   // sees other connections' keys, collections and indexes
             var (query, columns) = try current()
