@@ -45,6 +45,11 @@ extension Collection {
         }
     }
 
+    /// The index `name` of this collection, or nil when there is none (Couchbase Lite's `index(withName:)`).
+    public func index(withName name: String) throws -> QueryIndex? {
+        try indexes().contains(name) ? QueryIndex(name: name, collection: self) : nil
+    }
+
     /// The names of the collection's indexes, sorted.
     public func indexes() throws -> [String] {
         try read { connection in
@@ -132,6 +137,14 @@ extension Collection {
             throw DocLiteError(.invalidQuery, "the \(what) are not valid JSON: \(error.message)", position: error.position)
         }
     }
+}
+
+/// An index of a collection, as `Collection.index(withName:)` returns it.
+public struct QueryIndex: Sendable {
+    /// The index's name.
+    public let name: String
+    /// The collection it indexes.
+    public let collection: Collection
 }
 
 /// What an index is, besides its expressions.

@@ -97,6 +97,9 @@ public enum IndexBuilder {
     /// A full-text index over `items`.
     public static func fullTextIndex(items: FullTextIndexItem...) -> FullTextIndex { FullTextIndex(items: items) }
 
+    /// A full-text index over `items`.
+    public static func fullTextIndex(items: [FullTextIndexItem]) -> FullTextIndex { FullTextIndex(items: items) }
+
     /// A value index over `items`.
     public static func valueIndex(items: ValueIndexItem...) -> ValueIndex { ValueIndex(items: items) }
 

@@ -51,7 +51,7 @@ final class FullTextSearchTests: QueryTestCase {
     }
 
     func testOptionsPartialIndexesAndBuilder() throws {
-        try defaultCollection.createIndex(IndexBuilder.fullTextIndex(items: .property("body")).language("en"), name: "english")
+        try defaultCollection.createIndex(IndexBuilder.fullTextIndex(items: [.property("body")]).language("en"), name: "english")
         XCTAssertEqual(try search("english", "runs"), ["a"])   // Porter stemming: runs ~ running
         try defaultCollection.createIndex(withName: "plain", config: FullTextIndexConfiguration(json: #"[[".body"]]"#))
         XCTAssertEqual(try search("plain", "runs"), [])

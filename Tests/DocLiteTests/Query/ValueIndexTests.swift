@@ -61,6 +61,9 @@ final class ValueIndexTests: QueryTestCase {
         try collection.deleteIndex(forName: "idx")
         try collection.deleteIndex(forName: "idx")   // already gone: not an error
         XCTAssertEqual(try collection.indexes(), ["another"])
+        XCTAssertEqual(try collection.index(withName: "another")?.name, "another")
+        XCTAssertTrue(try collection.index(withName: "another")?.collection === collection)
+        XCTAssertNil(try collection.index(withName: "idx"))
         try reopen()
         XCTAssertEqual(try defaultCollection.indexes(), ["another"])
         let typePlan = try db.createQuery(json: #"{"WHERE": ["=", [".type"], "inn"]}"#).explain()
