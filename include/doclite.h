@@ -130,8 +130,10 @@ enum {
     kCBLErrorBusy = 16,                /**< Another process holds the database for longer than the 10 s timeout. */
     kCBLErrorNotInTransaction = 17,    /**< EndTransaction without a matching Begin on this thread. */
     kCBLErrorTransactionNotClosed = 18,/**< Closing inside a transaction. */
+    kCBLErrorUnsupported = 19,         /**< A kind of index (or other request) DocLite does not support. */
     kCBLErrorNotADatabaseFile = 20,    /**< The file is not a DocLite database. */
     kCBLErrorInvalidQuery = 23,        /**< A query (or index definition) is malformed; the message says where. */
+    kCBLErrorMissingIndex = 24,        /**< MATCH() or RANK() names a full-text index the collection does not have. */
     kCBLErrorInvalidQueryParam = 25,   /**< A parameter the query does not use was set. */
     kCBLErrorDatabaseTooNew = 28,      /**< The file was written by a newer DocLite. */
     kCBLErrorBadDocID = 29             /**< A document ID breaks the rules (1-240 bytes, no control characters, no leading '_'). */
@@ -166,6 +168,12 @@ void CBL_Release(const void* handle);
 /** The number of live handles of every type (for leak tests). */
 uint64_t CBL_InstanceCount(void);
 
+/* couchbase-lite-C's typed forms of CBL_Retain / CBL_Release (CBLDatabase_Retain,
+   CBLDatabase_Release, …), so that code written for it compiles unchanged. */
+#define CBL_REFCOUNTED(TYPE, NAME) \
+    static inline TYPE* CBL##NAME##_Retain(const TYPE* handle) { return (TYPE*)CBL_Retain(handle); } \
+    static inline void CBL##NAME##_Release(const TYPE* handle) { CBL_Release(handle); }
+
 /** Milliseconds since 1970-01-01 UTC (the unit of expiration times). */
 typedef int64_t CBLTimestamp;
 
@@ -182,6 +190,10 @@ typedef struct CBLCollection CBLCollection;
 typedef struct CBLDocument CBLDocument;
 /** A registered change listener; CBLListener_Remove ends it. */
 typedef struct CBLListenerToken CBLListenerToken;
+
+CBL_REFCOUNTED(CBLDatabase, Database)
+CBL_REFCOUNTED(CBLCollection, Collection)
+CBL_REFCOUNTED(CBLDocument, Document)
 
 /** How a database is opened. */
 typedef struct {
@@ -223,19 +235,19 @@ bool CBLDatabase_EndTransaction(CBLDatabase* db, bool commit, CBLError* outError
 /* ---- Collections ----------------------------------------------------------- */
 
 /** The default collection `_default._default`. Returns +1. */
-CBLCollection* CBLDatabase_DefaultCollection(CBLDatabase* db, CBLError* outError);
+CBLCollection* CBLDatabase_DefaultCollection(const CBLDatabase* db, CBLError* outError);
 
 /** Creates a collection, or returns the existing one; `scopeName` optional (default scope). Returns +1. */
 CBLCollection* CBLDatabase_CreateCollection(CBLDatabase* db, const char* collectionName, const char* scopeName, CBLError* outError);
 
 /** The collection, or NULL with code 0 when it does not exist; `scopeName` optional. Returns +1. */
-CBLCollection* CBLDatabase_Collection(CBLDatabase* db, const char* collectionName, const char* scopeName, CBLError* outError);
+CBLCollection* CBLDatabase_Collection(const CBLDatabase* db, const char* collectionName, const char* scopeName, CBLError* outError);
 
 /** Deletes a collection and its documents; `scopeName` optional. Missing collections are not an error. */
 bool CBLDatabase_DeleteCollection(CBLDatabase* db, const char* collectionName, const char* scopeName, CBLError* outError);
 
 /** The collection names of a scope as an owned JSON array; `scopeName` optional. */
-char* CBLDatabase_CollectionNames(CBLDatabase* db, const char* scopeName, CBLError* outError);
+char* CBLDatabase_CollectionNames(const CBLDatabase* db, const char* scopeName, CBLError* outError);
 
 /** The collection name, borrowed: valid while the handle lives. */
 const char* CBLCollection_Name(const CBLCollection* collection);
@@ -299,7 +311,8 @@ bool CBLCollection_DeleteDocument(CBLCollection* collection, const CBLDocument* 
 bool CBLCollection_DeleteDocumentWithConcurrencyControl(CBLCollection* collection, const CBLDocument* doc,
                                                         CBLConcurrencyControl concurrency, CBLError* outError);
 
-/** Removes every trace of a document; kCBLErrorNotFound when there is none. */
+/** Removes every trace of a document. When there is no such document: false with
+    error code 0, as in couchbase-lite-C. */
 bool CBLCollection_PurgeDocumentByID(CBLCollection* collection, const char* docID, CBLError* outError);
 
 /** When the document expires: 0 for never (or no such document), -1 on error. */
@@ -314,6 +327,9 @@ bool CBLCollection_SetDocumentExpiration(CBLCollection* collection, const char* 
 typedef struct CBLQuery CBLQuery;
 /** The rows of one run of a query, read as they are iterated; keeps its query alive. */
 typedef struct CBLResultSet CBLResultSet;
+
+CBL_REFCOUNTED(CBLQuery, Query)
+CBL_REFCOUNTED(CBLResultSet, ResultSet)
 
 /** The language of a query's text. */
 typedef uint8_t CBLQueryLanguage;

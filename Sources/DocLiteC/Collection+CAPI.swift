@@ -84,8 +84,12 @@ public func CBLCollection_DeleteDocumentWithConcurrencyControl(_ handle: OpaqueP
 public func CBLCollection_PurgeDocumentByID(_ handle: OpaquePointer?, _ docID: UnsafePointer<CChar>?,
                                             _ outError: UnsafeMutablePointer<CBLError>?) -> Bool {
     bridge(outError, failure: false) {
-        try collection(handle).purge(id: try string(docID, "document ID"))
-        return true
+        do {
+            try collection(handle).purge(id: try string(docID, "document ID"))
+            return true
+        } catch let error as DocLiteError where error.is(.notFound) {
+            return false   // as couchbase-lite-C: no such document is false with error code 0
+        }
     }
 }
 

@@ -22,6 +22,8 @@ int main(void) {
     CBL_FreeString(CBLError_Message(&err));
 
     /* The step-by-step QueryBuilder and typed parameters: without FROM the build fails, nothing leaks. */
+    CBLDatabase_Release(CBLDatabase_Retain(NULL));   /* couchbase-lite-C's typed retain/release */
+    CBLQuery_Release(NULL);
     CBLQueryBuilder* builder = CBLQueryBuilder_New();
     CBLQueryBuilder_Select(builder, CBLQuerySelectResult_Property("name"));
     CBLQueryBuilder_Where(builder, CBLQueryExpression_EqualTo(CBLQueryExpression_Property("country"),

@@ -30,5 +30,9 @@ int main() {
         CBLQueryExpression_EqualTo(CBLQueryExpression_Property("type"), CBLQueryExpression_String("hotel")),
         nullptr, 0, nullptr, order, 1, CBLQueryLimit_Limit(CBLQueryExpression_Int(10)), &err);
     if (query != nullptr || err.code != kCBLErrorInvalidParameter || CBL_InstanceCount() != 0) return 1;
+    // couchbase-lite-C's typed retain/release, and collection lookups on a const database.
+    const CBLDatabase* none = nullptr;
+    if (CBLDatabase_Retain(none) != nullptr || CBLDatabase_DefaultCollection(none, &err) != nullptr) return 1;
+    CBLResultSet_Release(nullptr);
     return 0;
 }

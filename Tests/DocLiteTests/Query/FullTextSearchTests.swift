@@ -65,7 +65,7 @@ final class FullTextSearchTests: QueryTestCase {
         XCTAssertEqual(try search("tags", "42"), ["c"])
         XCTAssertEqual(try defaultCollection.indexes(), ["accents", "english", "english-only", "plain", "tags"])
         try defaultCollection.deleteIndex(forName: "accents")
-        assertThrows(.invalidQuery, containing: "no full-text index 'accents'") { _ = try self.search("accents", "cafe") }
+        assertThrows(.missingIndex, containing: "no full-text index 'accents'") { _ = try self.search("accents", "cafe") }
     }
 
     func testColumnNamesFTS4CannotTakeAreRenamed() throws {
@@ -91,7 +91,9 @@ final class FullTextSearchTests: QueryTestCase {
         assertInvalid(#"{"WHERE": ["OR", ["MATCH()", "text", "a"], ["=", [".x"], 1]]}"#, "MATCH() can only appear at the top of WHERE")
         assertInvalid(#"{"WHAT": [["MATCH()", "text", "a"]]}"#, "MATCH() can only appear at the top of WHERE")
         assertInvalid(#"{"WHERE": ["AND", ["MATCH()", "text", "a"], ["MATCH()", "text", "b"]]}"#, "multiple MATCHes")
-        assertInvalid(#"{"WHERE": ["MATCH()", "nope", "a"]}"#, "there is no full-text index 'nope'")
+        assertThrows(.missingIndex, containing: "there is no full-text index 'nope'") {
+            _ = try self.db.createQuery(json: #"{"WHERE": ["MATCH()", "nope", "a"]}"#)
+        }
         assertInvalid(#"{"WHAT": [["RANK()", "text"]]}"#, "RANK() needs a MATCH() of full-text index 'text'")
         assertInvalid(#"{"WHERE": ["MATCH()", "text"]}"#, "MATCH() takes a full-text index name and a search string")
         // A malformed search string is an error when the query runs.

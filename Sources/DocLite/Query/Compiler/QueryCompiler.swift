@@ -247,7 +247,8 @@ struct QueryCompiler {
                 throw JSONQueryParser.error(at: "WHERE", "MATCH() takes a full-text index name and a search string")
             }
             guard let (source, table) = fullTextIndex(named: name) else {
-                throw JSONQueryParser.error(at: "WHERE", "MATCH() needs a full-text index: there is no full-text index '\(name)'")
+                // As LiteCore: a missing index is kCBLErrorMissingIndex, not a malformed query.
+                throw DocLiteError(.missingIndex, "WHERE: MATCH() needs a full-text index: there is no full-text index '\(name)'")
             }
             guard fullTextMatches[table] == nil else {
                 throw JSONQueryParser.error(at: "WHERE", "Sorry, multiple MATCHes of the same property are not allowed (index '\(name)')")
