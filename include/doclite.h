@@ -210,6 +210,20 @@ CBLDatabase* CBLDatabase_Open(const char* name, const CBLDatabaseConfiguration* 
 /** Closes the database; the handle stays valid (to release) but later calls fail with kCBLErrorNotOpen. */
 bool CBLDatabase_Close(CBLDatabase* db, CBLError* outError);
 
+/** A maintenance task of CBLDatabase_PerformMaintenance. */
+typedef uint32_t CBLMaintenanceType;
+enum {
+    kCBLMaintenanceTypeCompact = 0,     /**< Reclaim the space of deleted data (checkpoint and VACUUM). */
+    kCBLMaintenanceTypeReindex = 1,     /**< Rebuild every index. */
+    kCBLMaintenanceTypeIntegrityCheck = 2, /**< Check the file; a damaged one fails with kCBLErrorCorruptData. */
+    kCBLMaintenanceTypeOptimize = 3,    /**< Refresh the query planner's statistics where worthwhile (PRAGMA optimize). */
+    kCBLMaintenanceTypeFullOptimize = 4 /**< Gather statistics for every index (ANALYZE). */
+};
+
+/** Runs a maintenance task; not inside a transaction (kCBLErrorTransactionNotClosed). A compaction waits
+    for open result sets as a write does (kCBLErrorBusy after the timeout). */
+bool CBLDatabase_PerformMaintenance(CBLDatabase* db, CBLMaintenanceType type, CBLError* outError);
+
 /** Closes the database and deletes its file. */
 bool CBLDatabase_Delete(CBLDatabase* db, CBLError* outError);
 

@@ -31,6 +31,18 @@ public func CBLDatabase_Close(_ db: OpaquePointer?, _ outError: UnsafeMutablePoi
 }
 
 @c @implementation
+public func CBLDatabase_PerformMaintenance(_ db: OpaquePointer?, _ type: CBLMaintenanceType,
+                                          _ outError: UnsafeMutablePointer<CBLError>?) -> Bool {
+    bridge(outError, failure: false) {
+        guard let maintenance = MaintenanceType(rawValue: Int(type)) else {
+            throw DocLiteError(.invalidParameter, "unknown maintenance type \(type)")
+        }
+        try database(db).performMaintenance(type: maintenance)
+        return true
+    }
+}
+
+@c @implementation
 public func CBLDatabase_Delete(_ db: OpaquePointer?, _ outError: UnsafeMutablePointer<CBLError>?) -> Bool {
     bridge(outError, failure: false) { try database(db).delete(); return true }
 }

@@ -1,5 +1,7 @@
 /* Databases: open/close/reopen, names and paths, deletion, collections,
  * transactions, and calls after close. */
+#include <sys/stat.h>
+
 #include "test_support.h"
 
 static char directory[512];
@@ -387,6 +389,62 @@ static void test_after_close(void) {
     close_database(db);
 }
 
+/* The size of the database file (its path from CBLDatabase_Path), -1 when unknown. */
+static long long file_size(CBLDatabase* db) {
+    char* path = CBLDatabase_Path(db);
+    struct stat info;
+    long long size = path && stat(path, &info) == 0 ? (long long)info.st_size : -1;
+    CBL_FreeString(path);
+    return size;
+}
+
+/* CBLDatabase_PerformMaintenance: compaction shrinks the file after a purge, the other
+   tasks succeed and leave the data as it was; misuse is an error. */
+static void test_maintenance(void) {
+    uint64_t start = CBL_InstanceCount();
+    CBLError err;
+    CBLDatabase* db = open_database(directory, "maintained");
+    CBLCollection* coll = CBLDatabase_DefaultCollection(db, &err);
+    CHECK_OK(coll != NULL, err);
+    char id[32], body[600];
+    memset(body, 0, sizeof body);
+    CHECK_OK(CBLDatabase_BeginTransaction(db, &err), err);
+    for (int i = 0; i < 2000; i++) {
+        snprintf(id, sizeof id, "doc-%04d", i);
+        snprintf(body, sizeof body, "{\"n\": %d, \"text\": \"%0500d\"}", i, i);
+        CHECK(save_json(coll, id, body));
+    }
+    CHECK_OK(CBLDatabase_EndTransaction(db, true, &err), err);
+    CHECK_OK(CBLDatabase_PerformMaintenance(db, kCBLMaintenanceTypeCompact, &err), err);
+    long long full = file_size(db);
+    CHECK_OK(CBLDatabase_BeginTransaction(db, &err), err);
+    for (int i = 10; i < 2000; i++) {
+        snprintf(id, sizeof id, "doc-%04d", i);
+        CHECK_OK(CBLCollection_PurgeDocumentByID(coll, id, &err), err);
+    }
+    CHECK_OK(CBLDatabase_EndTransaction(db, true, &err), err);
+    CHECK_OK(CBLDatabase_PerformMaintenance(db, kCBLMaintenanceTypeCompact, &err), err);
+    long long compacted = file_size(db);
+    CHECK(full > 0 && compacted > 0 && compacted < full / 4);
+    CHECK_OK(CBLDatabase_PerformMaintenance(db, kCBLMaintenanceTypeReindex, &err), err);
+    CHECK_OK(CBLDatabase_PerformMaintenance(db, kCBLMaintenanceTypeIntegrityCheck, &err), err);
+    CHECK_OK(CBLDatabase_PerformMaintenance(db, kCBLMaintenanceTypeOptimize, &err), err);
+    CHECK_OK(CBLDatabase_PerformMaintenance(db, kCBLMaintenanceTypeFullOptimize, &err), err);
+    CHECK(CBLCollection_Count(coll) == 10);
+
+    CHECK(!CBLDatabase_PerformMaintenance(db, 99, &err));
+    CHECK_ERROR(err, kCBLDomain, kCBLErrorInvalidParameter, "unknown maintenance type 99");
+    CHECK_OK(CBLDatabase_BeginTransaction(db, &err), err);
+    CHECK(!CBLDatabase_PerformMaintenance(db, kCBLMaintenanceTypeCompact, &err));
+    CHECK_CODE(err, kCBLDomain, kCBLErrorTransactionNotClosed);
+    CHECK_OK(CBLDatabase_EndTransaction(db, false, &err), err);
+    CHECK(!CBLDatabase_PerformMaintenance(NULL, kCBLMaintenanceTypeCompact, &err));
+    CHECK_CODE(err, kCBLDomain, kCBLErrorInvalidParameter);
+    CBL_Release(coll);
+    close_database(db);
+    CHECK(CBL_InstanceCount() == start);
+}
+
 int main(void) {
     snprintf(directory, sizeof directory, "%s", test_directory("database"));
     test_persistence();
@@ -397,5 +455,6 @@ int main(void) {
     test_transactions();
     test_two_handles();
     test_after_close();
+    test_maintenance();
     return test_finish("database_test");
 }
