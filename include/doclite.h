@@ -9,7 +9,8 @@
  *     CBLDatabase_Open, CBLDocument_Create*, CBLDocument_MutableCopy,
  *     CBLCollection_GetDocument, CBLCollection_GetMutableDocument,
  *     the collection lookups (CBLDatabase_DefaultCollection, _Collection,
- *     _CreateCollection), CBLDatabase_CreateQuery, CBLQuery_Execute,
+ *     _CreateCollection), the scope lookups (CBLDatabase_DefaultScope, _Scope,
+ *     CBLScope_Collection, CBLCollection_Scope), CBLDatabase_CreateQuery, CBLQuery_Execute,
  *     CBLQuery_CopyCurrentResults and listener tokens (released by
  *     CBLListener_Remove).
  *     Every query-part constructor (CBLQueryExpression_*, CBLQueryMeta_*,
@@ -190,10 +191,13 @@ typedef struct CBLCollection CBLCollection;
 typedef struct CBLDocument CBLDocument;
 /** A registered change listener; CBLListener_Remove ends it. */
 typedef struct CBLListenerToken CBLListenerToken;
+/** A scope: a namespace of collections; keeps its database open while it lives. */
+typedef struct CBLScope CBLScope;
 
 CBL_REFCOUNTED(CBLDatabase, Database)
 CBL_REFCOUNTED(CBLCollection, Collection)
 CBL_REFCOUNTED(CBLDocument, Document)
+CBL_REFCOUNTED(CBLScope, Scope)
 
 /** How a database is opened. */
 typedef struct {
@@ -262,6 +266,27 @@ bool CBLDatabase_DeleteCollection(CBLDatabase* db, const char* collectionName, c
 
 /** The collection names of a scope as an owned JSON array; `scopeName` optional. */
 char* CBLDatabase_CollectionNames(const CBLDatabase* db, const char* scopeName, CBLError* outError);
+
+/** The names of the scopes that hold a collection, as a JSON array, owned. */
+char* CBLDatabase_ScopeNames(const CBLDatabase* db, CBLError* outError);
+
+/** The default scope, `_default`. Returns +1. */
+CBLScope* CBLDatabase_DefaultScope(const CBLDatabase* db, CBLError* outError);
+
+/** The scope `scopeName`; NULL with error code 0 when it holds no collection. Returns +1. */
+CBLScope* CBLDatabase_Scope(const CBLDatabase* db, const char* scopeName, CBLError* outError);
+
+/** The scope's name, borrowed: valid while the handle lives. NULL for a bad handle. */
+const char* CBLScope_Name(const CBLScope* scope);
+
+/** The names of the scope's collections, as a JSON array, owned. */
+char* CBLScope_CollectionNames(const CBLScope* scope, CBLError* outError);
+
+/** The collection `collectionName` of the scope; NULL with error code 0 when there is none. Returns +1. */
+CBLCollection* CBLScope_Collection(const CBLScope* scope, const char* collectionName, CBLError* outError);
+
+/** The collection's scope. Returns +1; NULL for a bad handle. */
+CBLScope* CBLCollection_Scope(const CBLCollection* collection);
 
 /** The collection name, borrowed: valid while the handle lives. */
 const char* CBLCollection_Name(const CBLCollection* collection);

@@ -94,6 +94,7 @@ final class HandleRegistry: @unchecked Sendable {
         switch object {
         case is Database, is Database.Type: return "CBLDatabase"
         case is CollectionRef, is CollectionRef.Type: return "CBLCollection"
+        case is ScopeRef, is ScopeRef.Type: return "CBLScope"
         case is Document, is Document.Type, is MutableDocument.Type: return "CBLDocument"
         case is ListenerTokenRef, is ListenerTokenRef.Type: return "CBLListenerToken"
         case is ResultSetRef, is ResultSetRef.Type: return "CBLResultSet"

@@ -389,6 +389,62 @@ static void test_after_close(void) {
     close_database(db);
 }
 
+/* Scopes by handle: names, the default scope, lookups both ways, and what is absent. */
+static void test_scopes(void) {
+    uint64_t start = CBL_InstanceCount();
+    CBLError err;
+    CBLDatabase* db = open_database(directory, "scoped");
+    CBLCollection* widgets = CBLDatabase_CreateCollection(db, "widgets", "store", &err);
+    CHECK_OK(widgets != NULL, err);
+    CBLCollection* gadgets = CBLDatabase_CreateCollection(db, "gadgets", "store", &err);
+    CHECK_OK(gadgets != NULL, err);
+    char* names = CBLDatabase_ScopeNames(db, &err);
+    CHECK_STR(names, "[\"_default\",\"store\"]");
+    CBL_FreeString(names);
+
+    CBLScope* store = CBLDatabase_Scope(db, "store", &err);
+    CHECK_OK(store != NULL, err);
+    CHECK_STR(CBLScope_Name(store), "store");
+    names = CBLScope_CollectionNames(store, &err);
+    CHECK_STR(names, "[\"gadgets\",\"widgets\"]");
+    CBL_FreeString(names);
+    CBLCollection* found = CBLScope_Collection(store, "widgets", &err);
+    CHECK_OK(found != NULL, err);
+    CHECK_STR(CBLCollection_Name(found), "widgets");
+    CBL_Release(found);
+    CHECK(CBLScope_Collection(store, "nope", &err) == NULL);
+    CHECK_NO_ERROR(err);
+    CBLScope_Release(store);
+
+    CBLScope* fromCollection = CBLCollection_Scope(gadgets);
+    CHECK_STR(CBLScope_Name(fromCollection), "store");
+    CBL_Release(fromCollection);
+    CBLScope* defaultScope = CBLDatabase_DefaultScope(db, &err);
+    CHECK_OK(defaultScope != NULL, err);
+    CHECK_STR(CBLScope_Name(defaultScope), "_default");
+    CBL_Release(defaultScope);
+    CHECK(CBLDatabase_Scope(db, "nowhere", &err) == NULL);
+    CHECK_NO_ERROR(err);
+
+    /* A scope handle keeps its database usable after the caller let the collections go. */
+    store = CBLDatabase_Scope(db, "store", &err);
+    CBL_Release(widgets);
+    CBL_Release(gadgets);
+    found = CBLScope_Collection(store, "gadgets", &err);
+    CHECK_OK(found != NULL, err);
+    CBL_Release(found);
+    CBL_Release(store);
+
+    CHECK(CBLScope_Name(NULL) == NULL);
+    CHECK(CBLScope_CollectionNames(NULL, &err) == NULL);
+    CHECK_CODE(err, kCBLDomain, kCBLErrorInvalidParameter);
+    CHECK(CBLDatabase_Scope(db, NULL, &err) == NULL);
+    CHECK_CODE(err, kCBLDomain, kCBLErrorInvalidParameter);
+    CHECK(CBLCollection_Scope(NULL) == NULL);
+    close_database(db);
+    CHECK(CBL_InstanceCount() == start);
+}
+
 /* The size of the database file (its path from CBLDatabase_Path), -1 when unknown. */
 static long long file_size(CBLDatabase* db) {
     char* path = CBLDatabase_Path(db);
@@ -456,5 +512,6 @@ int main(void) {
     test_two_handles();
     test_after_close();
     test_maintenance();
+    test_scopes();
     return test_finish("database_test");
 }
