@@ -938,6 +938,20 @@ CBLListenerToken* CBLQuery_AddChangeListener(CBLQuery* query, CBLQueryChangeList
     or has not been called yet. Returns +1. */
 CBLResultSet* CBLQuery_CopyCurrentResults(const CBLQuery* query, CBLListenerToken* token, CBLError* outError);
 
+/** Called, on the committing (or querying) thread, when a buffering database has a
+    notification waiting: arrange for CBLDatabase_SendNotifications to be called. */
+typedef void (*CBLNotificationsReadyCallback)(void* context, CBLDatabase* db);
+
+/** Buffers the database's notifications (collection, document and live-query listeners):
+    instead of calling them, DocLite queues the calls and calls `callback` when the queue
+    stops being empty; CBLDatabase_SendNotifications makes them. `db` is borrowed and must
+    stay open while buffering; `context` must outlive it. A NULL callback stops buffering
+    (calls already queued still wait for CBLDatabase_SendNotifications). */
+void CBLDatabase_BufferNotifications(CBLDatabase* db, CBLNotificationsReadyCallback callback, void* context);
+
+/** Makes the queued notification calls of a buffering database, in order, on this thread. */
+void CBLDatabase_SendNotifications(CBLDatabase* db);
+
 /** Unregisters the listener and releases the token; NULL is ignored. A callback
     already running on another thread may still finish after this returns. */
 void CBLListener_Remove(CBLListenerToken* token);

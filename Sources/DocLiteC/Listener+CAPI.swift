@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 /// A C callback and its context, called from whichever thread commits.
-private struct CCallback<Function>: @unchecked Sendable {
+struct CCallback<Function>: @unchecked Sendable {
     let function: Function
     let context: UnsafeMutableRawPointer?
 }
@@ -15,18 +15,21 @@ public func CBLCollection_AddChangeListener(_ handle: OpaquePointer?, _ listener
                                             _ context: UnsafeMutableRawPointer?,
                                             _ outError: UnsafeMutablePointer<CBLError>?) -> OpaquePointer? {
     bridge(outError, failure: nil) {
-        let collection = try collection(handle)
+        let collectionRef = try HandleRegistry.shared.object(handle, as: CollectionRef.self, "collection")
         guard let listener else { throw DocLiteError(.invalidParameter, "listener is NULL") }
         let callback = CCallback(function: listener, context: context)
         let collectionHandle = HandleBox(handle!)
         let ref = ListenerTokenRef(ownerHandle: handle!)
-        ref.listen(try collection.addChangeListener { change in
-            let ids = change.documentIDs.map { strdup($0) }
-            defer { ids.forEach { free($0) } }
-            ids.map { UnsafePointer($0) }.withUnsafeBufferPointer { buffer in
-                var cChange = CBLCollectionChange(collection: collectionHandle.handle, numDocs: UInt32(buffer.count),
-                                                  docIDs: buffer.baseAddress)
-                callback.function(callback.context, &cChange)
+        let database = collectionRef.database
+        ref.listen(try collectionRef.collection.addChangeListener { change in
+            NotificationBuffers.shared.deliver(for: database) {
+                let ids = change.documentIDs.map { strdup($0) }
+                defer { ids.forEach { free($0) } }
+                ids.map { UnsafePointer($0) }.withUnsafeBufferPointer { buffer in
+                    var cChange = CBLCollectionChange(collection: collectionHandle.handle, numDocs: UInt32(buffer.count),
+                                                      docIDs: buffer.baseAddress)
+                    callback.function(callback.context, &cChange)
+                }
             }
         })
         return HandleRegistry.shared.register(ref)
@@ -39,16 +42,19 @@ public func CBLCollection_AddDocumentChangeListener(_ handle: OpaquePointer?, _ 
                                                     _ context: UnsafeMutableRawPointer?,
                                                     _ outError: UnsafeMutablePointer<CBLError>?) -> OpaquePointer? {
     bridge(outError, failure: nil) {
-        let collection = try collection(handle)
+        let collectionRef = try HandleRegistry.shared.object(handle, as: CollectionRef.self, "collection")
         let id = try string(docID, "document ID")
         guard let listener else { throw DocLiteError(.invalidParameter, "listener is NULL") }
         let callback = CCallback(function: listener, context: context)
         let collectionHandle = HandleBox(handle!)
         let ref = ListenerTokenRef(ownerHandle: handle!)
-        ref.listen(try collection.addDocumentChangeListener(id: id) { change in
-            change.documentID.withCString { cID in
-                var cChange = CBLDocumentChange(collection: collectionHandle.handle, docID: cID)
-                callback.function(callback.context, &cChange)
+        let database = collectionRef.database
+        ref.listen(try collectionRef.collection.addDocumentChangeListener(id: id) { change in
+            NotificationBuffers.shared.deliver(for: database) {
+                change.documentID.withCString { cID in
+                    var cChange = CBLDocumentChange(collection: collectionHandle.handle, docID: cID)
+                    callback.function(callback.context, &cChange)
+                }
             }
         })
         return HandleRegistry.shared.register(ref)
@@ -66,10 +72,14 @@ public func CBLQuery_AddChangeListener(_ handle: OpaquePointer?, _ listener: CBL
         let ref = ListenerTokenRef(ownerHandle: handle!)
         let queryHandle = HandleBox(handle!)
         let tokenHandle = HandleBox(HandleRegistry.shared.register(ref))
+        let database = query.database
         ref.listen(query.addChangeListenerOnQueryThread { [weak ref] change in
-            guard let ref else { return }   // removed while this run was announced
-            ref.latest = change.results.map { .success($0.snapshot()) } ?? .failure(change.error!)
-            callback.function(callback.context, queryHandle.handle, tokenHandle.handle)
+            let latest: Swift.Result<ResultSnapshot, Error> = change.results.map { .success($0.snapshot()) } ?? .failure(change.error!)
+            NotificationBuffers.shared.deliver(for: database) { [weak ref] in
+                guard let ref else { return }   // removed before this call was made
+                ref.latest = latest
+                callback.function(callback.context, queryHandle.handle, tokenHandle.handle)
+            }
         })
         return tokenHandle.handle
     }
@@ -92,6 +102,19 @@ public func CBLQuery_CopyCurrentResults(_ handle: OpaquePointer?, _ token: Opaqu
 }
 
 @c @implementation
+public func CBLDatabase_BufferNotifications(_ db: OpaquePointer?, _ callback: CBLNotificationsReadyCallback?,
+                                            _ context: UnsafeMutableRawPointer?) {
+    guard let database = try? HandleRegistry.shared.object(db, as: Database.self, "database") else { return }
+    NotificationBuffers.shared.buffer(database, handle: db!, ready: callback.map { CCallback(function: $0, context: context) })
+}
+
+@c @implementation
+public func CBLDatabase_SendNotifications(_ db: OpaquePointer?) {
+    guard let database = try? HandleRegistry.shared.object(db, as: Database.self, "database") else { return }
+    NotificationBuffers.shared.send(database)
+}
+
+@c @implementation
 public func CBLListener_Remove(_ token: OpaquePointer?) {
     guard let ref = try? HandleRegistry.shared.object(token, as: ListenerTokenRef.self, "listener token") else { return }
     ref.remove()
@@ -102,4 +125,65 @@ public func CBLListener_Remove(_ token: OpaquePointer?) {
 private struct HandleBox: @unchecked Sendable {
     let handle: OpaquePointer
     init(_ handle: OpaquePointer) { self.handle = handle }
+}
+
+/// couchbase-lite-C's buffered notifications: while a database buffers, its C
+/// listeners' calls wait in a queue, the ready callback says when the queue
+/// stops being empty, and CBLDatabase_SendNotifications makes the calls, in
+/// order, on the thread that asks.
+final class NotificationBuffers: @unchecked Sendable {
+    static let shared = NotificationBuffers()
+
+    private struct Buffer {
+        weak var database: Database?
+        let handle: OpaquePointer
+        var ready: CCallback<CBLNotificationsReadyCallback>?
+        var pending: [() -> Void] = []
+    }
+
+    private let lock = Lock()
+    private var buffers: [ObjectIdentifier: Buffer] = [:]
+
+    /// Starts buffering `database`'s notifications (`ready` nil: stops; the queued ones wait for `send`).
+    func buffer(_ database: Database, handle: OpaquePointer, ready: CCallback<CBLNotificationsReadyCallback>?) {
+        lock.withLock {
+            var buffer = current(database) ?? Buffer(database: database, handle: handle)
+            buffer.ready = ready
+            buffers[ObjectIdentifier(database)] = buffer
+        }
+    }
+
+    /// Makes `call` now, or queues it while `database` buffers (telling its ready callback if the queue was empty).
+    func deliver(for database: Database, _ call: @escaping () -> Void) {
+        enum Outcome { case callNow, queued, queuedFirst(CCallback<CBLNotificationsReadyCallback>, OpaquePointer) }
+        let outcome: Outcome = lock.withLock {
+            guard var buffer = current(database), let ready = buffer.ready else { return .callNow }
+            buffer.pending.append(call)
+            buffers[ObjectIdentifier(database)] = buffer
+            return buffer.pending.count == 1 ? .queuedFirst(ready, buffer.handle) : .queued
+        }
+        switch outcome {
+        case .callNow: call()
+        case .queued: break
+        case .queuedFirst(let ready, let handle): ready.function(ready.context, handle)
+        }
+    }
+
+    /// Makes the queued calls of `database`.
+    func send(_ database: Database) {
+        let calls: [() -> Void] = lock.withLock {
+            guard var buffer = current(database) else { return [] }
+            defer { buffer.pending = []; buffers[ObjectIdentifier(database)] = buffer }
+            return buffer.pending
+        }
+        calls.forEach { $0() }
+    }
+
+    /// The buffer of `database`, if it has one (a stale entry of a freed database is dropped).
+    private func current(_ database: Database) -> Buffer? {
+        let key = ObjectIdentifier(database)
+        guard let buffer = buffers[key] else { return nil }
+        guard buffer.database === database else { buffers[key] = nil; return nil }
+        return buffer
+    }
 }

@@ -222,6 +222,51 @@ static void test_token_lifetime(CBLDatabase* db) {
     CHECK(CBL_InstanceCount() == before);
 }
 
+/* The database's ready callback: counts the calls and records the database handle. */
+typedef struct {
+    int calls;
+    CBLDatabase* db;
+} Ready;
+
+static void notifications_ready(void* context, CBLDatabase* db) {
+    Ready* ready = context;
+    ready->calls++;
+    ready->db = db;
+}
+
+/* Buffered notifications: listener calls wait until CBLDatabase_SendNotifications,
+   the ready callback fires when the queue stops being empty; a NULL callback ends it. */
+static void test_buffered_notifications(CBLDatabase* db, CBLCollection* coll) {
+    CBLError err;
+    static Recorder rec;
+    reset(&rec);
+    Ready ready = {0, NULL};
+    CBLListenerToken* token = CBLCollection_AddChangeListener(coll, collection_listener, &rec, &err);
+    CHECK_OK(token != NULL, err);
+    CBLDatabase_BufferNotifications(db, notifications_ready, &ready);
+
+    CHECK(save_json(coll, "buf1", "{}"));
+    CHECK(save_json(coll, "buf2", "{}"));
+    CHECK(rec.calls == 0);
+    CHECK(ready.calls == 1 && ready.db == db);   /* once, when the queue stopped being empty */
+    CBLDatabase_SendNotifications(db);
+    CHECK(rec.calls == 2 && delivered(&rec, 0, "buf1") && delivered(&rec, 1, "buf2"));
+    CBLDatabase_SendNotifications(db);   /* nothing queued: nothing happens */
+    CHECK(rec.calls == 2);
+    CHECK(save_json(coll, "buf3", "{}"));
+    CHECK(ready.calls == 2 && rec.calls == 2);
+
+    CBLDatabase_BufferNotifications(db, NULL, NULL);   /* stops buffering; buf3 still waits */
+    CHECK(save_json(coll, "buf4", "{}"));
+    CHECK(rec.calls == 3 && delivered(&rec, 2, "buf4"));
+    CBLDatabase_SendNotifications(db);
+    CHECK(rec.calls == 4 && delivered(&rec, 3, "buf3"));
+
+    CBLDatabase_BufferNotifications(NULL, notifications_ready, &ready);   /* a bad handle is ignored */
+    CBLDatabase_SendNotifications(NULL);
+    CBLListener_Remove(token);
+}
+
 int main(void) {
     CBLError err;
     CBLDatabase* db = open_database(test_directory("listener"), "listeners");
@@ -234,6 +279,7 @@ int main(void) {
     test_document_listener(db, coll, other);
     test_reading_listener(db, coll);
     test_token_lifetime(db);
+    test_buffered_notifications(db, coll);
 
     CBL_Release(other);
     CBL_Release(coll);

@@ -3,6 +3,7 @@
  * does not); CBLQuery_CopyCurrentResults reads them, again and again; errors of
  * a run, misuse, removal and the instance count. */
 #include <pthread.h>
+#include <stdatomic.h>
 #include "test_support.h"
 
 /* What a live-query listener saw: the `name` column of each announcement, comma-joined. */
@@ -149,6 +150,40 @@ static void test_errors_and_misuse(CBLDatabase* db) {
     CHECK(CBL_InstanceCount() == start);
 }
 
+static atomic_int ready_calls;
+
+static void notifications_ready(void* context, CBLDatabase* db) {
+    (void)context;
+    (void)db;
+    atomic_fetch_add(&ready_calls, 1);
+}
+
+/* A buffering database holds a live query's calls until CBLDatabase_SendNotifications,
+   which makes them on the calling thread. */
+static void test_buffered(CBLDatabase* db) {
+    uint64_t start = CBL_InstanceCount();
+    CBLError err = {0};
+    CBLQuery* query = CBLDatabase_CreateQuery(db, kCBLJSONLanguage,
+        "{\"WHAT\": [[\".name\"]], \"FROM\": [{\"COLLECTION\": \"hotels\"}], \"ORDER_BY\": [[\".name\"]], \"LIMIT\": 1}",
+        NULL, &err);
+    CHECK_OK(query != NULL, err);
+    CBLDatabase_BufferNotifications(db, notifications_ready, NULL);
+    Seen seen = {.lock = PTHREAD_MUTEX_INITIALIZER};
+    CBLListenerToken* token = CBLQuery_AddChangeListener(query, listener, &seen, &err);
+    CHECK_OK(token != NULL, err);
+    for (int i = 0; i < 500 && atomic_load(&ready_calls) == 0; i++) sleep_ms(10);
+    CHECK(atomic_load(&ready_calls) == 1);
+    CHECK(calls(&seen) == 0);
+    CBLDatabase_SendNotifications(db);
+    CHECK(calls(&seen) == 1);
+    CHECK_STR(seen_now(&seen).last, "Adlon");
+    CBLDatabase_BufferNotifications(db, NULL, NULL);
+    CBLListener_Remove(token);
+    CBL_Release(query);
+    sleep_ms(100);
+    CHECK(CBL_InstanceCount() == start);
+}
+
 int main(void) {
     CBLError err = {0};
     CBLDatabase* db = open_database(test_directory("live_query"), "live");
@@ -156,6 +191,7 @@ int main(void) {
     CHECK_OK(hotels != NULL, err);
     test_live_rows(db, hotels);
     test_errors_and_misuse(db);
+    test_buffered(db);
     CBL_Release(hotels);
     close_database(db);
     return test_finish("live_query_test");
