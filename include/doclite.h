@@ -224,8 +224,9 @@ enum {
     kCBLMaintenanceTypeFullOptimize = 4 /**< Gather statistics for every index (ANALYZE). */
 };
 
-/** Runs a maintenance task; not inside a transaction (kCBLErrorTransactionNotClosed). A compaction waits
-    for open result sets as a write does (kCBLErrorBusy after the timeout). */
+/** Runs a maintenance task; not inside a transaction (kCBLErrorTransactionNotClosed). A compaction
+    while result sets are open waits for them, then fails with kCBLErrorBusy: the file is rebuilt
+    but shrinks only at a later compaction. */
 bool CBLDatabase_PerformMaintenance(CBLDatabase* db, CBLMaintenanceType type, CBLError* outError);
 
 /** Closes the database and deletes its file. */

@@ -1,4 +1,5 @@
 import CDocLite
+import Foundation
 import DocLite
 #if canImport(Glibc)
 import Glibc
@@ -20,9 +21,11 @@ public func CBLCollection_AddChangeListener(_ handle: OpaquePointer?, _ listener
         let callback = CCallback(function: listener, context: context)
         let collectionHandle = HandleBox(handle!)
         let ref = ListenerTokenRef(ownerHandle: handle!)
-        let database = collectionRef.database
-        ref.listen(try collectionRef.collection.addChangeListener { change in
-            NotificationBuffers.shared.deliver(for: database) {
+        weak let database = collectionRef.database
+        ref.listen(try collectionRef.collection.addChangeListener { [weak ref] change in
+            guard let database else { return }
+            NotificationBuffers.shared.deliver(for: database) { [weak ref] in
+                guard ref != nil else { return }   // removed while this call waited in a buffer
                 let ids = change.documentIDs.map { strdup($0) }
                 defer { ids.forEach { free($0) } }
                 ids.map { UnsafePointer($0) }.withUnsafeBufferPointer { buffer in
@@ -48,9 +51,11 @@ public func CBLCollection_AddDocumentChangeListener(_ handle: OpaquePointer?, _ 
         let callback = CCallback(function: listener, context: context)
         let collectionHandle = HandleBox(handle!)
         let ref = ListenerTokenRef(ownerHandle: handle!)
-        let database = collectionRef.database
-        ref.listen(try collectionRef.collection.addDocumentChangeListener(id: id) { change in
-            NotificationBuffers.shared.deliver(for: database) {
+        weak let database = collectionRef.database
+        ref.listen(try collectionRef.collection.addDocumentChangeListener(id: id) { [weak ref] change in
+            guard let database else { return }
+            NotificationBuffers.shared.deliver(for: database) { [weak ref] in
+                guard ref != nil else { return }   // removed while this call waited in a buffer
                 change.documentID.withCString { cID in
                     var cChange = CBLDocumentChange(collection: collectionHandle.handle, docID: cID)
                     callback.function(callback.context, &cChange)
@@ -142,11 +147,15 @@ final class NotificationBuffers: @unchecked Sendable {
     }
 
     private let lock = Lock()
+    /// Held while sending, so that two threads sending at once keep the calls in order
+    /// (recursive: a listener may send again).
+    private let sendLock = NSRecursiveLock()
     private var buffers: [ObjectIdentifier: Buffer] = [:]
 
     /// Starts buffering `database`'s notifications (`ready` nil: stops; the queued ones wait for `send`).
     func buffer(_ database: Database, handle: OpaquePointer, ready: CCallback<CBLNotificationsReadyCallback>?) {
         lock.withLock {
+            buffers = buffers.filter { $0.value.database != nil }   // the entries of freed databases
             var buffer = current(database) ?? Buffer(database: database, handle: handle)
             buffer.ready = ready
             buffers[ObjectIdentifier(database)] = buffer
@@ -171,12 +180,16 @@ final class NotificationBuffers: @unchecked Sendable {
 
     /// Makes the queued calls of `database`.
     func send(_ database: Database) {
-        let calls: [() -> Void] = lock.withLock {
-            guard var buffer = current(database) else { return [] }
-            defer { buffer.pending = []; buffers[ObjectIdentifier(database)] = buffer }
-            return buffer.pending
+        sendLock.withLock {
+            let calls: [() -> Void] = lock.withLock {
+                guard var buffer = current(database) else { return [] }
+                let calls = buffer.pending
+                buffer.pending = []
+                buffers[ObjectIdentifier(database)] = buffer.ready == nil ? nil : buffer   // no longer buffering: forget it
+                return calls
+            }
+            calls.forEach { $0() }
         }
-        calls.forEach { $0() }
     }
 
     /// The buffer of `database`, if it has one (a stale entry of a freed database is dropped).

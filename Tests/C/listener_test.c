@@ -262,6 +262,16 @@ static void test_buffered_notifications(CBLDatabase* db, CBLCollection* coll) {
     CBLDatabase_SendNotifications(db);
     CHECK(rec.calls == 4 && delivered(&rec, 3, "buf3"));
 
+    /* A listener removed while its call waits is not called (its context may be gone). */
+    CBLDatabase_BufferNotifications(db, notifications_ready, &ready);
+    CHECK(save_json(coll, "buf5", "{}"));
+    CBLListener_Remove(token);
+    token = NULL;
+    CBLDatabase_SendNotifications(db);
+    CHECK(rec.calls == 4);
+    CBLDatabase_BufferNotifications(db, NULL, NULL);
+    CBLDatabase_SendNotifications(db);
+
     CBLDatabase_BufferNotifications(NULL, notifications_ready, &ready);   /* a bad handle is ignored */
     CBLDatabase_SendNotifications(NULL);
     CBLListener_Remove(token);

@@ -9,7 +9,7 @@ import CSQLite
 /// - `doc_array(v…)`, `doc_dict(k, v, …)`: array and dictionary literals (MISSING values dropped).
 /// - `doc_concat(v…)`: `||`: text of each value (null → "null", booleans → "true"/"false",
 ///   containers → JSON); MISSING if any value is MISSING.
-/// - `doc_array_contains(array, value)`: `IN` with an array-valued right side.
+/// - `doc_array_contains(collection, value)`: `IN` with an array- or dict-valued right side.
 /// - `doc_like(value, pattern)`: case-sensitive LIKE with `\` escape; blobs never match.
 /// - `doc_revid(revid)`: a stored revision ID as text.
 /// - `doc_limit(x, clause)`: a LIMIT or OFFSET that is not a literal, as a count: a whole

@@ -73,6 +73,12 @@ final class ResultSetTests: QueryTestCase {
         // As Couchbase Lite's, the setters do not throw: a value JSON cannot hold is an error when the query runs.
         query.parameters = Parameters().setInt(2, forName: "n").setDouble(.nan, forName: "x")
         assertThrows(.invalidParameter, containing: "parameter 'x': a document cannot store nan") { _ = try query.execute() }
+        let fixed = Parameters().setDouble(1, forName: "x").setDouble(.nan, forName: "x")
+        XCTAssertNotNil(fixed.error)
+        XCTAssertNil(fixed.value(forName: "x"), "a failed set drops the earlier value too")
+        fixed.setDouble(1.5, forName: "x")
+        XCTAssertNil(fixed.error, "a good value of the name clears its mistake")
+        XCTAssertEqual(fixed.value(forName: "x") as? Double, 1.5)
         query.parameters = Parameters(parameters: Parameters().setValue(Data(), forName: "blob"))   // the copy keeps the mistake
         assertThrows(.invalidParameter, containing: "parameter 'blob': unsupported value type Data") { _ = try query.execute() }
     }

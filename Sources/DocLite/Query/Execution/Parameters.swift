@@ -5,15 +5,15 @@ import Foundation
 public final class Parameters: @unchecked Sendable {
     private let lock = Lock()
     private var values: [String: JSONValue]
-    /// The first value that could not be set.
-    private var mistake: DocLiteError?
+    /// The values that could not be set, by name (a later good value of the name clears its entry).
+    private var mistakes: [String: DocLiteError] = [:]
 
     /// No parameters.
     public init() { values = [:] }
 
     /// A copy of `parameters`.
     public init(parameters: Parameters?) {
-        (values, mistake) = parameters?.lock.withLock { (parameters!.values, parameters!.mistake) } ?? ([:], nil)
+        (values, mistakes) = parameters?.lock.withLock { (parameters!.values, parameters!.mistakes) } ?? ([:], [:])
     }
 
     /// Parameters from a JSON object (`{"name": value, …}`), as the C API takes them.
@@ -39,10 +39,16 @@ public final class Parameters: @unchecked Sendable {
     public func setValue(_ value: Any?, forName name: String) -> Parameters {
         do {
             let converted = try JSONValue(any: value)
-            lock.withLock { values[name] = converted }
+            lock.withLock {
+                values[name] = converted
+                mistakes[name] = nil
+            }
         } catch {
             let message = (error as? DocLiteError)?.message ?? "\(error)"
-            lock.withLock { mistake = mistake ?? DocLiteError(.invalidParameter, "parameter '\(name)': \(message)") }
+            lock.withLock {
+                values[name] = nil   // not the earlier value either
+                mistakes[name] = DocLiteError(.invalidParameter, "parameter '\(name)': \(message)")
+            }
         }
         return self
     }
@@ -59,8 +65,12 @@ public final class Parameters: @unchecked Sendable {
     /// NaN and infinities, which JSON cannot hold, are remembered (see ``setValue(_:forName:)``).
     @discardableResult public func setFloat(_ value: Float, forName name: String) -> Parameters { setValue(value, forName: name) }
 
-    /// The first value that could not be set, if any.
-    package var error: DocLiteError? { lock.withLock { mistake } }
+    /// A value that could not be set (the first by name), if any.
+    package var error: DocLiteError? { lock.withLock { Self.first(of: mistakes) } }
+
+    private static func first(of mistakes: [String: DocLiteError]) -> DocLiteError? {
+        mistakes.min { $0.key < $1.key }?.value
+    }
 
     /// Whether `name` can name a parameter in a query: ASCII letters, digits
     /// and `_` (what `["$name"]` and `$name` accept).
@@ -71,7 +81,7 @@ public final class Parameters: @unchecked Sendable {
     /// A snapshot of the values; throws the first value that could not be set.
     package func snapshot() throws -> [String: JSONValue] {
         try lock.withLock {
-            if let mistake { throw mistake }
+            if let mistake = Self.first(of: mistakes) { throw mistake }
             return values
         }
     }
