@@ -64,24 +64,16 @@ public struct ValueIndexItem: Sendable {
 }
 
 /// A full-text index over items (``IndexBuilder/fullTextIndex(items:)``).
-public struct FullTextIndex: Index {
+public struct FullTextIndex: Index, Setting {
     let items: [FullTextIndexItem]
     var ignoresAccents = false
     var languageCode: String?
 
     /// The same index, ignoring accents or not.
-    public func ignoreAccents(_ ignoreAccents: Bool) -> FullTextIndex {
-        var index = self
-        index.ignoresAccents = ignoreAccents
-        return index
-    }
+    public func ignoreAccents(_ ignoreAccents: Bool) -> FullTextIndex { setting(\.ignoresAccents, to: ignoreAccents) }
 
     /// The same index, with the stemming of `language` (see ``FullTextIndexConfiguration``).
-    public func language(_ language: String?) -> FullTextIndex {
-        var index = self
-        index.languageCode = language
-        return index
-    }
+    public func language(_ language: String?) -> FullTextIndex { setting(\.languageCode, to: language) }
 }
 
 /// One item of a full-text index: a property path.

@@ -24,7 +24,7 @@ public final class Join {
 }
 
 /// A builder join: a `FROM` item with its join kind and condition.
-struct QueryJoin: JoinOnProtocol {
+struct QueryJoin: JoinOnProtocol, Setting {
     var item: DataSourceItem
 
     init(_ dataSource: DataSourceProtocol, _ kind: DataSourceItem.JoinKind) {
@@ -32,11 +32,7 @@ struct QueryJoin: JoinOnProtocol {
         item.join = kind
     }
 
-    func on(_ expression: ExpressionProtocol) -> JoinProtocol {
-        var copy = self
-        copy.item.on = expression.node
-        return copy
-    }
+    func on(_ expression: ExpressionProtocol) -> JoinProtocol { setting(\.item.on, to: expression.node) }
 }
 
 extension JoinProtocol {

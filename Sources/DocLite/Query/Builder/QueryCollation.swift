@@ -11,43 +11,27 @@ extension Collation {
 }
 
 /// `Collation.ascii()`: `{"UNICODE": false, "LOCALE": null, "CASE": …, "DIAC": true}`.
-public struct ASCIICollation: CollationProtocol {
+public struct ASCIICollation: CollationProtocol, Setting {
     var ignoresCase = false
 
     /// Whether upper- and lower-case ASCII letters compare equal (`"CASE": false`).
-    public func ignoreCase(_ ignoreCase: Bool) -> ASCIICollation {
-        var copy = self
-        copy.ignoresCase = ignoreCase
-        return copy
-    }
+    public func ignoreCase(_ ignoreCase: Bool) -> ASCIICollation { setting(\.ignoresCase, to: ignoreCase) }
 }
 
 /// `Collation.unicode()`: `{"UNICODE": true, "LOCALE": …, "CASE": …, "DIAC": …}`.
-public struct UnicodeCollation: CollationProtocol {
+public struct UnicodeCollation: CollationProtocol, Setting {
     var ignoresCase = false
     var ignoresAccents = false
     var localeID: String?
 
     /// Whether letters differing only in case compare equal (`"CASE": false`).
-    public func ignoreCase(_ ignoreCase: Bool) -> UnicodeCollation {
-        var copy = self
-        copy.ignoresCase = ignoreCase
-        return copy
-    }
+    public func ignoreCase(_ ignoreCase: Bool) -> UnicodeCollation { setting(\.ignoresCase, to: ignoreCase) }
 
     /// Whether letters differing only in accents compare equal (`"DIAC": false`).
-    public func ignoreAccents(_ ignoreAccents: Bool) -> UnicodeCollation {
-        var copy = self
-        copy.ignoresAccents = ignoreAccents
-        return copy
-    }
+    public func ignoreAccents(_ ignoreAccents: Bool) -> UnicodeCollation { setting(\.ignoresAccents, to: ignoreAccents) }
 
     /// The ICU locale (`"en_US"`, `"se"`); nil is the current locale.
-    public func locale(_ locale: String?) -> UnicodeCollation {
-        var copy = self
-        copy.localeID = locale
-        return copy
-    }
+    public func locale(_ locale: String?) -> UnicodeCollation { setting(\.localeID, to: locale) }
 }
 
 extension CollationProtocol {

@@ -26,15 +26,13 @@ public final class DataSource {
 }
 
 /// A builder data source: the database it reads and its `FROM` item.
-struct QuerySource: DataSourceAs {
+struct QuerySource: DataSourceAs, Setting {
     weak var database: Database?
     var item: DataSourceItem
 
     func `as`(_ alias: String?) -> DataSourceProtocol {
-        var copy = self
         // A database source always has an alias (its name unless renamed); a collection's is optional.
-        copy.item.alias = alias ?? (item.collection == nil ? database?.name ?? item.alias : nil)
-        return copy
+        setting(\.item.alias, to: alias ?? (item.collection == nil ? database?.name ?? item.alias : nil))
     }
 }
 
