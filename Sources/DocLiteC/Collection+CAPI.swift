@@ -153,7 +153,7 @@ public func CBLCollection_DeleteIndex(_ handle: OpaquePointer?, _ name: UnsafePo
 @c @implementation
 public func CBLCollection_GetIndexNames(_ handle: OpaquePointer?, _ outError: UnsafeMutablePointer<CBLError>?) -> UnsafeMutablePointer<CChar>? {
     bridge(outError, failure: nil) {
-        ownedString(JSONValue.array(try collection(handle).indexes().map(JSONValue.string)).json)
+        namesJSON(try collection(handle).indexes())
     }
 }
 

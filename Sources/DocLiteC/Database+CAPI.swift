@@ -2,7 +2,8 @@ import CDocLite
 import DocLite
 import Foundation
 
-private func database(_ handle: OpaquePointer?) throws -> Database {
+/// The database behind a handle.
+func database(_ handle: OpaquePointer?) throws -> Database {
     try HandleRegistry.shared.object(handle, as: Database.self, "database")
 }
 
@@ -143,8 +144,6 @@ public func CBLDatabase_DeleteCollection(_ db: OpaquePointer?, _ collectionName:
 public func CBLDatabase_CollectionNames(_ db: OpaquePointer?, _ scopeName: UnsafePointer<CChar>?,
                                         _ outError: UnsafeMutablePointer<CBLError>?) -> UnsafeMutablePointer<CChar>? {
     bridge(outError, failure: nil) {
-        let names = try database(db).collections(scope: try optionalString(scopeName, "scope name") ?? DocLite.Collection.defaultName).map(\.name)
-        let json = try JSONSerialization.data(withJSONObject: names)
-        return ownedString(String(decoding: json, as: UTF8.self))
+        namesJSON(try database(db).collections(scope: try optionalString(scopeName, "scope name") ?? DocLite.Collection.defaultName).map(\.name))
     }
 }

@@ -66,6 +66,11 @@ func optionalString(_ pointer: UnsafePointer<CChar>?, _ role: String) throws -> 
     return try string(pointer, role)
 }
 
+/// Names as an owned JSON array (`["a","b"]`).
+func namesJSON(_ names: [String]) -> UnsafeMutablePointer<CChar>? {
+    ownedString(JSONValue.array(names.map(JSONValue.string)).json)
+}
+
 /// An owned C copy of `value`, for the caller to free with `CBL_FreeString`.
 func ownedString(_ value: String) -> UnsafeMutablePointer<CChar>? {
     strdup(value)

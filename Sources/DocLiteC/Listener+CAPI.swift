@@ -11,31 +11,47 @@ struct CCallback<Function>: @unchecked Sendable {
     let context: UnsafeMutableRawPointer?
 }
 
+/// Makes a C listener call now, or queues it while the database buffers notifications;
+/// a call whose token was removed meanwhile is dropped (its context may be gone).
+typealias Delivery = @Sendable (@escaping () -> Void) -> Void
+
+/// Registers a C listener of the collection behind `handle`: `register` adds the Swift
+/// listener, making its C calls through the delivery it is given. Returns the token (+1).
+private func addCollectionListener(_ handle: OpaquePointer?,
+                                   _ register: (DocLite.Collection, @escaping Delivery) throws -> ListenerToken) throws -> OpaquePointer {
+    let collectionRef = try HandleRegistry.shared.object(handle, as: CollectionRef.self, "collection")
+    let ref = ListenerTokenRef(ownerHandle: handle!)
+    weak let database = collectionRef.database
+    ref.listen(try register(collectionRef.collection) { [weak ref] call in
+        guard let database else { return }
+        NotificationBuffers.shared.deliver(for: database) { [weak ref] in
+            if ref != nil { call() }
+        }
+    })
+    return HandleRegistry.shared.register(ref)
+}
+
 @c @implementation
 public func CBLCollection_AddChangeListener(_ handle: OpaquePointer?, _ listener: CBLCollectionChangeListener?,
                                             _ context: UnsafeMutableRawPointer?,
                                             _ outError: UnsafeMutablePointer<CBLError>?) -> OpaquePointer? {
     bridge(outError, failure: nil) {
-        let collectionRef = try HandleRegistry.shared.object(handle, as: CollectionRef.self, "collection")
-        guard let listener else { throw DocLiteError(.invalidParameter, "listener is NULL") }
-        let callback = CCallback(function: listener, context: context)
-        let collectionHandle = HandleBox(handle!)
-        let ref = ListenerTokenRef(ownerHandle: handle!)
-        weak let database = collectionRef.database
-        ref.listen(try collectionRef.collection.addChangeListener { [weak ref] change in
-            guard let database else { return }
-            NotificationBuffers.shared.deliver(for: database) { [weak ref] in
-                guard ref != nil else { return }   // removed while this call waited in a buffer
-                let ids = change.documentIDs.map { strdup($0) }
-                defer { ids.forEach { free($0) } }
-                ids.map { UnsafePointer($0) }.withUnsafeBufferPointer { buffer in
-                    var cChange = CBLCollectionChange(collection: collectionHandle.handle, numDocs: UInt32(buffer.count),
-                                                      docIDs: buffer.baseAddress)
-                    callback.function(callback.context, &cChange)
+        try addCollectionListener(handle) { collection, deliver in
+            guard let listener else { throw DocLiteError(.invalidParameter, "listener is NULL") }
+            let callback = CCallback(function: listener, context: context)
+            let collectionHandle = HandleBox(handle!)
+            return try collection.addChangeListener { change in
+                deliver {
+                    let ids = change.documentIDs.map { strdup($0) }
+                    defer { ids.forEach { free($0) } }
+                    ids.map { UnsafePointer($0) }.withUnsafeBufferPointer { buffer in
+                        var cChange = CBLCollectionChange(collection: collectionHandle.handle, numDocs: UInt32(buffer.count),
+                                                          docIDs: buffer.baseAddress)
+                        callback.function(callback.context, &cChange)
+                    }
                 }
             }
-        })
-        return HandleRegistry.shared.register(ref)
+        }
     }
 }
 
@@ -45,24 +61,20 @@ public func CBLCollection_AddDocumentChangeListener(_ handle: OpaquePointer?, _ 
                                                     _ context: UnsafeMutableRawPointer?,
                                                     _ outError: UnsafeMutablePointer<CBLError>?) -> OpaquePointer? {
     bridge(outError, failure: nil) {
-        let collectionRef = try HandleRegistry.shared.object(handle, as: CollectionRef.self, "collection")
-        let id = try string(docID, "document ID")
-        guard let listener else { throw DocLiteError(.invalidParameter, "listener is NULL") }
-        let callback = CCallback(function: listener, context: context)
-        let collectionHandle = HandleBox(handle!)
-        let ref = ListenerTokenRef(ownerHandle: handle!)
-        weak let database = collectionRef.database
-        ref.listen(try collectionRef.collection.addDocumentChangeListener(id: id) { [weak ref] change in
-            guard let database else { return }
-            NotificationBuffers.shared.deliver(for: database) { [weak ref] in
-                guard ref != nil else { return }   // removed while this call waited in a buffer
-                change.documentID.withCString { cID in
-                    var cChange = CBLDocumentChange(collection: collectionHandle.handle, docID: cID)
-                    callback.function(callback.context, &cChange)
+        try addCollectionListener(handle) { collection, deliver in
+            let id = try string(docID, "document ID")
+            guard let listener else { throw DocLiteError(.invalidParameter, "listener is NULL") }
+            let callback = CCallback(function: listener, context: context)
+            let collectionHandle = HandleBox(handle!)
+            return try collection.addDocumentChangeListener(id: id) { change in
+                deliver {
+                    change.documentID.withCString { cID in
+                        var cChange = CBLDocumentChange(collection: collectionHandle.handle, docID: cID)
+                        callback.function(callback.context, &cChange)
+                    }
                 }
             }
-        })
-        return HandleRegistry.shared.register(ref)
+        }
     }
 }
 
@@ -71,7 +83,7 @@ public func CBLQuery_AddChangeListener(_ handle: OpaquePointer?, _ listener: CBL
                                        _ context: UnsafeMutableRawPointer?,
                                        _ outError: UnsafeMutablePointer<CBLError>?) -> OpaquePointer? {
     bridge(outError, failure: nil) {
-        let query = try HandleRegistry.shared.object(handle, as: Query.self, "query")
+        let query = try query(handle)
         guard let listener else { throw DocLiteError(.invalidParameter, "listener is NULL") }
         let callback = CCallback(function: listener, context: context)
         let ref = ListenerTokenRef(ownerHandle: handle!)
@@ -79,7 +91,8 @@ public func CBLQuery_AddChangeListener(_ handle: OpaquePointer?, _ listener: CBL
         let tokenHandle = HandleBox(HandleRegistry.shared.register(ref))
         let database = query.database
         ref.listen(query.addChangeListenerOnQueryThread { [weak ref] change in
-            let latest: Swift.Result<ResultSnapshot, Error> = change.results.map { .success($0.snapshot()) } ?? .failure(change.error!)
+            let latest: Swift.Result<ResultSnapshot, Error> = change.results.map { .success($0.snapshot()) }
+                ?? .failure(change.error ?? DocLiteError(.unexpectedError, "a live query run gave neither rows nor an error"))
             NotificationBuffers.shared.deliver(for: database) { [weak ref] in
                 guard let ref else { return }   // removed before this call was made
                 ref.latest = latest
@@ -94,7 +107,7 @@ public func CBLQuery_AddChangeListener(_ handle: OpaquePointer?, _ listener: CBL
 public func CBLQuery_CopyCurrentResults(_ handle: OpaquePointer?, _ token: OpaquePointer?,
                                         _ outError: UnsafeMutablePointer<CBLError>?) -> OpaquePointer? {
     bridge(outError, failure: nil) {
-        let query = try HandleRegistry.shared.object(handle, as: Query.self, "query")
+        let query = try query(handle)
         let ref = try HandleRegistry.shared.object(token, as: ListenerTokenRef.self, "listener token")
         guard ref.ownerHandle == handle else {
             throw DocLiteError(.notFound, "the listener token is not a listener of this query")
@@ -109,13 +122,13 @@ public func CBLQuery_CopyCurrentResults(_ handle: OpaquePointer?, _ token: Opaqu
 @c @implementation
 public func CBLDatabase_BufferNotifications(_ db: OpaquePointer?, _ callback: CBLNotificationsReadyCallback?,
                                             _ context: UnsafeMutableRawPointer?) {
-    guard let database = try? HandleRegistry.shared.object(db, as: Database.self, "database") else { return }
+    guard let database = try? database(db) else { return }
     NotificationBuffers.shared.buffer(database, handle: db!, ready: callback.map { CCallback(function: $0, context: context) })
 }
 
 @c @implementation
 public func CBLDatabase_SendNotifications(_ db: OpaquePointer?) {
-    guard let database = try? HandleRegistry.shared.object(db, as: Database.self, "database") else { return }
+    guard let database = try? database(db) else { return }
     NotificationBuffers.shared.send(database)
 }
 

@@ -13,7 +13,8 @@ final class ResultSetRef {
     }
 }
 
-private func query(_ handle: OpaquePointer?) throws -> Query {
+/// The query behind a handle.
+func query(_ handle: OpaquePointer?) throws -> Query {
     try HandleRegistry.shared.object(handle, as: Query.self, "query")
 }
 
@@ -26,7 +27,7 @@ public func CBLDatabase_CreateQuery(_ db: OpaquePointer?, _ language: CBLQueryLa
                                     _ outErrorPos: UnsafeMutablePointer<Int32>?, _ outError: UnsafeMutablePointer<CBLError>?) -> OpaquePointer? {
     outErrorPos?.pointee = -1
     return bridge(outError, failure: nil) {
-        let database = try HandleRegistry.shared.object(db, as: Database.self, "database")
+        let database = try database(db)
         guard language == CBLQueryLanguage(kCBLJSONLanguage) else {
             throw DocLiteError(.invalidParameter, "unknown query language \(language) (kCBLJSONLanguage is \(kCBLJSONLanguage))")
         }

@@ -66,7 +66,7 @@ func take<Value>(_ handle: OpaquePointer?, _ kind: Value.Type, _ role: String) -
 }
 
 /// Takes an optional part: nil for NULL.
-private func takeOptional<Value>(_ handle: OpaquePointer?, _ kind: Value.Type, _ role: String) -> Swift.Result<Value?, DocLiteError> {
+func takeOptional<Value>(_ handle: OpaquePointer?, _ kind: Value.Type, _ role: String) -> Swift.Result<Value?, DocLiteError> {
     guard handle != nil else { return .success(nil) }
     return take(handle, kind, role).map { $0 }
 }
@@ -248,14 +248,6 @@ public func CBLQueryExpression_In(_ a: OpaquePointer?, _ items: UnsafePointer<Op
 // MARK: Meta, Function
 
 @c @implementation
-public func CBLQueryMeta_ID(_ alias: UnsafePointer<CChar>?) -> OpaquePointer? {
-    expression {
-        guard let alias = try optionalString(alias, "data source alias") else { return Meta.id }
-        return Meta.id.from(alias)
-    }
-}
-
-@c @implementation
 public func CBLQueryFunction_Count(_ a: OpaquePointer?) -> OpaquePointer? {
     let value = takeOptional(a, ExpressionProtocol.self, "operand of Count")
     return expression { Function.count(try value.get()) }
@@ -368,6 +360,9 @@ private func meta(_ property: MetaExpressionProtocol, _ alias: UnsafePointer<CCh
         return property.from(alias)
     }
 }
+
+@c @implementation
+public func CBLQueryMeta_ID(_ alias: UnsafePointer<CChar>?) -> OpaquePointer? { meta(Meta.id, alias) }
 
 @c @implementation
 public func CBLQueryMeta_Sequence(_ alias: UnsafePointer<CChar>?) -> OpaquePointer? { meta(Meta.sequence, alias) }
@@ -577,20 +572,23 @@ public func CBLQuerySelectResult_ExpressionAs(_ a: OpaquePointer?, _ alias: Unsa
 
 @c @implementation
 public func CBLQuerySelectResult_All(_ alias: UnsafePointer<CChar>?) -> OpaquePointer? {
-    part { () throws -> SelectResultProtocol in
-        guard let alias = try optionalString(alias, "data source alias") else { return SelectResult.all() }
-        return SelectResult.all().from(alias)
-    }
+    part { SelectResult.all().from(try optionalString(alias, "data source alias")) }
 }
 
-/// The collection of a data source: borrowed, and kept alive by the part.
-private func collectionSource(_ handle: OpaquePointer?, _ alias: UnsafePointer<CChar>?, aliased: Bool) -> OpaquePointer {
-    let ref = try? HandleRegistry.shared.object(handle, as: CollectionRef.self, "collection")
+/// A data source over the object (a collection, a database) behind `handle`: borrowed,
+/// looked up once and kept alive by the part; `aliased` names it `alias`.
+private func source<Owner: AnyObject>(_ handle: OpaquePointer?, _ kind: Owner.Type, _ role: String,
+                                      _ alias: UnsafePointer<CChar>?, aliased: Bool,
+                                      _ make: (Owner) -> DataSourceAs) -> OpaquePointer {
+    let owner = Swift.Result { try HandleRegistry.shared.object(handle, as: kind, role) }
     return part({ () throws -> DataSourceProtocol in
-        let ref = try HandleRegistry.shared.object(handle, as: CollectionRef.self, "collection")
-        let source = DataSource.collection(ref.collection)
+        let source = make(try owner.get())
         return aliased ? source.as(try string(alias, "data source alias")) : source
-    }, keep: ref.map { [$0] } ?? [])
+    }, keep: (try? owner.get()).map { [$0] } ?? [])
+}
+
+private func collectionSource(_ handle: OpaquePointer?, _ alias: UnsafePointer<CChar>?, aliased: Bool) -> OpaquePointer {
+    source(handle, CollectionRef.self, "collection", alias, aliased: aliased) { DataSource.collection($0.collection) }
 }
 
 @c @implementation
@@ -603,14 +601,9 @@ public func CBLQueryDataSource_CollectionAs(_ collection: OpaquePointer?, _ alia
     collectionSource(collection, alias, aliased: true)
 }
 
-/// The default collection of a database as a data source: the database is borrowed, and kept alive by the part.
+/// The default collection of a database (Couchbase Lite's legacy `database:` source).
 private func databaseSource(_ handle: OpaquePointer?, _ alias: UnsafePointer<CChar>?, aliased: Bool) -> OpaquePointer {
-    let database = try? HandleRegistry.shared.object(handle, as: Database.self, "database")
-    return part({ () throws -> DataSourceProtocol in
-        let database = try HandleRegistry.shared.object(handle, as: Database.self, "database")
-        let source = DataSource.database(database)
-        return aliased ? source.as(try string(alias, "data source alias")) : source
-    }, keep: database.map { [$0] } ?? [])
+    source(handle, Database.self, "database", alias, aliased: aliased) { DataSource.database($0) }
 }
 
 @c @implementation

@@ -114,7 +114,7 @@ public func CBLQueryParameters_CopyJSON(_ handle: OpaquePointer?) -> UnsafeMutab
 public func CBLQuery_SetQueryParameters(_ handle: OpaquePointer?, _ parameters: OpaquePointer?,
                                        _ outError: UnsafeMutablePointer<CBLError>?) -> Bool {
     bridge(outError, failure: false) {
-        let query = try HandleRegistry.shared.object(handle, as: Query.self, "query")
+        let query = try query(handle)
         guard parameters != nil else {
             query.parameters = nil
             return true
@@ -128,7 +128,7 @@ public func CBLQuery_SetQueryParameters(_ handle: OpaquePointer?, _ parameters: 
 
 @c @implementation
 public func CBLQuery_CopyParameters(_ handle: OpaquePointer?) -> OpaquePointer? {
-    guard let query = try? HandleRegistry.shared.object(handle, as: Query.self, "query"),
+    guard let query = try? query(handle),
           let parameters = query.parameters else { return nil }
     return HandleRegistry.shared.register(QueryParametersRef(parameters))
 }

@@ -22,7 +22,7 @@ public func CBLQueryLimit_Limit(_ limit: OpaquePointer?) -> OpaquePointer? {
 @c @implementation
 public func CBLQueryLimit_LimitOffset(_ limit: OpaquePointer?, _ offset: OpaquePointer?) -> OpaquePointer? {
     let value = take(limit, ExpressionProtocol.self, "LIMIT expression")
-    let skip = offset == nil ? .success(nil) : take(offset, ExpressionProtocol.self, "OFFSET expression").map { $0 }
+    let skip = takeOptional(offset, ExpressionProtocol.self, "OFFSET expression")
     return part { QueryLimit(limit: try value.get(), offset: try skip.get()) }
 }
 
@@ -206,6 +206,6 @@ public func CBLQueryBuilder_Build(_ builder: OpaquePointer?, _ outError: UnsafeM
 
 @c @implementation
 public func CBLQuery_CopyJSON(_ handle: OpaquePointer?) -> UnsafeMutablePointer<CChar>? {
-    guard let query = try? HandleRegistry.shared.object(handle, as: Query.self, "query") else { return nil }
+    guard let query = try? query(handle) else { return nil }
     return ownedString(query.json)
 }

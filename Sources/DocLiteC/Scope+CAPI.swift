@@ -20,22 +20,17 @@ private func scopeRef(_ handle: OpaquePointer?) throws -> ScopeRef {
     try HandleRegistry.shared.object(handle, as: ScopeRef.self, "scope")
 }
 
-/// Names as an owned JSON array.
-private func namesJSON(_ names: [String]) throws -> UnsafeMutablePointer<CChar>? {
-    ownedString(String(decoding: try JSONSerialization.data(withJSONObject: names), as: UTF8.self))
-}
-
 @c @implementation
 public func CBLDatabase_ScopeNames(_ db: OpaquePointer?, _ outError: UnsafeMutablePointer<CBLError>?) -> UnsafeMutablePointer<CChar>? {
     bridge(outError, failure: nil) {
-        try namesJSON(try HandleRegistry.shared.object(db, as: Database.self, "database").scopes().map(\.name))
+        namesJSON(try database(db).scopes().map(\.name))
     }
 }
 
 @c @implementation
 public func CBLDatabase_DefaultScope(_ db: OpaquePointer?, _ outError: UnsafeMutablePointer<CBLError>?) -> OpaquePointer? {
     bridge(outError, failure: nil) {
-        let database = try HandleRegistry.shared.object(db, as: Database.self, "database")
+        let database = try database(db)
         return HandleRegistry.shared.register(ScopeRef(try database.defaultScope(), database: database))
     }
 }
@@ -44,7 +39,7 @@ public func CBLDatabase_DefaultScope(_ db: OpaquePointer?, _ outError: UnsafeMut
 public func CBLDatabase_Scope(_ db: OpaquePointer?, _ scopeName: UnsafePointer<CChar>?,
                               _ outError: UnsafeMutablePointer<CBLError>?) -> OpaquePointer? {
     bridge(outError, failure: nil) {
-        let database = try HandleRegistry.shared.object(db, as: Database.self, "database")
+        let database = try database(db)
         return try database.scope(name: try string(scopeName, "scope name")).map {
             HandleRegistry.shared.register(ScopeRef($0, database: database))
         }
@@ -59,7 +54,7 @@ public func CBLScope_Name(_ handle: OpaquePointer?) -> UnsafePointer<CChar>? {
 
 @c @implementation
 public func CBLScope_CollectionNames(_ handle: OpaquePointer?, _ outError: UnsafeMutablePointer<CBLError>?) -> UnsafeMutablePointer<CChar>? {
-    bridge(outError, failure: nil) { try namesJSON(try scopeRef(handle).scope.collections().map(\.name)) }
+    bridge(outError, failure: nil) { namesJSON(try scopeRef(handle).scope.collections().map(\.name)) }
 }
 
 @c @implementation
