@@ -6,18 +6,27 @@ extension Result {
     /// `SelectResult.all()` row's document is under its data source's name or
     /// alias). Dates decode from ISO-8601 strings. Throws the `DecodingError`.
     public func data<T: Decodable>(as type: T.Type, dataKey: String? = nil) throws -> T {
-        var object = JSONValue.dictionary(jsonMembers)
+        try data(as: type, dataKey: dataKey, decoder: Self.makeDecoder())
+    }
+
+    /// The row decoded by `decoder` (one made by ``makeDecoder()``, shared by a
+    /// result set's rows).
+    fileprivate func data<T: Decodable>(as type: T.Type, dataKey: String?, decoder: JSONDecoder) throws -> T {
+        let object: JSONValue
         if let dataKey {
-            guard let index = columns.indexes[dataKey], case .dictionary? = values[index] else {
+            guard let index = columns.indexes[dataKey], let value = values[index], case .dictionary = value else {
                 throw DecodingError.valueNotFound(type, DecodingError.Context(
                     codingPath: [], debugDescription: "the row has no dictionary in a column titled '\(dataKey)'"))
             }
-            object = values[index]!
+            object = value
+        } else {
+            object = .dictionary(jsonMembers)
         }
-        return try Self.decoder.decode(type, from: Data(object.json.utf8))
+        return try decoder.decode(type, from: Data(object.json.utf8))
     }
 
-    private static var decoder: JSONDecoder {
+    /// A decoder reading dates as ISO-8601 strings.
+    fileprivate static func makeDecoder() -> JSONDecoder {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
             let text = try decoder.singleValueContainer().decode(String.self)
@@ -35,6 +44,7 @@ extension ResultSet {
     /// The remaining rows decoded as `type` (see ``Result/data(as:dataKey:)``);
     /// reads them all at once.
     public func data<T: Decodable>(as type: T.Type, dataKey: String? = nil) throws -> [T] {
-        try map { try $0.data(as: type, dataKey: dataKey) }
+        let decoder = Result.makeDecoder()
+        return try map { try $0.data(as: type, dataKey: dataKey, decoder: decoder) }
     }
 }
