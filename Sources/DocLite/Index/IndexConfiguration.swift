@@ -13,6 +13,7 @@ public struct ValueIndexConfiguration: IndexConfiguration {
     /// The partial-index condition (a JSON expression), if any.
     public let whereClause: String?
 
+    /// A value index on the JSON array `expressions`, partial with `where`.
     public init(json expressions: String, where whereClause: String? = nil) {
         self.expressions = expressions
         self.whereClause = whereClause
@@ -33,9 +34,12 @@ public struct FullTextIndexConfiguration: IndexConfiguration {
     public let expressions: String
     /// The partial-index condition (a JSON expression), if any.
     public let whereClause: String?
+    /// Whether `é` matches `e`.
     public let ignoreAccents: Bool
+    /// The language whose stemmer is used (English only; nil for none).
     public let language: String?
 
+    /// A full-text index on the JSON array `expressions`, partial with `where`.
     public init(json expressions: String, where whereClause: String? = nil, ignoreAccents: Bool = false, language: String? = nil) {
         self.expressions = expressions
         self.whereClause = whereClause

@@ -53,12 +53,19 @@ public final class Parameters: @unchecked Sendable {
         return self
     }
 
+    /// Sets `name` to a string (nil leaves it MISSING).
     @discardableResult public func setString(_ value: String?, forName name: String) -> Parameters { setValue(value, forName: name) }
+    /// Sets `name` to an integer.
     @discardableResult public func setInt(_ value: Int, forName name: String) -> Parameters { setValue(value, forName: name) }
+    /// Sets `name` to a 64-bit integer.
     @discardableResult public func setInt64(_ value: Int64, forName name: String) -> Parameters { setValue(value, forName: name) }
+    /// Sets `name` to a boolean.
     @discardableResult public func setBoolean(_ value: Bool, forName name: String) -> Parameters { setValue(value, forName: name) }
+    /// Sets `name` to a date, as its ISO-8601 string (nil leaves it MISSING).
     @discardableResult public func setDate(_ value: Date?, forName name: String) -> Parameters { setValue(value, forName: name) }
+    /// Sets `name` to an array (nil leaves it MISSING).
     @discardableResult public func setArray(_ value: ArrayObject?, forName name: String) -> Parameters { setValue(value, forName: name) }
+    /// Sets `name` to a dictionary (nil leaves it MISSING).
     @discardableResult public func setDictionary(_ value: DictionaryObject?, forName name: String) -> Parameters { setValue(value, forName: name) }
     /// NaN and infinities, which JSON cannot hold, are remembered (see ``setValue(_:forName:)``).
     @discardableResult public func setDouble(_ value: Double, forName name: String) -> Parameters { setValue(value, forName: name) }
