@@ -127,14 +127,7 @@ enum EachTable {
             let cursor = EachTable.cursor(base)
             switch column {
             case EachTable.keyColumn where cursor.index < cursor.memberKeys.count:
-                let key = cursor.memberKeys[cursor.index]
-                if key.isEmpty {
-                    sqlite3_result_text(context, "", 0, csqlite_transient())
-                } else {
-                    key.withUnsafeBytes {
-                        _ = sqlite3_result_text(context, $0.baseAddress!.assumingMemoryBound(to: CChar.self), Int32(key.count), csqlite_transient())
-                    }
-                }
+                cursor.memberKeys[cursor.index].withUnsafeBytes { FunctionResult.setText(context, $0) }
             case EachTable.valueColumn:
                 cursor.container.withUnsafeBytes { RuntimeSubtype.setResult(context, Body($0), at: cursor.offsets[cursor.index]) }
             default:

@@ -74,7 +74,7 @@ enum StringFunctions {
 
     /// ASCII whitespace (C's `isspace`).
     @inline(__always)
-    private static func isWhitespace(_ byte: UInt8) -> Bool {
+    static func isWhitespace(_ byte: UInt8) -> Bool {
         byte == 0x20 || (0x09...0x0D).contains(byte)
     }
 

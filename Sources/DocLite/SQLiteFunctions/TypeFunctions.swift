@@ -140,10 +140,9 @@ enum TypeFunctions {
     /// sign, digits with an optional fraction and exponent; null for anything else.
     private static func parseNumber(_ context: OpaquePointer?, _ text: UnsafeRawBufferPointer) {
         func isDigit(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) }
-        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (0x09...0x0D).contains(byte) }
         var start = 0, end = text.count
-        while start < end, isSpace(text[start]) { start += 1 }
-        while end > start, isSpace(text[end - 1]) { end -= 1 }
+        while start < end, StringFunctions.isWhitespace(text[start]) { start += 1 }
+        while end > start, StringFunctions.isWhitespace(text[end - 1]) { end -= 1 }
         var i = start
         if i < end, text[i] == UInt8(ascii: "-") || text[i] == UInt8(ascii: "+") { i += 1 }
         var digits = 0, isInteger = true

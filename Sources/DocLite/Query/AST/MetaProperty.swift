@@ -4,9 +4,8 @@
 enum MetaProperty: String, CaseIterable {
     case id, sequence, deleted, expiration, revisionID, rowid
 
-    /// The property named `name` (`id`, `revisionid`…), ignoring case; a leading `.` is allowed.
+    /// The property named `name` (`id`, `revisionid`…), ignoring case.
     init?(name: String) {
-        let name = name.hasPrefix(".") ? name.dropFirst() : Substring(name)
         guard let match = Self.allCases.first(where: { $0.rawValue.lowercased() == name.lowercased() }) else { return nil }
         self = match
     }

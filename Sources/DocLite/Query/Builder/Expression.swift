@@ -198,7 +198,6 @@ public final class Expression {
         case let items as [Any]: return .array(items.map(node(of:)))
         case let members as [String: Any?]: return .dictionary(members.mapValues(node(of:)))
         case let members as [String: Any]: return .dictionary(members.mapValues(node(of:)))
-        case let date as Date: return .literal(.string(ISO8601.millisecondString(from: date)))
         default:
             do {
                 switch try JSONValue(any: value) {
@@ -210,15 +209,6 @@ public final class Expression {
                 preconditionFailure("Expression.value: \(error)")
             }
         }
-    }
-}
-
-extension ISO8601 {
-    /// Couchbase Lite's date literal form: UTC, always with milliseconds (`2024-01-10T14:31:14.000Z`).
-    static func millisecondString(from date: Date) -> String {
-        var style = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
-        style.timeZone = TimeZone(identifier: "UTC")!
-        return date.formatted(style)
     }
 }
 

@@ -202,7 +202,7 @@ final class LiveQuery: @unchecked Sendable {
             switch outcome {
             case .success(let rows):
                 if let current, current.columns.names == rows.columns.names, current.columns.isBoolean == rows.columns.isBoolean,
-                   current.rows.map(\.values) == rows.rows.map(\.values) { return [] }   // unchanged
+                   current.rows.elementsEqual(rows.rows, by: { $0.values == $1.values }) { return [] }   // unchanged
                 current = rows
             case .failure:
                 current = nil   // the next good rows are news, whatever they are
