@@ -153,7 +153,7 @@ static void example_where_equal_to(void) {
     CBL_Release(rs);
     char** got = malloc(sizeof(char*) * (count ? count : 1));
     memcpy(got, names, sizeof(char*) * count);
-    travel_sample_compare_(__FILE__, __LINE__, got, count,
+    test_compare_(__FILE__, __LINE__, got, count,
                            (const char* const[]){"Ambleside Inn", "Auberge", "Charlemont Arms", "Cresta Court",
                                                  "Hotel Deluxe", "Hotel Ghia", "Queensberry Arms", "Summer Isles Hotel"},
                            8, true);
@@ -166,7 +166,7 @@ static void example_where_equal_to(void) {
                                    NULL, 0, NULL, NULL, 0,
                                    CBLQueryLimit_Limit(CBLQueryExpression_Int(3)), &err);
     CHECK_OK(query != NULL, err);
-    CHECK(travel_sample_row_count(query) == 3);
+    CHECK(test_row_count(query) == 3);
     CBL_Release(query);
     CHECK(CBL_InstanceCount() == start);
 }
@@ -370,11 +370,11 @@ static void example_13_group_by(void) {
         snprintf(line, sizeof line, "There are %lld airports on the %s timezone located in %s and above 300 ft",
                  (long long)CBLResultSet_IntForKey(rs, "$1"), text_or_null(CBLResultSet_StringForKey(rs, "tz")),
                  text_or_null(CBLResultSet_StringForKey(rs, "country")));
-        lines[n++] = travel_sample_strdup(line);
+        lines[n++] = test_strdup(line);
     }
     CHECK(err.code == 0);
     CBL_Release(rs);
-    travel_sample_compare_(__FILE__, __LINE__, lines, n, (const char* const[]){
+    test_compare_(__FILE__, __LINE__, lines, n, (const char* const[]){
         "There are 1 airports on the America/Anchorage timezone located in United States and above 300 ft",
         "There are 1 airports on the America/Denver timezone located in United States and above 300 ft",
         "There are 1 airports on the Europe/London timezone located in United Kingdom and above 300 ft",
@@ -449,14 +449,14 @@ static void examples_15_to_17_all_properties(void) {
             CHECK_STR(name, "Hotel Deluxe");
             CHECK_STR(city, "Aberdyfi");
         }
-        ids[n++] = docId ? docId : travel_sample_strdup("(none)");
+        ids[n++] = docId ? docId : test_strdup("(none)");
         free(name);
         free(type);
         free(city);
     }
     CHECK(err.code == 0);
     CBL_Release(results);
-    travel_sample_compare_(__FILE__, __LINE__, ids, n, (const char* const[]){
+    test_compare_(__FILE__, __LINE__, ids, n, (const char* const[]){
         "hotel123", "hotel234", "hotel345", "hotel456", "hotel567", "hotel789"}, 6, true);
     CBL_Release(query);
     CHECK(CBL_InstanceCount() == start);

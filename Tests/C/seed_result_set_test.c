@@ -135,11 +135,11 @@ static void example_where_equal_to(void) {
     while (rs && CBLResultSet_Next(rs, &err) && n < 16) {
         const char* dict = CBLResultSet_JSONForKey(rs, "travel-sample");
         char* name = json_string_member(dict, "name");   /* "document name :: %@" */
-        names[n++] = name ? name : travel_sample_strdup("(none)");
+        names[n++] = name ? name : test_strdup("(none)");
     }
     CHECK(err.code == 0);
     CBL_Release(rs);
-    travel_sample_compare_(__FILE__, __LINE__, names, n,
+    test_compare_(__FILE__, __LINE__, names, n,
                            (const char* const[]){"Ambleside Inn", "Auberge", "Charlemont Arms", "Cresta Court",
                                                  "Hotel Deluxe", "Hotel Ghia", "Queensberry Arms", "Summer Isles Hotel"},
                            8, true);
@@ -370,7 +370,7 @@ static void examples_13_to_15_all_properties(void) {
     CHECK_OK(resultset != NULL, err);
     while (resultset && CBLResultSet_Next(resultset, &err) && n < 16) {
         const char* match = CBLResultSet_JSONAtIndex(resultset, 0);
-        matches[n++] = travel_sample_strdup(match ? match : "(NULL)");
+        matches[n++] = test_strdup(match ? match : "(NULL)");
         char* id = json_string_member(match, "id");
         char* name = json_string_member(match, "name");
         char* type = json_string_member(match, "type");
@@ -384,7 +384,7 @@ static void examples_13_to_15_all_properties(void) {
     }
     CHECK(err.code == 0);
     CBL_Release(resultset);
-    travel_sample_compare_(__FILE__, __LINE__, matches, n, (const char* const[]){
+    test_compare_(__FILE__, __LINE__, matches, n, (const char* const[]){
         "{\"city\":\"Aberdyfi\",\"country\":\"United Kingdom\",\"id\":\"hotel456\",\"name\":\"Hotel Deluxe\","
         "\"public_likes\":[\"Maureen Ruecker\"],\"title\":\"Aberdyfi\",\"type\":\"hotel\"}",
         "{\"city\":\"Achiltibuie\",\"country\":\"United Kingdom\",\"id\":\"hotel234\",\"name\":\"Summer Isles Hotel\","
@@ -424,7 +424,7 @@ static void examples_16_to_18_specific_properties(void) {
     CHECK_OK(resultset != NULL, err);
     while (resultset && CBLResultSet_Next(resultset, &err) && n < 16) {
         char* dict = CBLResultSet_CreateRowDictJSON(resultset);
-        matches[n++] = travel_sample_strdup(dict ? dict : "(NULL)");
+        matches[n++] = test_strdup(dict ? dict : "(NULL)");
         CBL_FreeString(dict);
         CHECK(CBLResultSet_StringForKey(resultset, "id") != NULL);
         CHECK(CBLResultSet_StringForKey(resultset, "name") != NULL);
@@ -434,7 +434,7 @@ static void examples_16_to_18_specific_properties(void) {
     CHECK(err.code == 0);
     CBL_Release(resultset);
     /* Example 17: one key-value pair per selected property. */
-    travel_sample_compare_(__FILE__, __LINE__, matches, n, (const char* const[]){
+    test_compare_(__FILE__, __LINE__, matches, n, (const char* const[]){
         "{\"city\":\"Aberdyfi\",\"id\":\"hotel456\",\"name\":\"Hotel Deluxe\",\"type\":\"hotel\"}",
         "{\"city\":\"Achiltibuie\",\"id\":\"hotel234\",\"name\":\"Summer Isles Hotel\",\"type\":\"hotel\"}",
         "{\"city\":\"Altrincham\",\"id\":\"hotel345\",\"name\":\"Cresta Court\",\"type\":\"hotel\"}",
@@ -481,12 +481,12 @@ static void examples_19_to_21_document_ids(void) {
             CBL_FreeString(json);
             CBL_Release(thisDoc);
         }
-        ids[n++] = thisDocsId ? thisDocsId : travel_sample_strdup("(none)");
+        ids[n++] = thisDocsId ? thisDocsId : test_strdup("(none)");
     }
     CHECK(err.code == 0);
     CBL_Release(resultset);
     CBL_Release(thisDB);
-    travel_sample_compare_(__FILE__, __LINE__, ids, n, (const char* const[]){
+    test_compare_(__FILE__, __LINE__, ids, n, (const char* const[]){
         "hotel123", "hotel234", "hotel345", "hotel456", "hotel567", "hotel789"}, 6, true);
     CBL_Release(listQuery);
     CHECK(CBL_InstanceCount() == start);

@@ -186,6 +186,127 @@ static inline char* query_rows_text(CBLQuery* query, size_t* count, char** first
     return text;
 }
 
+/* ---- Checking query results ---------------------------------------------- */
+
+static inline int test_compare_strings(const void* a, const void* b) {
+    return strcmp(*(char* const*)a, *(char* const*)b);
+}
+
+/* Compares the `count` collected strings (freed here) with `expected`
+   (`expectedCount` of them), sorted first when `sorted` is true. */
+static inline void test_compare_(const char* file, int line, char** got, size_t count,
+                                 const char* const* expected, size_t expectedCount, bool sorted) {
+    if (sorted) qsort(got, count, sizeof *got, test_compare_strings);
+    test_checks++;
+    bool same = count == expectedCount;
+    for (size_t i = 0; same && i < count; i++) same = strcmp(got[i], expected[i]) == 0;
+    if (!same) {
+        test_failures++;
+        fprintf(stderr, "%s:%d: got %zu rows, expected %zu:\n", file, line, count, expectedCount);
+        for (size_t i = 0; i < count || i < expectedCount; i++)
+            fprintf(stderr, "    got %-50s expected %s\n", i < count ? got[i] : "-", i < expectedCount ? expected[i] : "-");
+    }
+    for (size_t i = 0; i < count; i++) free(got[i]);
+    free(got);
+}
+
+static inline char* test_strdup(const char* s) {
+    size_t n = strlen(s) + 1;
+    char* copy = malloc(n);
+    if (copy) memcpy(copy, s, n);
+    return copy;
+}
+
+/* Runs `query` (CHECKed to be non-NULL and to run): each row as
+   CBLResultSet_CreateRowDictJSON, or with a `key` that column's string (or its JSON,
+   or "(missing)"). Owned: free each, then the array (free_rows). */
+static inline char** collect_rows(CBLQuery* query, const char* key, size_t* outCount) {
+    CBLError err = {0};
+    CBLResultSet* rs = query ? CBLQuery_Execute(query, &err) : NULL;
+    CHECK_OK(rs != NULL || !query, err);
+    CHECK(query != NULL);
+    size_t count = 0, capacity = 8;
+    char** rows = malloc(capacity * sizeof *rows);
+    while (rs && CBLResultSet_Next(rs, &err)) {
+        if (count == capacity) rows = realloc(rows, (capacity *= 2) * sizeof *rows);
+        if (key) {
+            const char* string = CBLResultSet_StringForKey(rs, key);
+            const char* json = CBLResultSet_JSONForKey(rs, key);
+            rows[count++] = test_strdup(string ? string : json ? json : "(missing)");
+        } else {
+            char* json = CBLResultSet_CreateRowDictJSON(rs);
+            rows[count++] = test_strdup(json ? json : "(NULL)");
+            CBL_FreeString(json);
+        }
+    }
+    CHECK(err.code == 0);
+    CBL_Release(rs);
+    *outCount = count;
+    return rows;
+}
+
+static inline void free_rows(char** rows, size_t count) {
+    for (size_t i = 0; i < count; i++) free(rows[i]);
+    free(rows);
+}
+
+/* Runs `query`; the column `key` of every row (a string; "(missing)" or its JSON
+   otherwise) must be `expected`, in order, or in any order when `sorted`
+   (then `expected` is sorted, byte order). */
+#define CHECK_COLUMN(query, key, sorted, ...)                                                       \
+    test_check_column_(__FILE__, __LINE__, (query), (key), (sorted),                                \
+                       (const char* const[]){__VA_ARGS__},                                          \
+                       sizeof((const char* const[]){__VA_ARGS__}) / sizeof(const char*))
+
+static inline void test_check_column_(const char* file, int line, CBLQuery* query, const char* key, bool sorted,
+                                      const char* const* expected, size_t expectedCount) {
+    size_t count;
+    char** got = collect_rows(query, key, &count);
+    test_compare_(file, line, got, count, expected, expectedCount, sorted);
+}
+
+/* Runs `query`; every row as CBLResultSet_CreateRowDictJSON must be `expected`,
+   in order, or in any order when `sorted` (then `expected` is sorted). */
+#define CHECK_ROWS(query, sorted, ...)                                                              \
+    test_check_rows_(__FILE__, __LINE__, (query), (sorted),                                         \
+                     (const char* const[]){__VA_ARGS__},                                            \
+                     sizeof((const char* const[]){__VA_ARGS__}) / sizeof(const char*))
+
+static inline void test_check_rows_(const char* file, int line, CBLQuery* query, bool sorted,
+                                    const char* const* expected, size_t expectedCount) {
+    size_t count;
+    char** got = collect_rows(query, NULL, &count);
+    test_compare_(file, line, got, count, expected, expectedCount, sorted);
+}
+
+/* The number of rows `query` returns (-1 when it fails). */
+static inline long test_row_count(CBLQuery* query) {
+    CBLError err = {0};
+    CBLResultSet* rs = query ? CBLQuery_Execute(query, &err) : NULL;
+    if (!rs) return -1;
+    long rows = 0;
+    while (CBLResultSet_Next(rs, &err)) rows++;
+    CBL_Release(rs);
+    return err.code == 0 ? rows : -1;
+}
+
+/* Checks the query's column titles, in order. */
+#define CHECK_COLUMN_NAMES(query, ...)                                                              \
+    test_check_column_names_(__FILE__, __LINE__, (query),                                           \
+                             (const char* const[]){__VA_ARGS__},                                    \
+                             sizeof((const char* const[]){__VA_ARGS__}) / sizeof(const char*))
+
+static inline void test_check_column_names_(const char* file, int line, CBLQuery* query,
+                                            const char* const* expected, size_t expectedCount) {
+    size_t count = query ? CBLQuery_ColumnCount(query) : 0;
+    char** got = malloc((count ? count : 1) * sizeof *got);
+    for (size_t i = 0; i < count; i++) {
+        const char* name = CBLQuery_ColumnName(query, (unsigned)i);
+        got[i] = test_strdup(name ? name : "(NULL)");
+    }
+    test_compare_(file, line, got, count, expected, expectedCount, false);
+}
+
 /* The directory test_directory made, removed by test_finish. */
 static char test_directory_path[512];
 

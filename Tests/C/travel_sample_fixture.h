@@ -2,8 +2,7 @@
  * QueryBuilder guides (seed_query_builder_test.c, seed_result_set_test.c),
  * modelled on the Swift fixture of BuilderSeedExampleTests: airlines, hotels,
  * landmarks, routes, airports, users and one deleted document, saved into the
- * default collection of a database named "travel-sample"; plus helpers that
- * run a query and check a column, or whole rows, against expected values. */
+ * default collection of a database named "travel-sample". */
 #ifndef DOCLITE_TRAVEL_SAMPLE_FIXTURE_H
 #define DOCLITE_TRAVEL_SAMPLE_FIXTURE_H
 
@@ -106,127 +105,6 @@ static inline CBLDatabase* travel_sample_open(const char* directory) {
     CHECK(CBLCollection_Count(collection) == TRAVEL_SAMPLE_LIVE_COUNT);
     CBL_Release(collection);
     return db;
-}
-
-/* ---- Checking results ------------------------------------------------------ */
-
-static inline int travel_sample_compare_strings(const void* a, const void* b) {
-    return strcmp(*(char* const*)a, *(char* const*)b);
-}
-
-/* Compares the `count` collected strings (freed here) with `expected`
-   (`expectedCount` of them), sorted first when `sorted` is true. */
-static inline void travel_sample_compare_(const char* file, int line, char** got, size_t count,
-                                          const char* const* expected, size_t expectedCount, bool sorted) {
-    if (sorted) qsort(got, count, sizeof *got, travel_sample_compare_strings);
-    test_checks++;
-    bool same = count == expectedCount;
-    for (size_t i = 0; same && i < count; i++) same = strcmp(got[i], expected[i]) == 0;
-    if (!same) {
-        test_failures++;
-        fprintf(stderr, "%s:%d: got %zu rows, expected %zu:\n", file, line, count, expectedCount);
-        for (size_t i = 0; i < count || i < expectedCount; i++)
-            fprintf(stderr, "    got %-50s expected %s\n", i < count ? got[i] : "-", i < expectedCount ? expected[i] : "-");
-    }
-    for (size_t i = 0; i < count; i++) free(got[i]);
-    free(got);
-}
-
-static inline char* travel_sample_strdup(const char* s) {
-    size_t n = strlen(s) + 1;
-    char* copy = malloc(n);
-    if (copy) memcpy(copy, s, n);
-    return copy;
-}
-
-/* Runs `query` (CHECKed to be non-NULL and to run): each row as
-   CBLResultSet_CreateRowDictJSON, or with a `key` that column's string (or its JSON,
-   or "(missing)"). Owned: free each, then the array (free_rows). */
-static inline char** collect_rows(CBLQuery* query, const char* key, size_t* outCount) {
-    CBLError err = {0};
-    CBLResultSet* rs = query ? CBLQuery_Execute(query, &err) : NULL;
-    CHECK_OK(rs != NULL || !query, err);
-    CHECK(query != NULL);
-    size_t count = 0, capacity = 8;
-    char** rows = malloc(capacity * sizeof *rows);
-    while (rs && CBLResultSet_Next(rs, &err)) {
-        if (count == capacity) rows = realloc(rows, (capacity *= 2) * sizeof *rows);
-        if (key) {
-            const char* string = CBLResultSet_StringForKey(rs, key);
-            const char* json = CBLResultSet_JSONForKey(rs, key);
-            rows[count++] = travel_sample_strdup(string ? string : json ? json : "(missing)");
-        } else {
-            char* json = CBLResultSet_CreateRowDictJSON(rs);
-            rows[count++] = travel_sample_strdup(json ? json : "(NULL)");
-            CBL_FreeString(json);
-        }
-    }
-    CHECK(err.code == 0);
-    CBL_Release(rs);
-    *outCount = count;
-    return rows;
-}
-
-static inline void free_rows(char** rows, size_t count) {
-    for (size_t i = 0; i < count; i++) free(rows[i]);
-    free(rows);
-}
-
-/* Runs `query`; the column `key` of every row (a string; "(missing)" or its JSON
-   otherwise) must be `expected`, in order, or in any order when `sorted`
-   (then `expected` is sorted, byte order). */
-#define CHECK_COLUMN(query, key, sorted, ...)                                                       \
-    travel_sample_check_column_(__FILE__, __LINE__, (query), (key), (sorted),                      \
-                                (const char* const[]){__VA_ARGS__},                                \
-                                sizeof((const char* const[]){__VA_ARGS__}) / sizeof(const char*))
-
-static inline void travel_sample_check_column_(const char* file, int line, CBLQuery* query, const char* key, bool sorted,
-                                               const char* const* expected, size_t expectedCount) {
-    size_t count;
-    char** got = collect_rows(query, key, &count);
-    travel_sample_compare_(file, line, got, count, expected, expectedCount, sorted);
-}
-
-/* Runs `query`; every row as CBLResultSet_CreateRowDictJSON must be `expected`,
-   in order, or in any order when `sorted` (then `expected` is sorted). */
-#define CHECK_ROWS(query, sorted, ...)                                                              \
-    travel_sample_check_rows_(__FILE__, __LINE__, (query), (sorted),                               \
-                              (const char* const[]){__VA_ARGS__},                                  \
-                              sizeof((const char* const[]){__VA_ARGS__}) / sizeof(const char*))
-
-static inline void travel_sample_check_rows_(const char* file, int line, CBLQuery* query, bool sorted,
-                                             const char* const* expected, size_t expectedCount) {
-    size_t count;
-    char** got = collect_rows(query, NULL, &count);
-    travel_sample_compare_(file, line, got, count, expected, expectedCount, sorted);
-}
-
-/* The number of rows `query` returns (-1 when it fails). */
-static inline long travel_sample_row_count(CBLQuery* query) {
-    CBLError err = {0};
-    CBLResultSet* rs = query ? CBLQuery_Execute(query, &err) : NULL;
-    if (!rs) return -1;
-    long rows = 0;
-    while (CBLResultSet_Next(rs, &err)) rows++;
-    CBL_Release(rs);
-    return err.code == 0 ? rows : -1;
-}
-
-/* Checks the query's column titles, in order. */
-#define CHECK_COLUMN_NAMES(query, ...)                                                              \
-    travel_sample_check_column_names_(__FILE__, __LINE__, (query),                                 \
-                                      (const char* const[]){__VA_ARGS__},                          \
-                                      sizeof((const char* const[]){__VA_ARGS__}) / sizeof(const char*))
-
-static inline void travel_sample_check_column_names_(const char* file, int line, CBLQuery* query,
-                                                     const char* const* expected, size_t expectedCount) {
-    size_t count = query ? CBLQuery_ColumnCount(query) : 0;
-    char** got = malloc((count ? count : 1) * sizeof *got);
-    for (size_t i = 0; i < count; i++) {
-        const char* name = CBLQuery_ColumnName(query, (unsigned)i);
-        got[i] = travel_sample_strdup(name ? name : "(NULL)");
-    }
-    travel_sample_compare_(file, line, got, count, expected, expectedCount, false);
 }
 
 /* The string member `key` of the flat JSON object `json` (as DocLite writes it:
