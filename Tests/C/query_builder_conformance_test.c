@@ -330,73 +330,64 @@ static void test_full_text(void) {
     CHECK(CBL_InstanceCount() == start);
 }
 
-/* Builds with only `where` varying; expects failure with `code` and a message containing `text`. */
-static void check_where_fails(CBLQueryExpression* where, int code, const char* text) {
-    CBLError err;
-    CBLQuery* query = build((CBLQuerySelectResult*[]){CBLQuerySelectResult_Property("name")}, 1, where, NULL, &err);
-    CHECK(query == NULL);
-    CHECK_ERROR(err, kCBLDomain, code, text);
-    CBL_Release(query);
-}
-
 static void test_misuse(void) {
     uint64_t start = CBL_InstanceCount();
     CBLError err;
     /* Collations: NULL, wrong kind, released, bad locale, and a collation in an expression position. */
-    check_where_fails(CBLQueryExpression_Collate(P("name"), NULL), kCBLErrorInvalidParameter, "collation of Collate is NULL");
-    check_where_fails(CBLQueryExpression_Collate(P("name"), (CBLQueryCollation*)S("x")), kCBLErrorInvalidParameter,
+    check_where_fails(items, CBLQueryExpression_Collate(P("name"), NULL), kCBLErrorInvalidParameter, "collation of Collate is NULL");
+    check_where_fails(items, CBLQueryExpression_Collate(P("name"), (CBLQueryCollation*)S("x")), kCBLErrorInvalidParameter,
                       "is a CBLQueryExpression, not a CBLQueryCollation");
     CBLQueryCollation* released = CBLQueryCollation_ASCII(true);
     CBL_Release(released);
-    check_where_fails(CBLQueryExpression_Collate(P("name"), released), kCBLErrorInvalidParameter,
+    check_where_fails(items, CBLQueryExpression_Collate(P("name"), released), kCBLErrorInvalidParameter,
                       "collation of Collate is not a live handle");
-    check_where_fails(CBLQueryExpression_Collate(P("name"), CBLQueryCollation_Unicode(true, true, "\xff")),
+    check_where_fails(items, CBLQueryExpression_Collate(P("name"), CBLQueryCollation_Unicode(true, true, "\xff")),
                       kCBLErrorInvalidParameter, "collation locale is not valid UTF-8");
     CBLQueryCollation* collation = CBLQueryCollation_Unicode(true, true, NULL);
-    check_where_fails(CBLQueryExpression_EqualTo(P("name"), (CBLQueryExpression*)collation), kCBLErrorInvalidParameter,
+    check_where_fails(items, CBLQueryExpression_EqualTo(P("name"), (CBLQueryExpression*)collation), kCBLErrorInvalidParameter,
                       "is a CBLQueryCollation, not a CBLQueryExpression");
     CHECK(CBL_Retain(collation) == NULL);   /* consumed */
-    check_where_fails(CBLQueryExpression_Collate(NULL, CBLQueryCollation_ASCII(false)), kCBLErrorInvalidParameter,
+    check_where_fails(items, CBLQueryExpression_Collate(NULL, CBLQueryCollation_ASCII(false)), kCBLErrorInvalidParameter,
                       "operand of Collate is NULL");
 
     /* Array and dictionary literals: a bad item, NULL arrays, a duplicate or NULL key. */
-    check_where_fails(CBLQueryExpression_In(P("n"), (CBLQueryExpression*[]){CBLQueryExpression_Array(
+    check_where_fails(items, CBLQueryExpression_In(P("n"), (CBLQueryExpression*[]){CBLQueryExpression_Array(
                           (CBLQueryExpression*[]){I(1), NULL}, 2)}, 1), kCBLErrorInvalidParameter, "item of Array 2 is NULL");
-    check_where_fails(CBLQueryExpression_Array(NULL, 1), kCBLErrorInvalidParameter, "item of Array array is NULL");
-    check_where_fails(CBLQueryExpression_Dictionary((const char*[]){"k", "k"}, (CBLQueryExpression*[]){I(1), I(2)}, 2),
+    check_where_fails(items, CBLQueryExpression_Array(NULL, 1), kCBLErrorInvalidParameter, "item of Array array is NULL");
+    check_where_fails(items, CBLQueryExpression_Dictionary((const char*[]){"k", "k"}, (CBLQueryExpression*[]){I(1), I(2)}, 2),
                       kCBLErrorInvalidParameter, "keys of Dictionary are not unique");
-    check_where_fails(CBLQueryExpression_Dictionary((const char*[]){"k", NULL}, (CBLQueryExpression*[]){I(1), I(2)}, 2),
+    check_where_fails(items, CBLQueryExpression_Dictionary((const char*[]){"k", NULL}, (CBLQueryExpression*[]){I(1), I(2)}, 2),
                       kCBLErrorInvalidParameter, "key 2 of Dictionary is NULL");
-    check_where_fails(CBLQueryExpression_Dictionary(NULL, (CBLQueryExpression*[]){I(1)}, 1),
+    check_where_fails(items, CBLQueryExpression_Dictionary(NULL, (CBLQueryExpression*[]){I(1)}, 1),
                       kCBLErrorInvalidParameter, "key array of Dictionary is NULL");
 
     /* Array expressions: a variable that is not one, NULL parts, a NULL name. */
-    check_where_fails(CBLQueryArrayExpression_Any(P("k"), P("kids"), CBLQueryExpression_Bool(true)),
+    check_where_fails(items, CBLQueryArrayExpression_Any(P("k"), P("kids"), CBLQueryExpression_Bool(true)),
                       kCBLErrorInvalidParameter, "variable of Any is not a CBLQueryArrayExpression_Variable");
-    check_where_fails(CBLQueryArrayExpression_Every(V("k"), NULL, CBLQueryExpression_Bool(true)),
+    check_where_fails(items, CBLQueryArrayExpression_Every(V("k"), NULL, CBLQueryExpression_Bool(true)),
                       kCBLErrorInvalidParameter, "array of Every is NULL");
-    check_where_fails(CBLQueryArrayExpression_AnyAndEvery(V("k"), P("kids"), NULL),
+    check_where_fails(items, CBLQueryArrayExpression_AnyAndEvery(V("k"), P("kids"), NULL),
                       kCBLErrorInvalidParameter, "condition of AnyAndEvery is NULL");
-    check_where_fails(CBLQueryArrayExpression_Any(NULL, P("kids"), CBLQueryExpression_Bool(true)),
+    check_where_fails(items, CBLQueryArrayExpression_Any(NULL, P("kids"), CBLQueryExpression_Bool(true)),
                       kCBLErrorInvalidParameter, "variable of Any is NULL");
-    check_where_fails(CBLQueryExpression_EqualTo(V(NULL), I(1)), kCBLErrorInvalidParameter, "variable name is NULL");
-    check_where_fails(CBLQueryArrayExpression_Any(V("k"), P("kids"), CBLQueryExpression_EqualTo(V("k..x"), I(1))),
+    check_where_fails(items, CBLQueryExpression_EqualTo(V(NULL), I(1)), kCBLErrorInvalidParameter, "variable name is NULL");
+    check_where_fails(items, CBLQueryArrayExpression_Any(V("k"), P("kids"), CBLQueryExpression_EqualTo(V("k..x"), I(1))),
                       kCBLErrorInvalidQuery, "");
 
     /* Full-text functions, meta, functions and operators with bad parts. */
-    check_where_fails(CBLQueryFullTextFunction_Match(NULL, NULL, "quick"), kCBLErrorInvalidParameter,
+    check_where_fails(items, CBLQueryFullTextFunction_Match(NULL, NULL, "quick"), kCBLErrorInvalidParameter,
                       "full-text index name is NULL");
-    check_where_fails(CBLQueryFullTextFunction_Match("textIndex", NULL, NULL), kCBLErrorInvalidParameter,
+    check_where_fails(items, CBLQueryFullTextFunction_Match("textIndex", NULL, NULL), kCBLErrorInvalidParameter,
                       "full-text query is NULL");
-    check_where_fails(CBLQueryExpression_GreaterThan(CBLQueryFullTextFunction_Rank("textIndex", "\xfe"), I(0)),
+    check_where_fails(items, CBLQueryExpression_GreaterThan(CBLQueryFullTextFunction_Rank("textIndex", "\xfe"), I(0)),
                       kCBLErrorInvalidParameter, "data source alias is not valid UTF-8");
-    check_where_fails(CBLQueryExpression_EqualTo(CBLQueryMeta_Sequence("\xfe"), I(1)), kCBLErrorInvalidParameter,
+    check_where_fails(items, CBLQueryExpression_EqualTo(CBLQueryMeta_Sequence("\xfe"), I(1)), kCBLErrorInvalidParameter,
                       "data source alias is not valid UTF-8");
-    check_where_fails(CBLQueryFunction_Power(P("n"), NULL), kCBLErrorInvalidParameter, "right operand of Power is NULL");
-    check_where_fails(CBLQueryFunction_Contains(NULL, S("x")), kCBLErrorInvalidParameter, "left operand of Contains is NULL");
-    check_where_fails(CBLQueryArrayFunction_Length(NULL), kCBLErrorInvalidParameter, "operand of ArrayFunction_Length is NULL");
-    check_where_fails(CBLQueryExpression_Is(P("n"), NULL), kCBLErrorInvalidParameter, "right operand of Is is NULL");
-    check_where_fails(CBLQueryExpression_Regex(NULL, S("x")), kCBLErrorInvalidParameter, "left operand of Regex is NULL");
+    check_where_fails(items, CBLQueryFunction_Power(P("n"), NULL), kCBLErrorInvalidParameter, "right operand of Power is NULL");
+    check_where_fails(items, CBLQueryFunction_Contains(NULL, S("x")), kCBLErrorInvalidParameter, "left operand of Contains is NULL");
+    check_where_fails(items, CBLQueryArrayFunction_Length(NULL), kCBLErrorInvalidParameter, "operand of ArrayFunction_Length is NULL");
+    check_where_fails(items, CBLQueryExpression_Is(P("n"), NULL), kCBLErrorInvalidParameter, "right operand of Is is NULL");
+    check_where_fails(items, CBLQueryExpression_Regex(NULL, S("x")), kCBLErrorInvalidParameter, "left operand of Regex is NULL");
     CBLQuery* query = CBLQueryBuilder_Create(NULL, 0, false, CBLQueryDataSource_Database(NULL), NULL, 0, NULL, NULL, 0,
                                              NULL, NULL, 0, NULL, &err);
     CHECK(query == NULL);
@@ -405,7 +396,7 @@ static void test_misuse(void) {
                                    NULL, NULL, 0, NULL, &err);
     CHECK(query == NULL);
     CHECK_ERROR(err, kCBLDomain, kCBLErrorInvalidParameter, "is a CBLCollection, not a CBLDatabase");
-    check_where_fails(CBLQueryExpression_Negated(NULL), kCBLErrorInvalidParameter, "operand of Negated is NULL");
+    check_where_fails(items, CBLQueryExpression_Negated(NULL), kCBLErrorInvalidParameter, "operand of Negated is NULL");
     CHECK(CBL_InstanceCount() == start);
 }
 

@@ -256,17 +256,6 @@ static void test_json_of_every_part(void) {
     CHECK(CBL_InstanceCount() == start);
 }
 
-/* Builds with only `where` varying; expects failure with `code` and a message containing `text`. */
-static void check_where_fails(CBLQueryExpression* where, int code, const char* text) {
-    CBLError err;
-    CBLQuery* query = CBLQueryBuilder_Create(
-        (CBLQuerySelectResult*[]){CBLQuerySelectResult_Property("name")}, 1, false,
-        CBLQueryDataSource_Collection(travel), NULL, 0, where, NULL, 0, NULL, NULL, 0, NULL, &err);
-    CHECK(query == NULL);
-    CHECK_ERROR(err, kCBLDomain, code, text);
-    CBL_Release(query);
-}
-
 static void test_misuse(void) {
     uint64_t start = CBL_InstanceCount();
     CBLError err;
@@ -274,7 +263,7 @@ static void test_misuse(void) {
     /* A NULL operand: an error part (never NULL), and the builder fails with it. */
     CBLQueryExpression* bad = CBLQueryExpression_EqualTo(NULL, S("hotel"));
     CHECK(bad != NULL);
-    check_where_fails(CBLQueryExpression_And(CBLQueryExpression_EqualTo(P("type"), S("hotel")), bad),
+    check_where_fails(travel, CBLQueryExpression_And(CBLQueryExpression_EqualTo(P("type"), S("hotel")), bad),
                       kCBLErrorInvalidParameter, "left operand of EqualTo is NULL");
 
     /* A consumed part used again. */
@@ -282,7 +271,7 @@ static void test_misuse(void) {
     CBLQueryExpression* first = CBLQueryExpression_EqualTo(name, S("Ritz"));
     CBLQueryExpression* again = CBLQueryExpression_EqualTo(name, S("Savoy"));   /* `name` was consumed */
     CBL_Release(first);
-    check_where_fails(again, kCBLErrorInvalidParameter, "not a live handle");
+    check_where_fails(travel, again, kCBLErrorInvalidParameter, "not a live handle");
 
     /* A part from a released handle. */
     CBLQueryExpression* released = P("rooms");
@@ -296,11 +285,11 @@ static void test_misuse(void) {
 
     /* A part of the wrong kind is an error, and consumed. */
     CBLQuerySelectResult* result = CBLQuerySelectResult_Property("name");
-    check_where_fails((CBLQueryExpression*)result, kCBLErrorInvalidParameter, "is a CBLQuerySelectResult, not a CBLQueryExpression");
+    check_where_fails(travel, (CBLQueryExpression*)result, kCBLErrorInvalidParameter, "is a CBLQuerySelectResult, not a CBLQueryExpression");
     CHECK(CBL_Retain(result) == NULL);
 
     /* A handle that is not a query part (a collection) is an error, and left to its owner. */
-    check_where_fails((CBLQueryExpression*)travel, kCBLErrorInvalidParameter, "is a CBLCollection");
+    check_where_fails(travel, (CBLQueryExpression*)travel, kCBLErrorInvalidParameter, "is a CBLCollection");
     CHECK(CBLCollection_Count(travel) == 8);
 
     /* A part used in two places is retained first. */
@@ -321,7 +310,7 @@ static void test_misuse(void) {
                                    CBLQueryLimit_Limit(CBLQueryExpression_Int(1)), &err);
     CHECK(query == NULL);
     CHECK_ERROR(err, kCBLDomain, kCBLErrorInvalidParameter, "FROM data source is NULL");
-    check_where_fails(CBLQueryExpression_EqualTo(P("name"), CBLQueryExpression_String(NULL)),
+    check_where_fails(travel, CBLQueryExpression_EqualTo(P("name"), CBLQueryExpression_String(NULL)),
                       kCBLErrorInvalidParameter, "string literal is NULL");
     query = CBLQueryBuilder_Create(NULL, 0, false, CBLQueryDataSource_Collection(travel),
                                    (CBLQueryJoin*[]){CBLQueryJoin_Join(CBLQueryDataSource_CollectionAs(cities, "c"), NULL)}, 1,

@@ -307,6 +307,18 @@ static inline void test_check_column_names_(const char* file, int line, CBLQuery
     test_compare_(file, line, got, count, expected, expectedCount, false);
 }
 
+/* Builds SELECT name FROM `collection` WHERE `where` with CBLQueryBuilder_Create;
+   expects failure with `code` and a message containing `text`. */
+static inline void check_where_fails(CBLCollection* collection, CBLQueryExpression* where, int code, const char* text) {
+    CBLError err;
+    CBLQuery* query = CBLQueryBuilder_Create(
+        (CBLQuerySelectResult*[]){CBLQuerySelectResult_Property("name")}, 1, false,
+        CBLQueryDataSource_Collection(collection), NULL, 0, where, NULL, 0, NULL, NULL, 0, NULL, &err);
+    CHECK(query == NULL);
+    CHECK_ERROR(err, kCBLDomain, code, text);
+    CBL_Release(query);
+}
+
 /* The directory test_directory made, removed by test_finish. */
 static char test_directory_path[512];
 
