@@ -700,7 +700,7 @@ CBLQueryExpression* CBLQueryArrayExpression_AnyAndEvery(CBLQueryExpression* vari
     `alias` (optional: needed with joins): ["MATCH()", "alias.indexName", "query"]. Returns +1. */
 CBLQueryExpression* CBLQueryFullTextFunction_Match(const char* indexName, const char* alias, const char* query);
 /** RANK(index): the relevance of the MATCH on the full-text index `indexName` of the data
-    source `alias` (optional), for ordering (higher is better): ["RANK()", "indexName"]. Returns +1. */
+    source `alias` (optional), for ordering (higher is better): ["RANK()", "alias.indexName"]. Returns +1. */
 CBLQueryExpression* CBLQueryFullTextFunction_Rank(const char* indexName, const char* alias);
 
 /** A result column of an expression, titled by Couchbase Lite's rules (a property's
@@ -905,9 +905,11 @@ typedef struct {
     const char* docID;
 } CBLDocumentChange;
 
-/** Called after a commit that changed a collection, on the committing thread, outside DocLite's locks. */
+/** Called after a commit that changed a collection, on the committing thread, outside DocLite's
+    locks; while the database buffers notifications, in CBLDatabase_SendNotifications on its thread. */
 typedef void (*CBLCollectionChangeListener)(void* context, const CBLCollectionChange* change);
-/** Called after a commit that changed one document, on the committing thread, outside DocLite's locks. */
+/** Called after a commit that changed one document, on the committing thread, outside DocLite's
+    locks; while the database buffers notifications, in CBLDatabase_SendNotifications on its thread. */
 typedef void (*CBLDocumentChangeListener)(void* context, const CBLDocumentChange* change);
 
 /** Calls `listener` after each commit that changes the collection. `context` must outlive the token. Returns +1. */
@@ -920,7 +922,8 @@ CBLListenerToken* CBLCollection_AddDocumentChangeListener(const CBLCollection* c
                                                           CBLError* outError);
 
 /** Called when a live query's results change, and first with its current results,
-    on an arbitrary thread, one call at a time per token: read the rows with
+    on an arbitrary thread (in CBLDatabase_SendNotifications while the database buffers
+    notifications), one call at a time per token: read the rows with
     CBLQuery_CopyCurrentResults(query, token). `query` and `token` are borrowed. */
 typedef void (*CBLQueryChangeListener)(void* context, CBLQuery* query, CBLListenerToken* token);
 
