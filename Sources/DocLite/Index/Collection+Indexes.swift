@@ -80,35 +80,36 @@ extension Collection {
             let conditionSQL = try condition.map {
                 try QueryCompiler.compileIndexExpression($0, collection: self, database: database, at: "where")
             }
-            if let existing = try database.storedIndex(named: name, in: self) {
-                if existing.definition == definitionText { return }
-                try database.dropIndex(existing, collection: self)
+            let existing = try database.storedIndex(named: name, in: self)
+            if existing?.definition == definitionText { return }
+            try connection.atomically {   // all of it or, if a step fails, none (also inside a batch)
+                if let existing { try database.dropIndex(existing, collection: self) }
+                let sqlName: String
+                switch kind {
+                case .value:
+                    sqlName = Self.sqlIndexName(prefix: "ix", collection: id, name: name)
+                    var create = "CREATE INDEX \(sqlName) ON \(Schema.liveTable(id)) (\(compiled.joined(separator: ", ")))"
+                    if let conditionSQL { create += " WHERE \(conditionSQL)" }
+                    try connection.execute(create)
+                case .fullText(let ignoreAccents, let language):
+                    sqlName = Self.sqlIndexName(prefix: "fts", collection: id, name: name)
+                    let index = FullTextIndexSQL(table: sqlName, collection: id)
+                    try connection.execute(index.create(columns: index.columnNames(expressions), expressions: compiled,
+                                                        condition: conditionSQL, ignoreAccents: ignoreAccents, language: language))
+                }
+                try connection.withStatement("""
+                    INSERT INTO indexes (collection, name, type, definition, sql_name, sql_expressions) VALUES (?, ?, ?, ?, ?, ?)
+                    """) { insert in
+                    insert.bind(1, id)
+                    insert.bind(2, name)
+                    insert.bind(3, kind.typeName)
+                    insert.bind(4, definitionText)
+                    insert.bind(5, sqlName)
+                    insert.bind(6, JSONValue.array(compiled.map(JSONValue.string)).json)
+                    try insert.run()
+                }
+                try database.indexesChanged()
             }
-            let sqlName: String
-            switch kind {
-            case .value:
-                sqlName = Self.sqlIndexName(prefix: "ix", collection: id, name: name)
-                var create = "CREATE INDEX \(sqlName) ON \(Schema.liveTable(id)) (\(compiled.joined(separator: ", ")))"
-                if let conditionSQL { create += " WHERE \(conditionSQL)" }
-                try connection.execute(create)
-            case .fullText(let ignoreAccents, let language):
-                sqlName = Self.sqlIndexName(prefix: "fts", collection: id, name: name)
-                let index = FullTextIndexSQL(table: sqlName, collection: id)
-                try connection.execute(index.create(columns: index.columnNames(expressions), expressions: compiled,
-                                                    condition: conditionSQL, ignoreAccents: ignoreAccents, language: language))
-            }
-            try connection.withStatement("""
-                INSERT INTO indexes (collection, name, type, definition, sql_name, sql_expressions) VALUES (?, ?, ?, ?, ?, ?)
-                """) { insert in
-                insert.bind(1, id)
-                insert.bind(2, name)
-                insert.bind(3, kind.typeName)
-                insert.bind(4, definitionText)
-                insert.bind(5, sqlName)
-                insert.bind(6, JSONValue.array(compiled.map(JSONValue.string)).json)
-                try insert.run()
-            }
-            try database.indexesChanged()
         }
     }
 
@@ -181,17 +182,19 @@ extension Database {
 
     func dropIndex(_ index: StoredIndex, collection: Collection) throws {
         let connection = try openConnection()
-        if index.type == IndexKind.value.typeName {
-            try connection.execute("DROP INDEX IF EXISTS \(index.sqlName)")
-        } else {
-            try connection.execute(FullTextIndexSQL(table: index.sqlName, collection: collection.id).drop)
+        try connection.atomically {
+            if index.type == IndexKind.value.typeName {
+                try connection.execute("DROP INDEX IF EXISTS \(index.sqlName)")
+            } else {
+                try connection.execute(FullTextIndexSQL(table: index.sqlName, collection: collection.id).drop)
+            }
+            try connection.withStatement("DELETE FROM indexes WHERE collection = ? AND name = ?") { delete in
+                delete.bind(1, collection.id)
+                delete.bind(2, index.name)
+                try delete.run()
+            }
+            try indexesChanged()
         }
-        try connection.withStatement("DELETE FROM indexes WHERE collection = ? AND name = ?") { delete in
-            delete.bind(1, collection.id)
-            delete.bind(2, index.name)
-            try delete.run()
-        }
-        try indexesChanged()
     }
 
     /// Reloads the indexed expressions after an index change in this

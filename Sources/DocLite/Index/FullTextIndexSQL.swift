@@ -11,14 +11,15 @@ struct FullTextIndexSQL {
 
     /// The column names for `expressions`: a property's path, else (or when
     /// FTS4 could not take it: a name it reserves, one with `=`, a duplicate
-    /// ignoring case) `c<i>`.
+    /// ignoring case, one holding NUL) `c<i>`.
     func columnNames(_ expressions: [QueryExpression]) -> [String] {
         var names: [String] = []
         for (i, expression) in expressions.enumerated() {
             var name = "c\(i)"
             if case .property(let path) = expression { name = PropertyPath.format(path) }
             let taken = ["docid", "rowid", "oid", "_rowid_", "__langid", table.lowercased()] + names.map { $0.lowercased() }
-            if name.contains("=") || taken.contains(name.lowercased()) { name = "c\(i)" }
+            // (Bytes, not Characters: "=" followed by a combining mark is still "=" to FTS4.)
+            if name.utf8.contains(where: { $0 == UInt8(ascii: "=") || $0 == 0 }) || taken.contains(name.lowercased()) { name = "c\(i)" }
             names.append(name)
         }
         return names
@@ -26,7 +27,7 @@ struct FullTextIndexSQL {
 
     /// Creates the table, fills it and creates its triggers. `expressions`
     /// and `condition` are compiled SQL over the live table's columns.
-    func create(columns: [String], expressions: [String], condition: String?, ignoreAccents: Bool, language: String?) -> String {
+    func create(columns: [String], expressions: [String], condition: String?, ignoreAccents: Bool, language: String?) -> [String] {
         let live = Schema.liveTable(collection)
         let columnList = columns.map(SQLLiteral.identifier).joined(separator: ", ")
         let tokenizer = Self.stems(language) ? "porter" : "unicode61 \"remove_diacritics=\(ignoreAccents ? 2 : 0)\""
@@ -35,20 +36,21 @@ struct FullTextIndexSQL {
         func insert(_ rows: String) -> String {
             "INSERT INTO \(table) (docid, \(columnList)) SELECT sequence, \(values) FROM \(live) WHERE \(rows)\(filter);"
         }
-        return """
-            CREATE VIRTUAL TABLE \(table) USING fts4(\(columnList), tokenize=\(tokenizer));
-            \(insert("1"))
-            CREATE TRIGGER \(table)_ins AFTER INSERT ON \(live) BEGIN \(insert("sequence = new.sequence")) END;
-            CREATE TRIGGER \(table)_upd AFTER UPDATE OF sequence, body ON \(live) BEGIN
-                DELETE FROM \(table) WHERE docid = old.sequence; \(insert("sequence = new.sequence")) END;
-            CREATE TRIGGER \(table)_del AFTER DELETE ON \(live) BEGIN DELETE FROM \(table) WHERE docid = old.sequence; END;
+        return [
+            "CREATE VIRTUAL TABLE \(table) USING fts4(\(columnList), tokenize=\(tokenizer))",
+            insert("1"),
+            "CREATE TRIGGER \(table)_ins AFTER INSERT ON \(live) BEGIN \(insert("sequence = new.sequence")) END",
             """
+            CREATE TRIGGER \(table)_upd AFTER UPDATE OF sequence, body ON \(live) BEGIN
+                DELETE FROM \(table) WHERE docid = old.sequence; \(insert("sequence = new.sequence")) END
+            """,
+            "CREATE TRIGGER \(table)_del AFTER DELETE ON \(live) BEGIN DELETE FROM \(table) WHERE docid = old.sequence; END",
+        ]
     }
 
     /// Drops the table and its triggers.
-    var drop: String {
-        "DROP TRIGGER IF EXISTS \(table)_ins; DROP TRIGGER IF EXISTS \(table)_upd; DROP TRIGGER IF EXISTS \(table)_del; "
-            + "DROP TABLE IF EXISTS \(table);"
+    var drop: [String] {
+        ["ins", "upd", "del"].map { "DROP TRIGGER IF EXISTS \(table)_\($0)" } + ["DROP TABLE IF EXISTS \(table)"]
     }
 
     /// Whether `language` has a stemmer here: English (Porter).

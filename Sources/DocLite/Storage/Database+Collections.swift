@@ -43,13 +43,16 @@ extension Database {
         return try inTransaction {
             if let existing = try collection(name: name, scope: scope) { return existing }
             let connection = try openConnection()
-            try connection.withStatement("INSERT INTO collections (scope, name) VALUES (?, ?)") { insert in
-                insert.bind(1, scope)
-                insert.bind(2, name)
-                try insert.run()
+            let id = try connection.atomically {   // all or nothing, also inside a batch
+                try connection.withStatement("INSERT INTO collections (scope, name) VALUES (?, ?)") { insert in
+                    insert.bind(1, scope)
+                    insert.bind(2, name)
+                    try insert.run()
+                }
+                let id = connection.lastInsertRowID
+                try connection.execute(Schema.createCollectionTables(id: id))
+                return id
             }
-            let id = connection.lastInsertRowID
-            try connection.execute(Schema.createCollectionTables(id: id))
             let collection = Collection(database: self, id: id, scope: scope, name: name, lastSequence: 0)
             collectionsByID[id] = collection
             transaction.sequencesAtBegin[id] = 0
@@ -66,25 +69,27 @@ extension Database {
         try inTransaction {
             guard let collection = try collection(name: name, scope: scope) else { return }
             let connection = try openConnection()
-            try connection.withStatement("DELETE FROM collections WHERE id = ?") { delete in
-                delete.bind(1, collection.id)
-                try delete.run()
+            try connection.atomically {   // all or nothing, also inside a batch
+                try connection.withStatement("DELETE FROM collections WHERE id = ?") { delete in
+                    delete.bind(1, collection.id)
+                    try delete.run()
+                }
+                let fullTextTables = try connection.withStatement("SELECT sql_name FROM indexes WHERE collection = ? AND type = 'full-text'") { rows in
+                    rows.bind(1, collection.id)
+                    var tables: [String] = []
+                    while try rows.step() { tables.append(rows.string(0)) }
+                    return tables
+                }
+                for table in fullTextTables {
+                    try connection.execute(FullTextIndexSQL(table: table, collection: collection.id).drop)
+                }
+                try connection.execute(Schema.dropCollectionTables(id: collection.id))
+                try connection.withStatement("DELETE FROM indexes WHERE collection = ?") { delete in
+                    delete.bind(1, collection.id)
+                    try delete.run()
+                }
+                try indexesChanged()
             }
-            let fullTextTables = try connection.withStatement("SELECT sql_name FROM indexes WHERE collection = ? AND type = 'full-text'") { rows in
-                rows.bind(1, collection.id)
-                var tables: [String] = []
-                while try rows.step() { tables.append(rows.string(0)) }
-                return tables
-            }
-            for table in fullTextTables {
-                try connection.execute(FullTextIndexSQL(table: table, collection: collection.id).drop)
-            }
-            try connection.execute(Schema.dropCollectionTables(id: collection.id))
-            try connection.withStatement("DELETE FROM indexes WHERE collection = ?") { delete in
-                delete.bind(1, collection.id)
-                try delete.run()
-            }
-            try indexesChanged()
             connection.clearStatementCache()
             clearReaderStatements()
             collectionsByID[collection.id] = nil

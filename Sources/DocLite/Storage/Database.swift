@@ -47,7 +47,8 @@ public final class Database: @unchecked Sendable {
 
     /// Opens the database `name` in `config.directory`, creating it when missing.
     public init(name: String, config: DatabaseConfiguration = DatabaseConfiguration()) throws {
-        guard !name.isEmpty, !name.contains("/"), !name.contains("\0") else {
+        // (Bytes, not Characters: a '/' followed by a combining mark is still a '/' to the file system.)
+        guard !name.isEmpty, !name.utf8.contains(UInt8(ascii: "/")), !name.utf8.contains(0) else {
             throw DocLiteError(.invalidParameter, "invalid database name '\(name)': it must be non-empty and contain no '/'")
         }
         self.name = name
@@ -165,7 +166,8 @@ public final class Database: @unchecked Sendable {
     // MARK: Opening
 
     private static func prepare(_ connection: SQLiteConnection, keys: SharedKeys, fullSync: Bool) throws {
-        try connection.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = \(fullSync ? "FULL" : "NORMAL");")
+        try connection.execute("PRAGMA journal_mode = WAL")
+        try connection.execute("PRAGMA synchronous = \(fullSync ? "FULL" : "NORMAL")")
         registerFunctions(on: connection, keys: keys)
         func schemaVersion() throws -> Int64 {
             try connection.withStatement("PRAGMA user_version") { version in

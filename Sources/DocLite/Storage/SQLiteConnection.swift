@@ -28,12 +28,33 @@ final class SQLiteConnection {
         sqlite3_close_v2(handle)
     }
 
-    /// Runs one or more SQL statements that take no parameters and return no rows.
+    /// Runs one SQL statement that takes no parameters, ignoring its rows.
+    /// The text must be exactly one statement: DocLite never hands SQLite a
+    /// list, so text that a broken quote split in two fails instead of running.
     func execute(_ sql: String) throws {
-        var message: UnsafeMutablePointer<CChar>?
-        let rc = sqlite3_exec(handle, sql, nil, nil, &message)
-        sqlite3_free(message)
-        if rc != SQLITE_OK { throw error(rc, context: "SQL failed") }
+        try Statement(connection: self, sql: sql).run()
+    }
+
+    /// Runs `statements` in order, all or none: inside a savepoint, rolled
+    /// back if one fails (so a failed index or collection leaves nothing behind,
+    /// also inside an open transaction).
+    func execute(_ statements: [String]) throws {
+        try atomically { for sql in statements { try execute(sql) } }
+    }
+
+    /// Runs `body` inside a savepoint: its changes are kept if it returns and
+    /// rolled back if it throws.
+    func atomically<R>(_ body: () throws -> R) throws -> R {
+        try execute("SAVEPOINT doclite_atomic")
+        do {
+            let result = try body()
+            try execute("RELEASE doclite_atomic")
+            return result
+        } catch {
+            try? execute("ROLLBACK TO doclite_atomic")
+            try? execute("RELEASE doclite_atomic")
+            throw error
+        }
     }
 
     /// Runs `body` with the prepared statement for `sql` (from the cache), then
@@ -84,15 +105,33 @@ final class Statement {
     init(connection: SQLiteConnection, sql: String, persistent: Bool = false) throws {
         var stmt: OpaquePointer?
         let flags = persistent ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0
-        let rc = sqlite3_prepare_v3(connection.handle, sql, -1, flags, &stmt, nil)
+        var sql = sql
+        // Prepared with its byte count, and whatever follows the first
+        // statement must be white space: a NUL or a second statement is an error.
+        let (rc, leftover) = sql.withUTF8 { utf8 -> (Int32, Bool) in
+            var tail: UnsafePointer<CChar>?
+            let start = UnsafeRawPointer(utf8.baseAddress ?? UnsafePointer(bitPattern: 1)!).assumingMemoryBound(to: CChar.self)
+            let rc = sqlite3_prepare_v3(connection.handle, start, Int32(utf8.count), flags, &stmt, &tail)
+            let used = tail.map { $0 - start } ?? utf8.count
+            return (rc, utf8[used...].contains { !Self.isSpace($0) })
+        }
         guard rc == SQLITE_OK, let stmt else {
-            throw connection.error(rc, context: "cannot prepare SQL")
+            throw rc == SQLITE_OK ? DocLiteError(.assertionFailed, "cannot prepare SQL: no statement")
+                : connection.error(rc, context: "cannot prepare SQL")
+        }
+        guard !leftover else {
+            sqlite3_finalize(stmt)
+            throw DocLiteError(.assertionFailed, "cannot prepare SQL: text follows the statement (refused: one statement at a time)")
         }
         self.handle = stmt
         self.connection = connection
     }
 
     deinit { sqlite3_finalize(handle) }
+
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || (0x09...0x0D).contains(byte)
+    }
 
     func reset() {
         sqlite3_reset(handle)

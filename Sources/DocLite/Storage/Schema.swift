@@ -5,19 +5,18 @@ enum Schema {
     static let version: Int64 = 2
 
     /// Creates the tables of a new database and its default collection.
-    static let create = """
-        CREATE TABLE shared_keys (id INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE);
+    static let create: [String] = [
+        "CREATE TABLE shared_keys (id INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE)",
+        """
         CREATE TABLE collections (
             id INTEGER PRIMARY KEY AUTOINCREMENT,
             scope TEXT NOT NULL,
             name TEXT NOT NULL,
             last_sequence INTEGER NOT NULL DEFAULT 0,
-            UNIQUE (scope, name));
-        INSERT INTO collections (id, scope, name) VALUES (1, '_default', '_default');
-        \(createCollectionTables(id: 1))
-        \(createIndexesTable)
-        PRAGMA user_version = \(version);
-        """
+            UNIQUE (scope, name))
+        """,
+        "INSERT INTO collections (id, scope, name) VALUES (1, '_default', '_default')",
+    ] + createCollectionTables(id: 1) + [createIndexesTable, "PRAGMA user_version = \(version)"]
 
     /// The indexes of every collection: the user's name, the collection, the
     /// definition as JSON (compared when an index is created again), the SQL
@@ -30,12 +29,12 @@ enum Schema {
             definition TEXT NOT NULL,
             sql_name TEXT NOT NULL UNIQUE,
             sql_expressions TEXT NOT NULL,
-            PRIMARY KEY (collection, name));
+            PRIMARY KEY (collection, name))
         """
 
     /// Brings a file of schema `version` up to date.
-    static func upgrade(from version: Int64) -> String {
-        (version < 2 ? createIndexesTable : "") + "PRAGMA user_version = \(Self.version);"
+    static func upgrade(from version: Int64) -> [String] {
+        (version < 2 ? [createIndexesTable] : []) + ["PRAGMA user_version = \(Self.version)"]
     }
 
     /// The live-document table of collection `id`: the row ID is the sequence, so
@@ -47,27 +46,31 @@ enum Schema {
     /// revision and sequence, but no body, out of the way of queries on live ones.
     static func deletedTable(_ id: Int64) -> String { "kv_del_\(id)" }
 
-    static func createCollectionTables(id: Int64) -> String {
+    static func createCollectionTables(id: Int64) -> [String] {
         let live = liveTable(id), deleted = deletedTable(id)
-        return """
+        return [
+            """
             CREATE TABLE \(live) (
                 sequence INTEGER PRIMARY KEY,
                 key TEXT NOT NULL UNIQUE,
                 revid BLOB NOT NULL,
                 body BLOB NOT NULL,
-                expiration INTEGER);
-            CREATE INDEX \(live)_expiration ON \(live) (expiration) WHERE expiration IS NOT NULL;
+                expiration INTEGER)
+            """,
+            "CREATE INDEX \(live)_expiration ON \(live) (expiration) WHERE expiration IS NOT NULL",
+            """
             CREATE TABLE \(deleted) (
                 sequence INTEGER PRIMARY KEY,
                 key TEXT NOT NULL UNIQUE,
                 revid BLOB NOT NULL,
-                expiration INTEGER);
-            CREATE INDEX \(deleted)_expiration ON \(deleted) (expiration) WHERE expiration IS NOT NULL;
-            """
+                expiration INTEGER)
+            """,
+            "CREATE INDEX \(deleted)_expiration ON \(deleted) (expiration) WHERE expiration IS NOT NULL",
+        ]
     }
 
-    static func dropCollectionTables(id: Int64) -> String {
-        "DROP TABLE \(liveTable(id)); DROP TABLE \(deletedTable(id));"
+    static func dropCollectionTables(id: Int64) -> [String] {
+        ["DROP TABLE \(liveTable(id))", "DROP TABLE \(deletedTable(id))"]
     }
 }
 

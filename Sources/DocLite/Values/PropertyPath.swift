@@ -47,23 +47,25 @@ enum PropertyPath {
     }
 
     /// The text of `components`, escaped so that ``parse(_:)`` reads them back.
+    /// (Escaped byte by byte, as `parse` reads: a `[` followed by a combining
+    /// mark is one Character, but still a `[`.)
     static func format(_ components: some Swift.Collection<PathComponent>) -> String {
-        var text = ""
+        var text: [UInt8] = []
         for component in components {
             switch component {
             case .index(let index):
-                text += "[\(index)]"
+                text += "[\(index)]".utf8
             case .key(let key):
-                if !text.isEmpty { text += "." }
-                for (i, character) in key.enumerated() {
-                    if character == "." || character == "[" || character == "\\" || (i == 0 && character == "$") {
-                        text.append("\\")
+                if !text.isEmpty { text.append(UInt8(ascii: ".")) }
+                for (i, byte) in key.utf8.enumerated() {
+                    if byte == UInt8(ascii: ".") || byte == UInt8(ascii: "[") || byte == UInt8(ascii: "\\") || (i == 0 && byte == UInt8(ascii: "$")) {
+                        text.append(UInt8(ascii: "\\"))
                     }
-                    text.append(character)
+                    text.append(byte)
                 }
             }
         }
-        return text
+        return String(decoding: text, as: UTF8.self)
     }
 }
 

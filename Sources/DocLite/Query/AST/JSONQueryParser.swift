@@ -101,7 +101,7 @@ enum JSONQueryParser {
             switch key.uppercased() {
             case "COLLECTION": source.collection = try text()
             case "SCOPE": source.scope = try text()
-            case "AS": source.alias = try text().replacingOccurrences(of: "\\", with: "")
+            case "AS": source.alias = Self.removingBackslashes(try text())
             case "JOIN": joinName = try text().uppercased()
             case "ON": source.on = try expression(value, at: here)
             case "UNNEST": source.unnest = try expression(value, at: here)
@@ -174,18 +174,18 @@ enum JSONQueryParser {
                 }
             }
         }
-        if op.hasPrefix(".") {
+        if op.hasUTF8Prefix(".") {
             if op == "." && args.isEmpty { return .all(source: nil) }
-            if op.count > 1, op.hasSuffix("."), !op.hasSuffix("\\."), args.isEmpty {
-                let source = String(op.dropFirst().dropLast())
-                return .all(source: source.replacingOccurrences(of: "\\", with: ""))
+            if op.utf8.count > 1, op.hasUTF8Suffix("."), !op.hasUTF8Suffix("\\."), args.isEmpty {
+                let source = op.droppingUTF8(first: 1, last: 1)
+                return .all(source: Self.removingBackslashes(source))
             }
-            let head = op == "." ? [] : try path(String(op.dropFirst()), at: location)
+            let head = op == "." ? [] : try path(op.droppingUTF8(first: 1), at: location)
             let path = head + (try components(from: 0))
             guard !path.isEmpty else { throw error(at: location, "a property needs a path") }
             return .property(path)
         }
-        if op.hasPrefix("$") {
+        if op.hasUTF8Prefix("$") {
             let name: String
             if op == "$" {
                 guard args.count == 1 else { throw error(at: location, "'$' takes a parameter name") }
@@ -196,28 +196,28 @@ enum JSONQueryParser {
                 }
             } else {
                 guard args.isEmpty else { throw error(at: location, "a parameter takes no operands") }
-                name = String(op.dropFirst())
+                name = op.droppingUTF8(first: 1)
             }
             guard Parameters.isValidName(name) else {
                 throw error(at: location, "invalid parameter name '\(name)' (letters, digits and '_' only)")
             }
             return .parameter(name)
         }
-        if op.hasPrefix("?") {
-            let path = (op == "?" ? [] : try self.path(String(op.dropFirst()), at: location)) + (try components(from: 0))
+        if op.hasUTF8Prefix("?") {
+            let path = (op == "?" ? [] : try self.path(op.droppingUTF8(first: 1), at: location)) + (try components(from: 0))
             guard case .key(let name)? = path.first, name.utf8.allSatisfy(isIdentifierByte) else {
                 throw error(at: location, "a variable needs a name of letters, digits and '_'")
             }
             return .variable(path)
         }
-        if op.hasPrefix("_.") {
+        if op.hasUTF8Prefix("_.") {
             guard !args.isEmpty else { throw error(at: location, "'_.' takes an expression and a path") }
             let base = try operand(0)
             // A path string may start with '.' (LiteCore writes `["_.", ["META()"], ".id"]`).
             func nestedPath(_ text: String, at location: String) throws -> [PathComponent] {
-                try self.path(text.hasPrefix(".") ? String(text.dropFirst()) : text, at: location)
+                try self.path(text.hasUTF8Prefix(".") ? text.droppingUTF8(first: 1) : text, at: location)
             }
-            var path = (op == "_." ? [] : try self.path(String(op.dropFirst(2)), at: location))
+            var path = (op == "_." ? [] : try self.path(op.droppingUTF8(first: 2), at: location))
                 + (args.count > 1 ? try args[1...].enumerated().flatMap { i, arg -> [PathComponent] in
                     guard case .string(let text) = arg else {
                         throw error(at: "\(location)[\(i + 2)]", "'_.' takes a path string")
@@ -234,8 +234,8 @@ enum JSONQueryParser {
             }
             return .nested(base, path)
         }
-        if op.hasSuffix("()") {
-            let name = String(op.dropLast(2)).lowercased()
+        if op.hasUTF8Suffix("()") {
+            let name = op.droppingUTF8(last: 2).lowercased()
             guard !name.isEmpty else { throw error(at: location, "empty function name") }
             guard args.count <= 127 else { throw error(at: location, "a function takes at most 127 arguments") }
             return .function(name, try operands())
@@ -314,9 +314,15 @@ enum JSONQueryParser {
         return collation
     }
 
+    /// `text` without its backslashes (an alias is written without escapes),
+    /// byte by byte: a backslash followed by a combining mark is still one.
+    private static func removingBackslashes(_ text: String) -> String {
+        String(decoding: text.utf8.filter { $0 != UInt8(ascii: "\\") }, as: UTF8.self)
+    }
+
     /// A property shorthand string: `"name.first"`, or with the operator's dot (`".name"`, `"."`, `".alias."`).
     private static func property(_ text: String, at location: String) throws -> QueryExpression {
-        text.hasPrefix(".") ? try operation(text, [], at: location) : .property(try path(text, at: location))
+        text.hasUTF8Prefix(".") ? try operation(text, [], at: location) : .property(try path(text, at: location))
     }
 
     private static func path(_ text: String, at location: String) throws -> [PathComponent] {

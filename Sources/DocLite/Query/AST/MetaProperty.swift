@@ -12,8 +12,8 @@ enum MetaProperty: String, CaseIterable {
 
     /// The property whose shortcut key is `key` (`_id`, `_SEQUENCE`…), ignoring case.
     init?(shortcut key: String) {
-        guard key.hasPrefix("_") else { return nil }
-        self.init(name: String(key.dropFirst()))
+        guard key.hasUTF8Prefix("_") else { return nil }
+        self.init(name: key.droppingUTF8(first: 1))
     }
 
     /// The shortcut key: `_id`, `_sequence`, …

@@ -62,6 +62,9 @@ extension QueryCompiler {
         case .missing:
             return SQLFragment(sql: "NULL", kind: .scalar)
         case .parameter(let name):
+            guard Parameters.isValidName(name) else {   // (the name becomes SQL text)
+                throw JSONQueryParser.error(at: location, "invalid parameter name '\(name)' (letters, digits and '_' only)")
+            }
             parameterNames.insert(name)
             return SQLFragment(sql: "$_" + name, kind: .scalar)
         case .property(let path):

@@ -1,5 +1,10 @@
 /// SQL text for values. Every string from a query reaches SQL through here,
 /// quoted, so no input ever becomes SQL syntax.
+///
+/// Quotes are doubled byte by byte over the UTF-8: Swift's `Character`
+/// operations (`replacingOccurrences`, `contains`) see a quote followed by a
+/// combining mark as one grapheme that is not a quote, while SQLite's
+/// tokenizer still ends the token at the quote byte.
 enum SQLLiteral {
     /// A string literal: single-quoted with `''` escaping; a string holding NUL
     /// (which SQL text cannot carry) is written as a hex blob cast to text.
@@ -8,7 +13,7 @@ enum SQLLiteral {
             let hex = text.utf8.map { byte in (byte < 16 ? "0" : "") + String(byte, radix: 16) }.joined()
             return "CAST(X'" + hex + "' AS TEXT)"
         }
-        return "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+        return quoted(text, by: UInt8(ascii: "'"))
     }
 
     /// A number literal that SQLite reads back as the same integer.
@@ -23,11 +28,24 @@ enum SQLLiteral {
         return text.contains(".") || text.contains("e") ? text : text + ".0"
     }
 
-    /// An identifier, double-quoted with `""` escaping.
+    /// An identifier, double-quoted with `""` escaping. `name` holds no NUL
+    /// (callers choose another name); SQL text holding one fails to prepare.
     static func identifier(_ name: String) -> String {
-        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        quoted(name, by: UInt8(ascii: "\""))
     }
 
     /// JSON null at run time: an empty blob (MISSING is SQL NULL).
     static let null = "X''"
+
+    /// `text` between two `quote` bytes, each `quote` byte inside doubled.
+    private static func quoted(_ text: String, by quote: UInt8) -> String {
+        var bytes: [UInt8] = [quote]
+        bytes.reserveCapacity(text.utf8.count + 2)
+        for byte in text.utf8 {
+            bytes.append(byte)
+            if byte == quote { bytes.append(quote) }
+        }
+        bytes.append(quote)
+        return String(decoding: bytes, as: UTF8.self)
+    }
 }

@@ -1,0 +1,22 @@
+/// Prefix and suffix tests on the UTF-8 bytes. Swift's `hasPrefix`,
+/// `hasSuffix` and `dropFirst` work on Characters (grapheme clusters), so a
+/// `.` followed by a combining mark or a zero-width joiner is one Character
+/// that is not a `.`; query text must be read byte by byte, as SQLite and
+/// Couchbase Lite read it.
+extension String {
+    /// Whether the UTF-8 bytes begin with those of `prefix`.
+    func hasUTF8Prefix(_ prefix: String) -> Bool {
+        utf8.starts(with: prefix.utf8)
+    }
+
+    /// Whether the UTF-8 bytes end with those of `suffix`.
+    func hasUTF8Suffix(_ suffix: String) -> Bool {
+        utf8.count >= suffix.utf8.count && utf8.suffix(suffix.utf8.count).elementsEqual(suffix.utf8)
+    }
+
+    /// The text without its first `first` and last `last` bytes (an ASCII
+    /// prefix or suffix, so the rest stays whole scalars).
+    func droppingUTF8(first: Int = 0, last: Int = 0) -> String {
+        String(decoding: utf8.dropFirst(first).dropLast(last), as: UTF8.self)
+    }
+}
