@@ -858,14 +858,8 @@ static void fill(void) {
     CHECK_OK(CBLCollection_CreateFullTextIndex(coll, "fts_s", fts, &err), err);
 }
 
-static long env_long(const char* name, long fallback) {
-    const char* text = getenv(name);
-    return text && *text ? strtol(text, NULL, 0) : fallback;
-}
-
 int main(void) {
-    const char* preload = getenv("LD_PRELOAD");
-    bool valgrind = preload && strstr(preload, "vgpreload");
+    bool valgrind = running_under_valgrind();
     seed = (uint64_t)env_long("DOCLITE_FUZZ_SEED", (long)default_seed);
     long iterations = env_long("DOCLITE_FUZZ_ITERATIONS", valgrind ? 1000 : 10000);
     long only = env_long("DOCLITE_FUZZ_ONLY", -1);

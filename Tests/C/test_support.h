@@ -319,6 +319,18 @@ static inline void check_where_fails(CBLCollection* collection, CBLQueryExpressi
     CBL_Release(query);
 }
 
+/* The number in the environment variable `name`, or `fallback`. */
+static inline long env_long(const char* name, long fallback) {
+    const char* text = getenv(name);
+    return text && *text ? strtol(text, NULL, 0) : fallback;
+}
+
+/* Whether the test runs under valgrind (its preloaded library is there): long loops run shorter. */
+static inline bool running_under_valgrind(void) {
+    const char* preload = getenv("LD_PRELOAD");
+    return preload && strstr(preload, "vgpreload");
+}
+
 /* The directory test_directory made, removed by test_finish. */
 static char test_directory_path[512];
 

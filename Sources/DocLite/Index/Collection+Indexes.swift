@@ -168,7 +168,7 @@ struct StoredIndex {
 extension Database {
     /// Whether `expression` (SQL over unqualified columns) is indexed in collection `collection`.
     func isIndexed(collection: Int64, expression: String) -> Bool {
-        indexedExpressions[collection]?.contains(expression) ?? false
+        indexedExpressions[collection]?.contains(ByteString(expression)) ?? false
     }
 
     func storedIndex(named name: String, in collection: Collection) throws -> StoredIndex? {
@@ -211,14 +211,14 @@ extension Database {
     /// Reads every collection's value-index expressions and full-text index
     /// tables; bumps ``indexGeneration`` when they changed.
     func loadIndexedExpressions() throws {
-        var loaded: [Int64: Set<String>] = [:]
-        var fullText: [Int64: [String: String]] = [:]
+        var loaded: [Int64: Set<ByteString>] = [:]
+        var fullText: [Int64: [ByteString: String]] = [:]
         try openConnection().withStatement("SELECT collection, type, name, sql_name, sql_expressions FROM indexes") { rows in
             while try rows.step() {
                 if rows.string(1) == IndexKind.value.typeName {
-                    loaded[rows.int64(0), default: []].formUnion(Self.expressions(rows.string(4)))
+                    loaded[rows.int64(0), default: []].formUnion(Self.expressions(rows.string(4)).map(ByteString.init))
                 } else {
-                    fullText[rows.int64(0), default: [:]][rows.string(2)] = rows.string(3)
+                    fullText[rows.int64(0), default: [:]][ByteString(rows.string(2))] = rows.string(3)
                 }
             }
         }

@@ -40,9 +40,9 @@ public final class Database: @unchecked Sendable {
     var batchReader: QueryReader?
     /// The value-index expressions (compiled SQL) of each collection, and a
     /// counter bumped when they change, so that queries compile again.
-    var indexedExpressions: [Int64: Set<String>] = [:]
+    var indexedExpressions: [Int64: Set<ByteString>] = [:]
     /// The full-text indexes of each collection: name → FTS table.
-    var fullTextIndexes: [Int64: [String: String]] = [:]
+    var fullTextIndexes: [Int64: [ByteString: String]] = [:]
     var indexGeneration = 0
 
     /// Opens the database `name` in `config.directory`, creating it when missing.

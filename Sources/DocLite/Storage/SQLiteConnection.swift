@@ -5,7 +5,7 @@ import CSQLite
 /// Not thread-safe by itself: ``Database`` serializes every use behind its lock.
 final class SQLiteConnection {
     let handle: OpaquePointer
-    private var statementCache: [String: Statement] = [:]
+    private var statementCache: [ByteString: Statement] = [:]   // (by bytes: the SQL may hold literals)
 
     /// Opens (creating if needed) the SQLite file at `path`.
     init(path: String) throws {
@@ -62,11 +62,11 @@ final class SQLiteConnection {
     /// open, hiding other connections' commits and blocking schema changes.
     func withStatement<R>(_ sql: String, _ body: (Statement) throws -> R) throws -> R {
         let statement: Statement
-        if let cached = statementCache[sql] {
+        if let cached = statementCache[ByteString(sql)] {
             statement = cached
         } else {
             statement = try Statement(connection: self, sql: sql, persistent: true)
-            statementCache[sql] = statement
+            statementCache[ByteString(sql)] = statement
         }
         defer { statement.reset() }
         return try body(statement)

@@ -262,12 +262,13 @@ struct QueryCompiler {
     func fullTextIndex(named name: String) -> (source: Int, table: String)? {
         var candidates = sources.indices.filter { sources[$0].unnest == nil }
         var indexName = name
-        if let dot = name.firstIndex(of: "."), let source = candidates.first(where: { sources[$0].isNamed(String(name[..<dot])) }) {
+        if let dot = name.utf8.firstIndex(of: UInt8(ascii: ".")),
+           let source = candidates.first(where: { sources[$0].isNamed(String(decoding: name.utf8[..<dot], as: UTF8.self)) }) {
             candidates = [source]
-            indexName = String(name[name.index(after: dot)...])
+            indexName = String(decoding: name.utf8[name.utf8.index(after: dot)...], as: UTF8.self)
         }
         for source in candidates {
-            if let table = database.fullTextIndexes[sources[source].collection.id]?[indexName] { return (source, table) }
+            if let table = database.fullTextIndexes[sources[source].collection.id]?[ByteString(indexName)] { return (source, table) }
         }
         return nil
     }
