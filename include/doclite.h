@@ -471,7 +471,16 @@ char* CBLResultSet_CreateRowArrayJSON(const CBLResultSet* rs);
  *           CBLQueryExpression_EqualTo(CBLQueryExpression_Property("country"), CBLQueryExpression_Parameter("country"))),
  *       NULL, 0, NULL, order, 1, CBLQueryLimit_Limit(CBLQueryExpression_Int(10)), &err);
  *   CBLQuery_SetParameters(q, "{\"country\": \"France\"}", &err);
+ *
+ * An expression nests at most DOCLITE_QUERY_MAX_DEPTH levels (a leaf is one
+ * level; ANY/EVERY count three): a constructor whose result would be deeper
+ * returns an error part (kCBLErrorInvalidQuery), so a deeper tree never
+ * exists. It is what SQLite parses for every kind of expression; chains of
+ * AND, OR, + and * made by the builder stay flat.
  */
+
+/** The deepest expression tree a query may hold (the same for JSON queries). */
+#define DOCLITE_QUERY_MAX_DEPTH 16
 
 /** An expression of the query builder (a property, a literal, a parameter, an operator, a function). */
 typedef struct CBLQueryExpression CBLQueryExpression;

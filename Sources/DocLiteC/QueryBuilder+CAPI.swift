@@ -94,7 +94,14 @@ func part<Value>(_ make: () throws -> Value, keep: [AnyObject] = []) -> OpaquePo
     return HandleRegistry.shared.register(QueryPart(value, keep: keep))
 }
 
-private func expression(_ make: () throws -> ExpressionProtocol) -> OpaquePointer { part(make) }
+/// Registers a new expression part; one the builder could not make (too deep) is an error part.
+private func expression(_ make: () throws -> ExpressionProtocol) -> OpaquePointer {
+    part {
+        let expression = try make()
+        if let error = expression.builderError { throw error }
+        return expression
+    }
+}
 
 private func binary(_ left: OpaquePointer?, _ right: OpaquePointer?, _ name: String,
                     _ op: (ExpressionProtocol, ExpressionProtocol) -> ExpressionProtocol) -> OpaquePointer {

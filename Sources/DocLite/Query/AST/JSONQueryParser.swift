@@ -143,6 +143,13 @@ enum JSONQueryParser {
     /// Parses an expression. `stringIsProperty`: a bare string is a property path
     /// (WHAT, GROUP_BY and ORDER_BY items); elsewhere it is a string literal.
     static func expression(_ value: JSONValue, at location: String, stringIsProperty: Bool = false) throws -> QueryExpression {
+        let parsed = try node(value, at: location, stringIsProperty: stringIsProperty)
+        // (Checked at every level, so the error names the innermost part that is too deep.)
+        if parsed.depth > QueryDepth.limit { throw error(at: location, QueryDepth.error.message) }
+        return parsed
+    }
+
+    private static func node(_ value: JSONValue, at location: String, stringIsProperty: Bool) throws -> QueryExpression {
         switch value {
         case .string(let text) where stringIsProperty:
             return try property(text, at: location)

@@ -67,6 +67,8 @@ enum JSONQueryWriter {
             return .array(items)
         case .quantified(let quantifier, let variable, let array, let condition):
             return .array([.string(quantifier.rawValue), .string(variable), json(array), json(condition)])
+        case .invalid(let error):   // (no JSON query: reading it back fails, naming the error)
+            return .array([.string("INVALID"), .string(error.message)])
         }
     }
 }

@@ -31,6 +31,9 @@ indirect enum QueryExpression: Equatable, Sendable {
     case caseWhen(CaseExpression)
     /// `["ANY" | "EVERY" | "ANY AND EVERY", variable, array, condition]`.
     case quantified(Quantifier, variable: String, in: QueryExpression, satisfies: QueryExpression)
+    /// A builder part that could not be made (too deep, for one): compiling
+    /// the query reports the error. The JSON reader never makes one.
+    case invalid(DocLiteError)
 }
 
 /// The operators of LiteCore's JSON query language, by their JSON spelling.
@@ -96,7 +99,7 @@ extension QueryExpression {
     /// The expressions directly inside this one.
     var children: [QueryExpression] {
         switch self {
-        case .literal, .missing, .property, .all, .parameter, .variable: return []
+        case .literal, .missing, .property, .all, .parameter, .variable, .invalid: return []
         case .nested(let base, _): return [base]
         case .array(let items): return items
         case .dictionary(let members): return members.sorted { $0.key < $1.key }.map(\.value)

@@ -15,17 +15,34 @@ extension ExpressionNode {
     public var description: String { JSONQueryWriter.json(node).json }
 }
 
-/// A builder expression made of one query-tree node.
+/// A builder expression made of one query-tree node: every builder call that
+/// combines parts makes one. A node deeper than ``QueryDepth/limit``, or
+/// holding a part that failed, is an ``QueryExpression/invalid(_:)`` leaf
+/// instead, so nothing too deep is ever made (running the query reports it).
 struct BuilderExpression: ExpressionNode {
     let node: QueryExpression
+
+    init(node: QueryExpression) { self.node = node.limitingDepth() }
 }
 
 extension ExpressionProtocol {
     /// The query-tree node; an expression not made by the builder is MISSING.
     var node: QueryExpression { (self as? ExpressionNode)?.node ?? .missing }
 
+    /// Why this expression could not be made (too deep, or made of a part that
+    /// could not be), or nil: the C API returns it as an error part.
+    package var builderError: DocLiteError? {
+        if case .invalid(let error) = node { return error }
+        return nil
+    }
+
     private func binary(_ op: QueryOperator, _ other: ExpressionProtocol) -> ExpressionProtocol {
-        BuilderExpression(node: .operation(op, [node, other.node]))
+        // A chain `a.and(b).and(c)` is one AND of all its operands, which SQL
+        // reads in the same order, instead of a nest as deep as the chain.
+        if [.and, .or, .add, .multiply].contains(op), case .operation(op, let operands) = node, operands.count < op.arity.upperBound {
+            return BuilderExpression(node: .operation(op, operands + [other.node]))
+        }
+        return BuilderExpression(node: .operation(op, [node, other.node]))
     }
 
     // MARK: Arithmetic
@@ -190,14 +207,20 @@ public final class Expression {
 
     private static func literal(_ value: JSONValue) -> ExpressionProtocol { BuilderExpression(node: .literal(value)) }
 
-    /// The query-tree node of a value given to ``value(_:)``.
-    static func node(of value: Any?) -> QueryExpression {
+    /// The query-tree node of a value given to ``value(_:)``, `level` levels
+    /// down in it (a value nested deeper than a query may is not read further).
+    static func node(of value: Any?, level: Int = 1) -> QueryExpression {
+        guard level <= QueryDepth.limit else { return .invalid(QueryDepth.error) }
+        func nodes(_ items: [Any?]) -> QueryExpression { .array(items.map { node(of: $0, level: level + 1) }).limitingDepth() }
+        func nodes(_ members: [String: Any?]) -> QueryExpression {
+            .dictionary(members.mapValues { node(of: $0, level: level + 1) }).limitingDepth()
+        }
         switch value {
         case let expression as ExpressionProtocol: return expression.node
-        case let items as [Any?]: return .array(items.map(node(of:)))
-        case let items as [Any]: return .array(items.map(node(of:)))
-        case let members as [String: Any?]: return .dictionary(members.mapValues(node(of:)))
-        case let members as [String: Any]: return .dictionary(members.mapValues(node(of:)))
+        case let items as [Any?]: return nodes(items)
+        case let items as [Any]: return nodes(items)
+        case let members as [String: Any?]: return nodes(members)
+        case let members as [String: Any]: return nodes(members.mapValues { $0 })
         default:
             do {
                 switch try JSONValue(any: value) {

@@ -60,7 +60,10 @@ public class BuilderQuery: CustomStringConvertible, @unchecked Sendable {
         try lock.withLock {
             if let compiled { return compiled }
             guard let database else { throw DocLiteError(.notOpen, "the query's database is closed") }
-            for expression in statement.expressions { try Expression.checkPaths(in: expression) }
+            for expression in statement.expressions {
+                if let error = expression.firstError { throw error }
+                try Expression.checkPaths(in: expression)
+            }
             // The rules the JSON reader enforces (a JOIN needs ON, operand counts, …) hold for built queries too.
             _ = try JSONQueryParser.parse(JSONQueryWriter.json(statement))
             let query = try Query(database: database, statement: statement)

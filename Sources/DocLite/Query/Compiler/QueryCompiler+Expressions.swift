@@ -57,6 +57,8 @@ extension QueryCompiler {
             try compile(child, in: clause, at: "\(location)[\(index)]", insideAggregate: insideAggregate)
         }
         switch expression {
+        case .invalid(let error):
+            throw error
         case .literal(let value):
             return literal(value)
         case .missing:

@@ -27,7 +27,11 @@ final class QueryReader {
     /// A prepared statement for `key`'s SQL, taken out of the cache until ``giveBack(_:key:)``.
     func statement(_ key: StatementKey) throws -> Statement {
         if let cached = statements.removeValue(forKey: key) { return cached.statement }
-        return try Statement(connection: connection, sql: key.sql, persistent: true)
+        do {
+            return try Statement(connection: connection, sql: key.sql, persistent: true)
+        } catch {
+            throw QueryDepth.queryError(error)
+        }
     }
 
     /// Resets `statement` and keeps it for the next run of the same SQL.
