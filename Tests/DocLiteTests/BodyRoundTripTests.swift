@@ -159,8 +159,9 @@ final class BodyRoundTripTests: DatabaseTestCase {
         XCTAssertEqual(value, .dictionary(["a": .int(3), "long key with spaces": .int(4), "b": .dictionary(["x": .array([.int(2)])])]))
     }
 
-    func testNestingOf256LevelsIsStored() throws {
-        let json = String(repeating: #"{"a":"#, count: 255) + #"{"leaf":true}"# + String(repeating: "}", count: 255)
+    func testNestingOfTheDeepestJSONIsStored() throws {
+        let levels = JSONParser.maxDepth - 1
+        let json = String(repeating: #"{"a":"#, count: levels) + #"{"leaf":true}"# + String(repeating: "}", count: levels)
         let doc = try MutableDocument(id: "deep", json: json)
         try defaultCollection.save(document: doc)
         let read = try XCTUnwrap(defaultCollection.document(id: "deep"))

@@ -159,17 +159,18 @@ final class RejectedInputTests: DatabaseTestCase {
         XCTAssertEqual(doc.toJSON(), #"{"kept":1}"#)
     }
 
-    func testNestingDeeperThan256() throws {
+    func testNestingDeeperThanTheLimit() throws {
         func nested(_ depth: Int) -> String {
             String(repeating: #"{"a":"#, count: depth - 1) + "{}" + String(repeating: "}", count: depth - 1)
         }
-        XCTAssertNoThrow(try MutableDocument(id: "ok", json: nested(256)))
-        assertMalformed(nested(257), "nested deeper than 256")
-        assertMalformed(nested(10_000), "nested deeper than 256")
-        let arrays = "{\"a\":" + String(repeating: "[", count: 300) + String(repeating: "]", count: 300) + "}"
-        assertMalformed(arrays, "nested deeper than 256")
+        let limit = JSONParser.maxDepth, message = "nested deeper than \(JSONParser.maxDepth)"
+        XCTAssertNoThrow(try MutableDocument(id: "ok", json: nested(limit)))
+        assertMalformed(nested(limit + 1), message)
+        assertMalformed(nested(10_000), message)
+        let arrays = "{\"a\":" + String(repeating: "[", count: limit + 44) + String(repeating: "]", count: limit + 44) + "}"
+        assertMalformed(arrays, message)
         // Deeply nested but unterminated: the depth error comes first, without recursing further.
-        assertMalformed("{\"a\":" + String(repeating: "[", count: 100_000), "nested deeper than 256")
+        assertMalformed("{\"a\":" + String(repeating: "[", count: 100_000), message)
     }
 
     // MARK: Reserved keys

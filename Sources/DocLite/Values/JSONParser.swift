@@ -19,8 +19,12 @@ protocol JSONSink {
 /// `UInt64`), numbers written with a fraction or exponent stay doubles,
 /// strings are validated UTF-8.
 struct JSONParser {
-    /// Nesting deeper than this is rejected rather than risking the stack.
-    static let maxDepth = 256
+    /// Nesting deeper than this is rejected rather than risking the stack: a
+    /// document is walked recursively (written as JSON, encoded, compared),
+    /// and a debug build takes about 2 KiB of stack a level there, so 128
+    /// levels (serde_json's default too) fit a dispatch worker's 512 KiB
+    /// with room to spare (DocumentDepthTests walks the deepest document on one).
+    static let maxDepth = 128
 
     private let text: UnsafeBufferPointer<UInt8>
     private var position = 0

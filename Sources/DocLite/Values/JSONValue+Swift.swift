@@ -5,10 +5,32 @@ import Foundation
 /// `ArrayObject`, `DictionaryObject`, `NSNull`).
 extension JSONValue {
     /// Converts a Swift value as Couchbase Lite accepts it in `setValue`; `nil` becomes null.
+    /// A value nesting more than 255 arrays and dictionaries is refused: in a
+    /// document it would be deeper than the JSON reader reads back (so every
+    /// value in a document stays shallow enough to walk recursively).
     init(any value: Any?) throws {
+        try self.init(any: value, room: JSONParser.maxDepth - 1)
+    }
+
+    /// `room`: how many containers the value may still nest.
+    private init(any value: Any?, room: Int) throws {
+        func checked(_ value: JSONValue) throws -> JSONValue {
+            guard value.nesting <= room else { throw Self.tooDeep }
+            return value
+        }
+        func inner(_ value: Any?) throws -> JSONValue {
+            guard room > 0 else { throw Self.tooDeep }
+            return try JSONValue(any: value, room: room - 1)
+        }
         switch value {
+        // Swift collections first: casting one to a class (NSNull, NSNumber…)
+        // bridges it to Foundation, recursively, however deep it is.
+        case let v as [Any?]: self = .array(try v.map(inner))
+        case let v as [Any]: self = .array(try v.map(inner))
+        case let v as [String: Any?]: self = .dictionary(try v.mapValues(inner))
+        case let v as [String: Any]: self = .dictionary(try v.mapValues(inner))
         case nil, is NSNull: self = .null
-        case let v as JSONValue: self = v
+        case let v as JSONValue: self = try checked(v)
         case let v as String: self = .string(v)
         case let v as NSNumber where Swift.type(of: value!) is NSNumber.Type:
             // A real NSNumber (JSONSerialization's, Objective-C's): its stored type decides,
@@ -28,12 +50,8 @@ extension JSONValue {
         case let v as Double: self = try .finite(v)
         case let v as Float: self = try .finite(Double(v))
         case let v as Date: self = .string(ISO8601.string(from: v))
-        case let v as ArrayObject: self = .array(v.items)
-        case let v as DictionaryObject: self = .dictionary(v.members)
-        case let v as [Any?]: self = .array(try v.map { try JSONValue(any: $0) })
-        case let v as [Any]: self = .array(try v.map { try JSONValue(any: $0) })
-        case let v as [String: Any?]: self = .dictionary(try v.mapValues { try JSONValue(any: $0) })
-        case let v as [String: Any]: self = .dictionary(try v.mapValues { try JSONValue(any: $0) })
+        case let v as ArrayObject: self = try checked(.array(v.items))
+        case let v as DictionaryObject: self = try checked(.dictionary(v.members))
         default:
             throw DocLiteError(.invalidParameter, "unsupported value type \(type(of: value!)) (use String, a number, Bool, Date, an array, a dictionary or nil)")
         }
@@ -49,6 +67,18 @@ extension JSONValue {
             let value = number.uint64Value
             self = Int64(exactly: value).map(JSONValue.int) ?? .unsigned(value)
         default: self = .int(number.int64Value)
+        }
+    }
+
+    private static let tooDeep = DocLiteError(.invalidParameter, "a document value cannot nest more than \(JSONParser.maxDepth - 1) "
+                                              + "arrays and dictionaries (a document is read back to \(JSONParser.maxDepth) levels)")
+
+    /// How many arrays and dictionaries nest in this value: 0 for a scalar.
+    var nesting: Int {
+        switch self {
+        case .array(let items): return 1 + (items.lazy.map(\.nesting).max() ?? 0)
+        case .dictionary(let members): return 1 + (members.values.lazy.map(\.nesting).max() ?? 0)
+        default: return 0
         }
     }
 

@@ -1,0 +1,59 @@
+import Foundation
+import XCTest
+@testable import DocLite
+
+/// Document values nest at most as deep as the JSON reader reads back, so a
+/// document made through the API always round-trips, and walking it (saving,
+/// writing JSON, querying, releasing) stays shallow — also on a dispatch
+/// queue's small thread stack. Deeper is an error, never a crash.
+final class DocumentDepthTests: DatabaseTestCase {
+    private func nested(_ levels: Int) throws -> MutableDictionaryObject {
+        var value = MutableDictionaryObject()
+        for _ in 1..<levels { value = try MutableDictionaryObject().setValue(value, forKey: "a") }
+        return value
+    }
+
+    /// Saved, read, written and queried on a thread with a dispatch worker's 512 KiB stack.
+    func testTheDeepestValueRoundTripsOnASmallStack() throws {
+        let deepest = try nested(JSONParser.maxDepth - 1)
+        let (database, collection) = (db!, defaultCollection)
+        let outcome = Recorder<String>()
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            do {
+                try collection.save(document: try MutableDocument(id: "deep").setValue(deepest, forKey: "a"))
+                let json = try collection.document(id: "deep")?.toJSON() ?? ""
+                let reread = try MutableDocument(json: json).toJSON()
+                let row = try database.createQuery(json: #"{"WHAT": [["."]]}"#).execute().allResults().first?.dictionary(at: 0)?.toJSON()
+                outcome.append(json)
+                outcome.append(reread == json && row == json ? "same" : "different: \(reread.count), \(row?.count ?? -1)")
+            } catch {
+                outcome.append("\(error)")
+            }
+            done.signal()
+        }
+        thread.stackSize = 512 * 1024
+        thread.start()
+        done.wait()
+        XCTAssertEqual(outcome.all.count, 2, "\(outcome.all)")
+        XCTAssertEqual(outcome.all.first?.filter { $0 == "{" }.count, JSONParser.maxDepth)
+        XCTAssertEqual(outcome.all.last, "same")
+    }
+
+    func testDeeperValuesAreRefused() throws {
+        let tooDeep = try MutableDictionaryObject().setValue(try nested(JSONParser.maxDepth - 1), forKey: "a")
+        assertThrows(.invalidParameter, containing: "cannot nest more than") { _ = try MutableDocument().setValue(tooDeep, forKey: "a") }
+        var swiftValue: Any = 1
+        for _ in 0..<10_000 { swiftValue = [swiftValue] }
+        assertThrows(.invalidParameter, containing: "cannot nest more than") { _ = try MutableDocument().setValue(swiftValue, forKey: "a") }
+        assertThrows(.invalidParameter, containing: "cannot nest more than") { _ = try MutableArrayObject(data: [swiftValue]) }
+    }
+
+    func testTwentyThousandNestingCallsStopAtTheLimit() throws {
+        var value = MutableDictionaryObject(), refused = 0
+        for _ in 0..<20_000 {
+            if let outer = try? MutableDictionaryObject().setValue(value, forKey: "a") { value = outer } else { refused += 1 }
+        }
+        XCTAssertEqual(refused, 20_000 - (JSONParser.maxDepth - 1))   // (the outermost holds 128 levels: a document's value may hold 127)
+    }
+}
