@@ -42,7 +42,7 @@ struct BeerSample {
                 guard case .dictionary(var members) = try JSONValue(json: String(line)),
                       case .string(let id)? = members.removeValue(forKey: "_id") else { throw BenchmarkError("a line without _id") }
                 try collection.save(document: MutableDocument(id: id, json: JSONValue.dictionary(members).json))
-                func text(_ key: String) -> String { if case .string(let value)? = members[key] { value } else { "" } }
+                func text(_ key: String) -> String { if case .string(let value)? = members[ByteString(key)] { value } else { "" } }
                 insert.bind([.text(id), .text(text("type")), .text(text("name")), .text(text("brewery_id"))])
                 _ = insert.run()
                 insertText.bind([.text(text("description"))])

@@ -96,7 +96,7 @@ private func value(_ handle: OpaquePointer?, _ index: UInt32) -> JSONValue? {
 /// The column titled `key` of the current row.
 private func value(_ handle: OpaquePointer?, _ key: UnsafePointer<CChar>?) -> JSONValue? {
     guard let key = key.flatMap(String.init(validatingCString:)), let ref = try? resultSet(handle), let row = ref.row,
-          let index = row.keys.firstIndex(of: key) else { return nil }
+          let index = row.keys.firstIndex(where: { $0.utf8.elementsEqual(key.utf8) }) else { return nil }
     return row.values[index]
 }
 

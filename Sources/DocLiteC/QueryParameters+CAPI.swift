@@ -107,7 +107,7 @@ public func CBLQueryParameters_SetJSON(_ handle: OpaquePointer?, _ name: UnsafeP
 public func CBLQueryParameters_CopyJSON(_ handle: OpaquePointer?) -> UnsafeMutablePointer<CChar>? {
     guard let ref = try? parametersRef(handle), ref.error == nil,
           let values = try? ref.parameters.snapshot() else { return nil }
-    return ownedString(JSONValue.dictionary(values).json)
+    return ownedString(JSONValue.dictionary(Dictionary(stringKeys: values)).json)
 }
 
 @c @implementation

@@ -4,7 +4,7 @@ import DocLite
 /// LiteCore JSON query, parameters and the expected result.
 struct ConformanceCase {
     let id: String
-    let members: [String: JSONValue]
+    let members: [ByteString: JSONValue]
 
     init(line: String) throws {
         guard case .dictionary(let members) = try JSONValue(json: line), case .string(let id)? = members["id"] else {
@@ -16,14 +16,14 @@ struct ConformanceCase {
 
     var dataset: String { members["dataset"]?.string ?? "inline" }
     var query: JSONValue { members["query"] ?? .null }
-    var expect: [String: JSONValue] { members["expect"]?.dictionary ?? [:] }
+    var expect: [ByteString: JSONValue] { members["expect"]?.dictionary ?? [:] }
     var docs: [JSONValue] { members["docs"]?.array ?? [] }
     var extraDocs: [JSONValue] { members["extra_docs"]?.array ?? [] }
     var setup: [JSONValue] { members["setup"]?.array ?? [] }
     var indexes: [JSONValue] { members["indexes"]?.array ?? [] }
     var params: JSONValue? { members["params"] }
     var edition: String? { members["edition"]?.string }
-    var environment: [String: JSONValue] { members["env"]?.dictionary ?? [:] }
+    var environment: [ByteString: JSONValue] { members["env"]?.dictionary ?? [:] }
 }
 
 /// A fault in the corpus or its data (not a failing case).
@@ -35,7 +35,7 @@ struct ConformanceError: Error, CustomStringConvertible {
 extension JSONValue {
     var string: String? { if case .string(let text) = self { text } else { nil } }
     var array: [JSONValue]? { if case .array(let items) = self { items } else { nil } }
-    var dictionary: [String: JSONValue]? { if case .dictionary(let members) = self { members } else { nil } }
+    var dictionary: [ByteString: JSONValue]? { if case .dictionary(let members) = self { members } else { nil } }
     var bool: Bool? { if case .bool(let flag) = self { flag } else { nil } }
     var number: Double? {
         switch self {

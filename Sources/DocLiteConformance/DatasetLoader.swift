@@ -5,7 +5,7 @@ import Foundation
 /// the document IDs and sequence order the upstream tests used.
 struct DatasetLoader {
     let dataDirectory: URL
-    private let datasets: [String: JSONValue]
+    private let datasets: [ByteString: JSONValue]
 
     init(dataDirectory: URL) throws {
         self.dataDirectory = dataDirectory
@@ -16,7 +16,7 @@ struct DatasetLoader {
 
     /// The documents of dataset `name` as (ID, JSON body) in insertion order.
     func documents(of name: String) throws -> [(id: String, json: String)] {
-        guard let parts = datasets[name]?.dictionary?["parts"]?.array else { throw ConformanceError("unknown dataset '\(name)'") }
+        guard let parts = datasets[ByteString(name)]?.dictionary?["parts"]?.array else { throw ConformanceError("unknown dataset '\(name)'") }
         var documents: [(String, String)] = []
         for part in parts {
             guard let part = part.dictionary, let file = part["file"]?.string, let format = part["format"]?.string else {
@@ -35,7 +35,7 @@ struct DatasetLoader {
                 guard var members = body.dictionary else { throw ConformanceError("\(file) line \(i + 1) is not an object") }
                 let id: String
                 if let idField = part["id_field"]?.string ?? (format == "jsonl_with_id" ? "_id" : nil) {
-                    guard let value = members.removeValue(forKey: idField)?.string else {
+                    guard let value = members.removeValue(forKey: ByteString(idField))?.string else {
                         throw ConformanceError("\(file) line \(i + 1) has no \(idField)")
                     }
                     id = value

@@ -5,7 +5,7 @@ import DocLite
 /// `types`, with the options `ordered`, `check_columns`, `rows_prefix_only`,
 /// `approx`, `subset_dicts` and `null_matches_missing`.
 struct ResultComparison {
-    let expect: [String: JSONValue]
+    let expect: [ByteString: JSONValue]
     let columns: [String]
     /// Each row's column values; nil is MISSING.
     let rows: [[JSONValue?]]
@@ -27,7 +27,7 @@ struct ResultComparison {
         }
         if let named = expect["columns_at"]?.dictionary {
             for (index, name) in named.sorted(by: { $0.key < $1.key }) {
-                let actual = Int(index).flatMap { columns.indices.contains($0) ? columns[$0] : nil }
+                let actual = Int(index.string).flatMap { columns.indices.contains($0) ? columns[$0] : nil }
                 if actual != name.string { return "expected column \(index) named \(name.json), got \(actual ?? "none")" }
             }
         }

@@ -31,7 +31,7 @@ struct ImportCommand: ParsableCommand {
             try database.inBatch {
                 for index in batch..<min(batch + 5_000, documents.count) {
                     let (id, properties) = try documents.document(at: index)
-                    try target.save(document: try MutableDocument(id: id, data: properties))
+                    try target.save(document: MutableDocument(id: id, properties: properties))
                     imported += 1
                 }
             }
@@ -84,7 +84,7 @@ struct JSONDocuments {
     }
 
     /// The ID (nil: generated) and properties of document `index`; the ID field is removed from them.
-    func document(at index: Int) throws -> (String?, [String: Any?]) {
+    func document(at index: Int) throws -> (String?, [ByteString: JSONValue]) {
         let value: JSONValue
         switch source {
         case .array(let items):
@@ -98,11 +98,11 @@ struct JSONDocuments {
             }
         }
         guard case .dictionary(var members) = value else { throw ValidationError("document \(index + 1) is not a JSON object") }
-        let id: String? = switch members.removeValue(forKey: idField) {
+        let id: String? = switch members.removeValue(forKey: ByteString(idField)) {
         case .string(let text)?: text
         case let other?: other.json
         case nil: nil
         }
-        return (id, members.mapValues { $0 as Any? })
+        return (id, members)
     }
 }

@@ -103,11 +103,11 @@ final class BodyRoundTripTests: DatabaseTestCase {
             // Each top-level property, looked up in the stored body without decoding the rest.
             guard case .dictionary(let members) = original else { continue }
             for (key, value) in members {
-                guard let property = doc.content.property(key) else {
-                    XCTFail("doc-\(index): property \(key.debugDescription) not found by lookup", file: file, line: line)
+                guard let property = doc.content.property(key.string) else {
+                    XCTFail("doc-\(index): property \(key.string.debugDescription) not found by lookup", file: file, line: line)
                     break
                 }
-                if let difference = firstDifference(value, property, path: key.debugDescription) {
+                if let difference = firstDifference(value, property, path: key.string.debugDescription) {
                     XCTFail("doc-\(index) lookup: \(difference)", file: file, line: line)
                     break
                 }
@@ -325,7 +325,7 @@ struct RandomJSON {
     /// A top-level document body: an object without the reserved keys.
     mutating func documentBody() -> JSONValue {
         guard case .dictionary(var members) = object(depth: 0, wideChance: 0.5) else { fatalError() }
-        for reserved in JSONValidator.reservedKeys { members[reserved] = nil }
+        for reserved in JSONValidator.reservedKeys { members[ByteString(reserved)] = nil }
         if chance(0.3) {
             // A dict larger than 65535 bytes whose keys are all shared: the 4-byte-wide shared-key form.
             coverage.hugeStrings += 1
@@ -337,12 +337,12 @@ struct RandomJSON {
     /// An object; a wide one (more than 255 members) has scalar values and keys
     /// `w0`, `w1`, … (all shared, so 2-byte key IDs appear), half the time mixed with other keys.
     private mutating func object(depth: Int, wideChance: Double = 0.2) -> JSONValue {
-        var members: [String: JSONValue] = [:]
+        var members: [ByteString: JSONValue] = [:]
         if chance(wideChance) {
             let mixKeys = roll(2) == 0
-            for i in 0..<(256 + roll(200)) { members[mixKeys && roll(3) == 0 ? key() : "w\(i)"] = scalar() }
+            for i in 0..<(256 + roll(200)) { members[ByteString(mixKeys && roll(3) == 0 ? key() : "w\(i)")] = scalar() }
         } else {
-            for _ in 0..<roll(8) { members[key()] = value(depth: depth + 1) }
+            for _ in 0..<roll(8) { members[ByteString(key())] = value(depth: depth + 1) }
         }
         if members.count > 255 { coverage.wideDicts += 1 }
         if members.isEmpty { coverage.emptyContainers += 1 }
@@ -525,12 +525,12 @@ struct RandomJSON {
         case .dictionary(let members):
             out.append(UInt8(ascii: "{"))
             // In a random order, independent of hashing.
-            let keys = members.keys.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }.shuffled(using: &rng)
+            let keys = members.keys.sorted().shuffled(using: &rng)
             for (i, key) in keys.enumerated() {
                 let member = members[key]!
                 if i > 0 { out.append(UInt8(ascii: ",")) }
                 whitespace(&out)
-                writeString(key, to: &out)
+                writeString(key.string, to: &out)
                 whitespace(&out)
                 out.append(UInt8(ascii: ":"))
                 write(member, to: &out)

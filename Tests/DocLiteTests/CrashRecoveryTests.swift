@@ -26,7 +26,7 @@ enum CrashWorkload {
         .dictionary([
             "batch": .int(Int64(batch)),
             "index": .int(Int64(index)),
-            "k\(batch)": .string("new key of batch \(batch)"),
+            ByteString("k\(batch)"): .string("new key of batch \(batch)"),
             "payload": .string(String(repeating: "\(batch)-\(index) ", count: 20)),
             "nested": .dictionary(["list": .array((0..<index % 5).map { .int(Int64($0)) })]),
         ])

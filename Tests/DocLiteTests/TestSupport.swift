@@ -111,14 +111,13 @@ func firstDifference(_ a: JSONValue, _ b: JSONValue, path: String = "$") -> Stri
         }
         return nil
     case (.dictionary(let x), .dictionary(let y)):
-        let xKeys = x.keys.map { Array($0.utf8) }.sorted { $0.lexicographicallyPrecedes($1) }
-        let yKeys = y.keys.map { Array($0.utf8) }.sorted { $0.lexicographicallyPrecedes($1) }
+        let xKeys = x.keys.sorted(), yKeys = y.keys.sorted()
         guard xKeys == yKeys else {
             let missing = x.keys.filter { y[$0] == nil }.prefix(3), extra = y.keys.filter { x[$0] == nil }.prefix(3)
             return "\(path): keys differ (\(x.count) vs \(y.count)); only left: \(Array(missing)), only right: \(Array(extra))"
         }
         for key in x.keys.sorted() {
-            if let difference = firstDifference(x[key]!, y[key]!, path: "\(path).\(key.debugDescription)") { return difference }
+            if let difference = firstDifference(x[key]!, y[key]!, path: "\(path).\(key.string.debugDescription)") { return difference }
         }
         return nil
     default:

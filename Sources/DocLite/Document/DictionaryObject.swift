@@ -1,13 +1,13 @@
 /// A JSON object inside a document (read-only).
 public class DictionaryObject: DictionaryProtocol, @unchecked Sendable {
-    var members: [String: JSONValue]
+    var members: [ByteString: JSONValue]
 
-    init(_ members: [String: JSONValue]) { self.members = members }
+    init(_ members: [ByteString: JSONValue]) { self.members = members }
 
     public var count: Int { members.count }
-    public var keys: [String] { members.keys.sorted() }
-    public func value(forKey key: String) -> Any? { members[key]?.anyValue }
-    public func toDictionary() -> [String: Any] { members.mapValues(\.plainValue) }
+    public var keys: [String] { members.keys.sorted().map(\.string) }
+    public func value(forKey key: String) -> Any? { members[ByteString(key)]?.anyValue }
+    public func toDictionary() -> [String: Any] { members.mapValues(\.plainValue).stringKeyed }
     public func toJSON() -> String { JSONValue.dictionary(members).json }
     /// A mutable copy.
     public func toMutable() -> MutableDictionaryObject { MutableDictionaryObject(members) }
@@ -19,18 +19,18 @@ public final class MutableDictionaryObject: DictionaryObject, MutableDictionaryP
 
     /// Creates an object from a Swift dictionary; throws for a value type JSON cannot hold.
     public convenience init(data: [String: Any?]) throws {
-        self.init(try data.mapValues { try JSONValue(any: $0) })
+        self.init(Dictionary(stringKeys: try data.mapValues { try JSONValue(any: $0) }))
     }
 
     @discardableResult
     public func setValue(_ value: Any?, forKey key: String) throws -> Self {
-        members[key] = try JSONValue(any: value)
+        members[ByteString(key)] = try JSONValue(any: value)
         return self
     }
 
     @discardableResult
     public func removeValue(forKey key: String) -> Self {
-        members[key] = nil
+        members[ByteString(key)] = nil
         return self
     }
 }

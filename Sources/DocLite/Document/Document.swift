@@ -21,7 +21,7 @@ struct ValidatedJSON {
     }
 
     /// The text as a tree.
-    var members: [String: JSONValue] {
+    var members: [ByteString: JSONValue] {
         guard case .dictionary(let members)? = try? JSONValue(json: text) else { return [:] }
         return members
     }
@@ -33,7 +33,7 @@ struct ValidatedJSON {
 enum DocumentContent {
     case encoded(body: [UInt8], keys: SharedKeys)
     case json(ValidatedJSON)
-    case tree([String: JSONValue])
+    case tree([ByteString: JSONValue])
 
     static let empty = DocumentContent.tree([:])
 
@@ -41,9 +41,9 @@ enum DocumentContent {
     func property(_ key: String) -> JSONValue? {
         switch self {
         case .tree(let members):
-            return members[key]
+            return members[ByteString(key)]
         case .json(let json):
-            return json.members[key]
+            return json.members[ByteString(key)]
         case .encoded(let body, let keys):
             return keys.lock.withLock {
                 // The name is needed only to find a key that has no shared ID.
@@ -58,7 +58,7 @@ enum DocumentContent {
     }
 
     /// Every property as a tree.
-    var members: [String: JSONValue] {
+    var members: [ByteString: JSONValue] {
         switch self {
         case .tree(let members):
             return members
@@ -137,9 +137,9 @@ public class Document: DictionaryProtocol, @unchecked Sendable {
     }
 
     public var count: Int { readableContent.members.count }
-    public var keys: [String] { readableContent.members.keys.sorted() }
+    public var keys: [String] { readableContent.members.keys.sorted().map(\.string) }
     public func value(forKey key: String) -> Any? { readableContent.property(key)?.anyValue }
-    public func toDictionary() -> [String: Any] { readableContent.members.mapValues(\.plainValue) }
+    public func toDictionary() -> [String: Any] { readableContent.members.mapValues(\.plainValue).stringKeyed }
 
     /// The content for reading: JSON set with `setJSON` is parsed once, not per read.
     private var readableContent: DocumentContent {
@@ -172,6 +172,12 @@ public final class MutableDocument: Document, MutableDictionaryProtocol, @unchec
         try setData(data)
     }
 
+    /// A new document with parsed properties (keys as bytes: none merged).
+    package convenience init(id: String?, properties: [ByteString: JSONValue]) {
+        self.init(id: id)
+        content = .tree(properties)
+    }
+
     /// A new document whose properties are the JSON object `json`.
     public convenience init(id: String? = nil, json: String) throws {
         self.init(id: id)
@@ -186,7 +192,7 @@ public final class MutableDocument: Document, MutableDictionaryProtocol, @unchec
     public func setValue(_ value: Any?, forKey key: String) throws -> Self {
         let newValue = try JSONValue(any: value)
         var members = content.members
-        members[key] = newValue
+        members[ByteString(key)] = newValue
         content = .tree(members)
         return self
     }
@@ -194,14 +200,14 @@ public final class MutableDocument: Document, MutableDictionaryProtocol, @unchec
     @discardableResult
     public func removeValue(forKey key: String) -> Self {
         var members = content.members
-        members[key] = nil
+        members[ByteString(key)] = nil
         content = .tree(members)
         return self
     }
 
     /// Replaces every property; throws for a value type JSON cannot hold.
     public func setData(_ data: [String: Any?]) throws {
-        content = .tree(try data.mapValues { try JSONValue(any: $0) })
+        content = .tree(Dictionary(stringKeys: try data.mapValues { try JSONValue(any: $0) }))
     }
 
     /// Replaces every property with the JSON object `json`. Throws, changing

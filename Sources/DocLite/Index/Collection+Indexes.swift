@@ -65,7 +65,7 @@ extension Collection {
     private func createIndex(name: String, kind: IndexKind, expressions: [QueryExpression], where condition: QueryExpression?) throws {
         guard !name.isEmpty else { throw DocLiteError(.invalidParameter, "an index name cannot be empty") }
         // (A value index's definition has no "type", as before full-text indexes: stored ones still compare equal.)
-        var definition: [String: JSONValue] = ["expressions": .array(expressions.map(JSONQueryWriter.json))]
+        var definition: [ByteString: JSONValue] = ["expressions": .array(expressions.map(JSONQueryWriter.json))]
         if let condition { definition["where"] = JSONQueryWriter.json(condition) }
         if case .fullText(let ignoreAccents, let language) = kind {
             definition["type"] = .string(kind.typeName)
@@ -216,7 +216,7 @@ extension Database {
         try openConnection().withStatement("SELECT collection, type, name, sql_name, sql_expressions FROM indexes") { rows in
             while try rows.step() {
                 if rows.string(1) == IndexKind.value.typeName {
-                    loaded[rows.int64(0), default: []].formUnion(Self.expressions(rows.string(4)).map(ByteString.init))
+                    loaded[rows.int64(0), default: []].formUnion(Self.expressions(rows.string(4)).map { ByteString($0) })
                 } else {
                     fullText[rows.int64(0), default: [:]][ByteString(rows.string(2))] = rows.string(3)
                 }

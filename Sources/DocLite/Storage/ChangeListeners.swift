@@ -89,11 +89,11 @@ final class ListenerRegistry: @unchecked Sendable {
         for change in changes {
             let listening = snapshot.filter { $0.collectionID == change.collection.id }
             guard !listening.isEmpty else { continue }
-            var seen = Set<String>()
-            let documentIDs = change.documentIDs.filter { seen.insert($0).inserted }   // each ID once
+            var seen = Set<ByteString>()   // (IDs are byte strings: "é" and "e\u{301}" are two documents)
+            let documentIDs = change.documentIDs.filter { seen.insert(ByteString($0)).inserted }   // each ID once
             for entry in listening {
                 if let documentID = entry.documentID {
-                    if seen.contains(documentID) { entry.callback(change.collection, [documentID]) }
+                    if seen.contains(ByteString(documentID)) { entry.callback(change.collection, [documentID]) }
                 } else {
                     entry.callback(change.collection, documentIDs)
                 }

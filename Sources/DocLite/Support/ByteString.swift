@@ -5,24 +5,41 @@
 /// object keys, SQL text and stored values are byte strings (RFC 8259, SQLite
 /// and Couchbase Lite's Fleece compare bytes), so anything that must tell two
 /// such strings apart is keyed by this.
-struct ByteString: Hashable, Comparable, Sendable, CustomStringConvertible {
-    let string: String
+package struct ByteString: Hashable, Comparable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
+    /// The string.
+    package let string: String
 
-    init(_ string: String) { self.string = string }
+    package init(_ string: String) { self.string = string }
 
-    static func == (a: ByteString, b: ByteString) -> Bool {
+    package init(stringLiteral string: String) { self.string = string }
+
+    package static func == (a: ByteString, b: ByteString) -> Bool {
         a.string.utf8.elementsEqual(b.string.utf8)
     }
 
-    static func < (a: ByteString, b: ByteString) -> Bool {
+    package static func < (a: ByteString, b: ByteString) -> Bool {
         a.string.utf8.lexicographicallyPrecedes(b.string.utf8)
     }
 
-    func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(string.utf8.count)
         var string = string
         string.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     }
 
-    var description: String { string }
+    package var description: String { string }
+}
+
+extension Dictionary where Key == ByteString {
+    /// A dictionary keyed by the bytes of `members`' keys.
+    package init(stringKeys members: [String: Value]) {
+        self.init(uniqueKeysWithValues: members.map { (ByteString($0.key), $0.value) })
+    }
+
+    /// The members keyed by Swift `String`s, for Swift's `[String: …]` API:
+    /// of keys that differ only in Unicode normalisation (which `String`
+    /// calls equal), the one last in byte order stands for all.
+    package var stringKeyed: [String: Value] {
+        Dictionary<String, Value>(sorted { $0.key < $1.key }.map { ($0.key.string, $0.value) }, uniquingKeysWith: { _, last in last })
+    }
 }

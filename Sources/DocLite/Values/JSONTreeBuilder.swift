@@ -6,7 +6,7 @@
 struct JSONTreeBuilder: JSONSink {
     /// The finished values inside the open containers, in order, with their keys ("" in an array).
     private var values: [JSONValue] = []
-    private var keys: [String] = []
+    private var keys: [ByteString] = []
     /// Where each open container's values start in `values`, and the key it will be stored under.
     private var open: [(start: Int, key: String)] = []
     private var key = ""
@@ -27,7 +27,7 @@ struct JSONTreeBuilder: JSONSink {
 
     mutating func endDict() {
         let start = end()
-        var members: [String: JSONValue] = [:]
+        var members: [ByteString: JSONValue] = [:]
         for i in start..<values.count { members[keys[i]] = values[i] }   // a repeated key: the last wins
         finish(.dictionary(members), from: start)
     }
@@ -58,6 +58,6 @@ struct JSONTreeBuilder: JSONSink {
     private mutating func add(_ item: JSONValue) {
         guard !open.isEmpty else { value = item; return }
         values.append(item)
-        keys.append(key)
+        keys.append(ByteString(key))
     }
 }

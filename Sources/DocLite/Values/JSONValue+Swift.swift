@@ -27,8 +27,8 @@ extension JSONValue {
         // bridges it to Foundation, recursively, however deep it is.
         case let v as [Any?]: self = .array(try v.map(inner))
         case let v as [Any]: self = .array(try v.map(inner))
-        case let v as [String: Any?]: self = .dictionary(try v.mapValues(inner))
-        case let v as [String: Any]: self = .dictionary(try v.mapValues(inner))
+        case let v as [String: Any?]: self = .dictionary(Dictionary(stringKeys: try v.mapValues(inner)))
+        case let v as [String: Any]: self = .dictionary(Dictionary(stringKeys: try v.mapValues(inner)))
         case nil, is NSNull: self = .null
         case let v as JSONValue: self = try checked(v)
         case let v as String: self = .string(v)

@@ -1,5 +1,7 @@
 /// A JSON value as a Swift tree: what mutable documents, arrays and
-/// dictionaries hold before they are encoded.
+/// dictionaries hold before they are encoded. Keys and strings are byte
+/// strings, as in JSON and the stored body: `"é"` and `"e\u{301}"` are two
+/// keys and two values (Swift's `String ==` would call them one).
 package enum JSONValue: Equatable, Sendable {
     case null
     case bool(Bool)
@@ -8,7 +10,7 @@ package enum JSONValue: Equatable, Sendable {
     case double(Double)
     case string(String)
     case array([JSONValue])
-    case dictionary([String: JSONValue])
+    case dictionary([ByteString: JSONValue])
 
     /// Decodes the body value at `offset`. The caller holds `keys.lock` or the database lock.
     init(_ body: Body, at offset: Int, keys: SharedKeys) {
@@ -24,9 +26,9 @@ package enum JSONValue: Equatable, Sendable {
             body.forEachElement(ofArrayAt: offset) { items.append(JSONValue(body, at: $0, keys: keys)) }
             self = .array(items)
         case .dictionary:
-            var members: [String: JSONValue] = [:]
+            var members: [ByteString: JSONValue] = [:]
             body.forEachMember(ofDictAt: offset, keys: keys) { key, value in
-                members[String(decoding: key, as: UTF8.self)] = JSONValue(body, at: value, keys: keys)
+                members[ByteString(String(decoding: key, as: UTF8.self))] = JSONValue(body, at: value, keys: keys)
             }
             self = .dictionary(members)
         }
@@ -49,7 +51,7 @@ package enum JSONValue: Equatable, Sendable {
         case .dictionary(let members):
             encoder.beginDict()
             for (key, value) in members.sorted(by: { $0.key < $1.key }) {
-                encoder.writeKey(key)
+                encoder.writeKey(key.string)
                 value.encode(into: &encoder)
             }
             encoder.endDict()
@@ -90,11 +92,26 @@ package enum JSONValue: Equatable, Sendable {
             out.append(UInt8(ascii: "{"))
             for (i, (key, value)) in members.sorted(by: { $0.key < $1.key }).enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
-                JSONWriter.appendString(key, to: &out)
+                JSONWriter.appendString(key.string, to: &out)
                 out.append(UInt8(ascii: ":"))
                 value.appendJSON(to: &out)
             }
             out.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// Equal as JSON: strings (and keys) byte for byte, numbers by type and value.
+    package static func == (a: JSONValue, b: JSONValue) -> Bool {
+        switch (a, b) {
+        case (.null, .null): return true
+        case (.bool(let x), .bool(let y)): return x == y
+        case (.int(let x), .int(let y)): return x == y
+        case (.unsigned(let x), .unsigned(let y)): return x == y
+        case (.double(let x), .double(let y)): return x == y
+        case (.string(let x), .string(let y)): return x.utf8.elementsEqual(y.utf8)
+        case (.array(let x), .array(let y)): return x == y
+        case (.dictionary(let x), .dictionary(let y)): return x == y
+        default: return false
         }
     }
 }

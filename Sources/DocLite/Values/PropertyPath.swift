@@ -74,4 +74,20 @@ enum PropertyPath {
 enum PathComponent: Hashable, Sendable {
     case key(String)
     case index(Int)
+
+    /// Keys compare as bytes, as the stored keys do.
+    static func == (a: PathComponent, b: PathComponent) -> Bool {
+        switch (a, b) {
+        case (.key(let x), .key(let y)): return ByteString(x) == ByteString(y)
+        case (.index(let x), .index(let y)): return x == y
+        default: return false
+        }
+    }
+
+    func hash(into hasher: inout Hasher) {
+        switch self {
+        case .key(let key): hasher.combine(ByteString(key))
+        case .index(let index): hasher.combine(index)
+        }
+    }
 }

@@ -9,7 +9,7 @@ final class InjectionTests: QueryTestCase {
     func testPropertyNamesAliasesAndStringsAreQuotedOrBound() throws {
         for (i, text) in Self.hostile.enumerated() {
             let escapedKey = PropertyPath.format([PathComponent.key(text)])
-            let document = JSONValue.dictionary([text: .string(text), "n": .int(Int64(i))])
+            let document = JSONValue.dictionary([ByteString(text): .string(text), "n": .int(Int64(i))])
             try defaultCollection.save(document: try MutableDocument(id: "doc\(i)", json: document.json))
             let keyJSON = JSONValue.string("." + escapedKey).json, textJSON = JSONValue.string(text).json
             let aliasJSON = JSONValue.string(text).json

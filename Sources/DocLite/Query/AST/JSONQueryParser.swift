@@ -28,10 +28,10 @@ enum JSONQueryParser {
 
     // MARK: Statement
 
-    private static func statement(_ clauses: [String: JSONValue]) throws -> SelectStatement {
+    private static func statement(_ clauses: [ByteString: JSONValue]) throws -> SelectStatement {
         var statement = SelectStatement()
         for (key, value) in clauses.sorted(by: { $0.key < $1.key }) {
-            let clause = key.uppercased()
+            let clause = key.string.uppercased()
             switch clause {
             case "WHAT":
                 statement.what = try list(value, at: clause).enumerated().map { i, item in
@@ -57,7 +57,7 @@ enum JSONQueryParser {
             case "LIMIT": statement.limit = try expression(value, at: clause)
             case "OFFSET": statement.offset = try expression(value, at: clause)
             default:
-                throw error(at: key, "unknown clause (expected WHAT, DISTINCT, FROM, WHERE, GROUP_BY, HAVING, ORDER_BY, LIMIT or OFFSET)")
+                throw error(at: key.string, "unknown clause (expected WHAT, DISTINCT, FROM, WHERE, GROUP_BY, HAVING, ORDER_BY, LIMIT or OFFSET)")
             }
         }
         return statement
@@ -98,7 +98,7 @@ enum JSONQueryParser {
                 guard case .string(let text) = value, !text.isEmpty else { throw error(at: here, "must be a non-empty string") }
                 return text
             }
-            switch key.uppercased() {
+            switch key.string.uppercased() {
             case "COLLECTION": source.collection = try text()
             case "SCOPE": source.scope = try text()
             case "AS": source.alias = Self.removingBackslashes(try text())
@@ -156,7 +156,7 @@ enum JSONQueryParser {
         case .null, .bool, .int, .unsigned, .double, .string:
             return .literal(value)
         case .dictionary(let members):
-            var parsed: [String: QueryExpression] = [:]
+            var parsed: [ByteString: QueryExpression] = [:]
             for (key, member) in members { parsed[key] = try expression(member, at: "\(location).\(key)") }
             return .dictionary(parsed)
         case .array(let items):
@@ -298,14 +298,14 @@ enum JSONQueryParser {
         return CaseExpression(subject: subject, branches: branches, otherwise: otherwise)
     }
 
-    private static func collation(_ options: [String: JSONValue], at location: String) throws -> QueryCollation {
+    private static func collation(_ options: [ByteString: JSONValue], at location: String) throws -> QueryCollation {
         var collation = QueryCollation()
         for (key, value) in options {
             func flag() throws -> Bool {
                 guard case .bool(let flag) = value else { throw error(at: "\(location).\(key)", "must be true or false") }
                 return flag
             }
-            switch key.uppercased() {
+            switch key.string.uppercased() {
             case "UNICODE": collation.unicode = try flag()
             case "CASE": collation.caseSensitive = try flag()
             case "DIAC": collation.diacriticSensitive = try flag()

@@ -2,7 +2,7 @@
 /// text, which ``JSONQueryParser`` reads back to the same tree.
 enum JSONQueryWriter {
     static func json(_ statement: SelectStatement) -> JSONValue {
-        var clauses: [String: JSONValue] = [:]
+        var clauses: [ByteString: JSONValue] = [:]
         if !statement.what.isEmpty {
             clauses["WHAT"] = .array(statement.what.map { item in
                 item.alias.map { .array([.string("AS"), json(item.expression), .string($0)]) } ?? json(item.expression)
@@ -24,7 +24,7 @@ enum JSONQueryWriter {
     }
 
     private static func json(_ source: DataSourceItem) -> JSONValue {
-        var members: [String: JSONValue] = [:]
+        var members: [ByteString: JSONValue] = [:]
         if let collection = source.collection { members["COLLECTION"] = .string(collection) }
         if let scope = source.scope { members["SCOPE"] = .string(scope) }
         if let alias = source.alias { members["AS"] = .string(alias) }
@@ -54,7 +54,7 @@ enum JSONQueryWriter {
             // Couchbase Lite's Objective-C layer spells `regex(_:)` in lower case.
             return op((name == "regexp_like" ? name : name.uppercased()) + "()", arguments)
         case .collate(let collation, let operand):
-            var options: [String: JSONValue] = [:]
+            var options: [ByteString: JSONValue] = [:]
             if let unicode = collation.unicode { options["UNICODE"] = .bool(unicode) }
             if let flag = collation.caseSensitive { options["CASE"] = .bool(flag) }
             if let flag = collation.diacriticSensitive { options["DIAC"] = .bool(flag) }

@@ -20,7 +20,7 @@ indirect enum QueryExpression: Equatable, Sendable {
     /// `["[]", …]`.
     case array([QueryExpression])
     /// `{"key": expr, …}`.
-    case dictionary([String: QueryExpression])
+    case dictionary([ByteString: QueryExpression])
     /// An operator with its operands.
     case operation(QueryOperator, [QueryExpression])
     /// `["name()", …]`: a function call; the name is lower-case, without `()`.

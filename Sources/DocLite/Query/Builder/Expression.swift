@@ -213,7 +213,7 @@ public final class Expression {
         guard level <= QueryDepth.limit else { return .invalid(QueryDepth.error) }
         func nodes(_ items: [Any?]) -> QueryExpression { .array(items.map { node(of: $0, level: level + 1) }).limitingDepth() }
         func nodes(_ members: [String: Any?]) -> QueryExpression {
-            .dictionary(members.mapValues { node(of: $0, level: level + 1) }).limitingDepth()
+            .dictionary(Dictionary(stringKeys: members.mapValues { node(of: $0, level: level + 1) })).limitingDepth()
         }
         switch value {
         case let expression as ExpressionProtocol: return expression.node

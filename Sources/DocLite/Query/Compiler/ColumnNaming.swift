@@ -4,8 +4,8 @@
 /// `$2`, … counting the unnamed columns; a repeated name becomes `name #2`.
 enum ColumnNaming {
     static func names(for items: [ResultItem], sources: [ResolvedSource]) throws -> [String] {
-        var used = Set<String>()
-        for alias in items.compactMap(\.alias) where !used.insert(alias).inserted {
+        var used = Set<ByteString>()   // (bytes: "é" and "e\u{301}" are two names)
+        for alias in items.compactMap(\.alias) where !used.insert(ByteString(alias)).inserted {
             throw JSONQueryParser.error(at: "WHAT", "duplicate column name '\(alias)'")
         }
         var unnamedCount = 0
@@ -17,15 +17,15 @@ enum ColumnNaming {
                 repeat {
                     unnamedCount += 1
                     name = "$\(unnamedCount)"
-                } while used.contains(name)
+                } while used.contains(ByteString(name))
             } else {
                 var suffix = 2
-                while used.contains(name) {
+                while used.contains(ByteString(name)) {
                     name = "\(base) #\(suffix)"
                     suffix += 1
                 }
             }
-            used.insert(name)
+            used.insert(ByteString(name))
             return name
         }
     }

@@ -91,7 +91,7 @@ extension QueryCompiler {
         case .dictionary(let members):
             var arguments: [String] = []
             for (key, value) in members.sorted(by: { $0.key < $1.key }) {
-                arguments.append(SQLLiteral.string(key))
+                arguments.append(SQLLiteral.string(key.string))
                 arguments.append(valueSQL(try compileValue(value, in: clause, at: "\(location).\(key)", insideAggregate: insideAggregate)))
             }
             return SQLFragment(sql: "doc_dict(\(arguments.joined(separator: ", ")))", kind: .scalar)
@@ -176,7 +176,7 @@ extension QueryCompiler {
                                    insideAggregate: Bool) throws -> SQLFragment {
         let deferred = deferProjection
         deferProjection = false
-        if clause.allowsResultAliases, case .key(let first) = path[0], let aliased = resultAliases[first],
+        if clause.allowsResultAliases, case .key(let first) = path[0], let aliased = resultAliases[ByteString(first)],
            !sources.contains(where: { $0.isNamed(first) }) {
             // A result alias used as a property: its expression, compiled without alias lookups.
             let aliases = resultAliases

@@ -33,7 +33,7 @@ struct QueryCompiler {
     let isIndexed: (Int64, String) -> Bool
 
     var sources: [ResolvedSource] = []
-    var resultAliases: [String: QueryExpression] = [:]
+    var resultAliases: [ByteString: QueryExpression] = [:]
     var parameterNames: Set<String> = []
     /// Whether an expression reads document bodies (so SQLite scans the table, in sequence order).
     var readsBodies = false
@@ -66,7 +66,7 @@ struct QueryCompiler {
 
         /// The outer query's name for the inner value `sql`.
         mutating func reference(_ sql: String) -> String {
-            if let index = columns.firstIndex(of: sql) { return "p\(index)" }
+            if let index = columns.firstIndex(where: { ByteString($0) == ByteString(sql) }) { return "p\(index)" }   // (bytes: literals differ)
             columns.append(sql)
             return "p\(columns.count - 1)"
         }
@@ -91,7 +91,7 @@ struct QueryCompiler {
         try markSourcesReadingDeleted(statement)
         try resolveFullTextMatches(statement)
         for item in statement.what {   // duplicates are rejected by ColumnNaming below
-            if let alias = item.alias { resultAliases[alias] = item.expression }
+            if let alias = item.alias { resultAliases[ByteString(alias)] = item.expression }
         }
 
         // FROM and WHERE read the documents. A grouped query over one source reads

@@ -22,7 +22,7 @@ public final class Parameters: @unchecked Sendable {
             throw DocLiteError(.invalidParameter, "query parameters must be a JSON object")
         }
         self.init()
-        values = members
+        values = members.stringKeyed   // (names are ASCII letters, digits and _: checked when run)
     }
 
     /// The value set for `name` (nil when unset).

@@ -14,7 +14,7 @@ extension Result {
     fileprivate func data<T: Decodable>(as type: T.Type, dataKey: String?, decoder: JSONDecoder) throws -> T {
         let object: JSONValue
         if let dataKey {
-            guard let index = columns.indexes[dataKey], let value = values[index], case .dictionary = value else {
+            guard let index = columns.index(of: dataKey), let value = values[index], case .dictionary = value else {
                 throw DecodingError.valueNotFound(type, DecodingError.Context(
                     codingPath: [], debugDescription: "the row has no dictionary in a column titled '\(dataKey)'"))
             }

@@ -28,12 +28,12 @@ public final class Result: ArrayProtocol, DictionaryProtocol, Sequence, @uncheck
 
     /// The value of the column titled `key` (nil when MISSING, null or no such column).
     public func value(forKey key: String) -> Any? {
-        columns.indexes[key].flatMap(value(at:))
+        columns.index(of: key).flatMap(value(at:))
     }
 
     /// Whether the row has column `key` with a value (null counts; MISSING does not).
     public func contains(key: String) -> Bool {
-        columns.indexes[key].map { values[$0] != nil } ?? false
+        columns.index(of: key).map { values[$0] != nil } ?? false
     }
 
     /// The values in column order; MISSING and null are `NSNull`.
@@ -58,9 +58,9 @@ public final class Result: ArrayProtocol, DictionaryProtocol, Sequence, @uncheck
         JSONValue.array(values.map { $0 ?? .null }).json
     }
 
-    var jsonMembers: [String: JSONValue] {
-        var members: [String: JSONValue] = [:]
-        for (name, value) in zip(columns.names, values) { if let value { members[name] = value } }
+    var jsonMembers: [ByteString: JSONValue] {
+        var members: [ByteString: JSONValue] = [:]
+        for (name, value) in zip(columns.names, values) { if let value { members[ByteString(name)] = value } }
         return members
     }
 

@@ -99,13 +99,17 @@ public final class ResultSet: Sequence, IteratorProtocol, @unchecked Sendable {
 final class ResultColumns: Sendable {
     let names: [String]
     let isBoolean: [Bool]
-    let indexes: [String: Int]
+    /// Column index by title, compared as bytes.
+    let indexes: [ByteString: Int]
 
     init(_ columns: [ResultColumn]) {
         names = columns.map(\.name)
         isBoolean = columns.map(\.isBoolean)
-        indexes = Dictionary(columns.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+        indexes = Dictionary(columns.enumerated().map { (ByteString($1.name), $0) }, uniquingKeysWith: { first, _ in first })
     }
+
+    /// The index of the column titled `name`.
+    func index(of name: String) -> Int? { indexes[ByteString(name)] }
 }
 
 extension Statement {
