@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A string compared, hashed and ordered by its UTF-8 bytes.
 ///
 /// Swift's `String` equality is canonical equivalence: `"é" == "e\u{301}"`,
@@ -14,7 +18,9 @@ package struct ByteString: Hashable, Comparable, Sendable, CustomStringConvertib
     package init(stringLiteral string: String) { self.string = string }
 
     package static func == (a: ByteString, b: ByteString) -> Bool {
-        a.string.utf8.elementsEqual(b.string.utf8)
+        guard a.string.utf8.count == b.string.utf8.count else { return false }
+        var (x, y) = (a.string, b.string)
+        return x.withUTF8 { x in y.withUTF8 { y in x.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 } }
     }
 
     package static func < (a: ByteString, b: ByteString) -> Bool {
