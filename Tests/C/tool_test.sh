@@ -20,4 +20,18 @@ strongest=$("$tool" query "$work/beers" --param min=10 '{"WHAT": [[".b.name"], [
 "$tool" explain "$work/beers" '{"WHERE": ["=", [".abv"], 5]}' | grep -q "USING INDEX" || fail "explain does not use the index"
 if "$tool" query "$work/beers" '{"WHERE": ["NOPE"]}' 2>"$work/err"; then fail "a bad query succeeded"; fi
 grep -q "unknown operator 'NOPE'" "$work/err" || fail "bad query message: $(cat "$work/err")"
+# Import: standard input, batches, JSON arrays, and a malformed line (exit 65,
+# its line and byte offset, the batches before it committed, its own not).
+head -n 5 "$sample" | "$tool" import "$work/piped" - | grep -q "imported 5 documents" || fail "import from standard input"
+[ "$("$tool" query "$work/piped" '{"WHAT": [["COUNT()"]]}')" = '{"$1":5}' ] || fail "piped documents"
+printf '{"_id": "a", "n": 1}\n\n{"_id": "b", "n": 2}\n{"_id": "c", "n": 3}\n{"_id": "d", "n": }\n{"_id": "e"}\n' > "$work/bad.jsonl"
+status=0
+"$tool" import "$work/partial" "$work/bad.jsonl" --batch-size 2 >/dev/null 2>"$work/err" || status=$?
+[ "$status" = 65 ] || fail "a malformed line exited with $status"
+grep -q "line 5 (byte offset 82)" "$work/err" || fail "malformed line message: $(cat "$work/err")"
+grep -q "2 documents committed" "$work/err" || fail "committed count: $(cat "$work/err")"
+[ "$("$tool" query "$work/partial" '{"WHAT": [["._id"], [".n"]], "ORDER_BY": [["._id"]]}')" = $'{"id":"a","n":1}\n{"id":"b","n":2}' ] \
+  || fail "the batches before the bad line are not exactly what was committed"
+printf '[{"_id": "x", "v": [1]}, {"w": true}]' | "$tool" import "$work/array" - | grep -q "imported 2 documents" || fail "JSON array"
+[ "$("$tool" query "$work/array" '{"WHAT": [["._id"]], "WHERE": ["=", [".v[0]"], 1]}')" = '{"id":"x"}' ] || fail "array element ID"
 echo "tool_test: passed"

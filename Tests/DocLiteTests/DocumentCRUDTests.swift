@@ -60,3 +60,31 @@ final class MutableContainerTests: XCTestCase {
         XCTAssertEqual(doc.dictionary(forKey: "address")?.string(forKey: "zip"), "1010")
     }
 }
+
+/// `MutableDocument(json:idField:)`, what `doclite import` saves each line with:
+/// the ID is the field's value and not a property; the text is encoded as is.
+final class ImportedDocumentTests: DatabaseTestCase {
+    func testTheIDFieldIsTheIDAndNoProperty() throws {
+        let document = try MutableDocument(json: #"{"a": 1, "_id": "doc-1", "b": {"_id": "kept"}}"#, idField: "_id")
+        XCTAssertEqual(document.id, "doc-1")
+        XCTAssertEqual(document.keys, ["a", "b"])
+        try defaultCollection.save(document: document)
+        XCTAssertEqual(try defaultCollection.document(id: "doc-1")?.toJSON(), #"{"a":1,"b":{"_id":"kept"}}"#)
+    }
+
+    func testOtherIDFieldsAndValues() throws {
+        let numbered = try MutableDocument(json: #"{"key": 42, "nested": {"key": [1, {"key": 2}]}, "z": [3]}"#, idField: "key")
+        XCTAssertEqual(numbered.id, "42")
+        try defaultCollection.save(document: numbered)
+        XCTAssertEqual(try defaultCollection.document(id: "42")?.toJSON(), #"{"nested":{"key":[1,{"key":2}]},"z":[3]}"#)
+        let withContainerFirst = try MutableDocument(json: #"{"x": [{"id": 1}], "id": "later", "y": 2}"#, idField: "id")
+        XCTAssertEqual(withContainerFirst.id, "later")
+        XCTAssertEqual(withContainerFirst.toJSON(), #"{"x":[{"id":1}],"y":2}"#)
+        let generated = try MutableDocument(json: #"{"n": 1}"#, idField: "_id")
+        XCTAssertFalse(generated.id.isEmpty)
+        assertThrows(.badDocID, containing: "holds an array or an object") { _ = try MutableDocument(json: #"{"_id": {"a": 1}}"#, idField: "_id") }
+        // A reserved key other than the ID field is still refused when saved.
+        let reserved = try MutableDocument(json: #"{"id": "r", "_rev": "1-a"}"#, idField: "id")
+        assertThrows(.corruptRevisionData, containing: "'_rev'") { try self.defaultCollection.save(document: reserved) }
+    }
+}

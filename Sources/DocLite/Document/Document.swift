@@ -4,25 +4,43 @@ struct ValidatedJSON {
     /// The text, made contiguous UTF-8 once.
     private let text: String
     let reservedKey: String?
+    /// A top-level member that is not a property (an import's ID field).
+    private let omitted: String?
+    /// The omitted member's value as text (nil when absent or null).
+    let omittedValue: String?
 
     /// Checks `json`; throws for malformed JSON, invalid UTF-8 or a non-object.
-    init(_ json: String) throws {
+    /// `omitting`: a top-level key whose value is read (a string or scalar)
+    /// and left out of the properties.
+    init(_ json: String, omitting: String? = nil) throws {
         var text = json
-        var validator = JSONValidator()
+        var validator = JSONValidator(idField: omitting)
         try text.withUTF8 { try JSONParser.encodeObject($0, into: &validator) }
+        if validator.idIsContainer, let omitting {
+            throw DocLiteError(.badDocID, "the ID field '\(omitting)' holds an array or an object")
+        }
         self.text = text
         reservedKey = validator.reservedKey
+        omitted = omitting
+        omittedValue = validator.id
     }
 
     /// Encodes the text with `encoder` (which cannot fail: it was validated).
     func encode(into encoder: inout BodyEncoder) throws {
         var text = text
-        try text.withUTF8 { try JSONParser.encodeObject($0, into: &encoder) }
+        guard let omitted else {
+            try text.withUTF8 { try JSONParser.encodeObject($0, into: &encoder) }
+            return
+        }
+        var sink = OmittingSink(encoder, omitting: omitted)
+        try text.withUTF8 { try JSONParser.encodeObject($0, into: &sink) }
+        encoder = sink.base
     }
 
     /// The text as a tree.
     var members: [ByteString: JSONValue] {
-        guard case .dictionary(let members)? = try? JSONValue(json: text) else { return [:] }
+        guard case .dictionary(var members)? = try? JSONValue(json: text) else { return [:] }
+        if let omitted { members[ByteString(omitted)] = nil }
         return members
     }
 }
@@ -176,6 +194,16 @@ public final class MutableDocument: Document, MutableDictionaryProtocol, @unchec
     package convenience init(id: String?, properties: [ByteString: JSONValue]) {
         self.init(id: id)
         content = .tree(properties)
+    }
+
+    /// A new document from one imported JSON object: its ID is the value of the
+    /// top-level member `idField` (a string, or a scalar's JSON text; generated
+    /// when absent or null), which is left out of the properties. Saving encodes
+    /// the text straight into the body, as for ``init(id:json:)``.
+    package convenience init(json: String, idField: String) throws {
+        let validated = try ValidatedJSON(json, omitting: idField)
+        self.init(id: validated.omittedValue)
+        content = .json(validated)
     }
 
     /// A new document whose properties are the JSON object `json`.

@@ -1,0 +1,52 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `doclite import` of the standard file, run as a user runs it (a child
+/// process, the tool built next to this program), timed by the CPU time the
+/// process used, next to the library's batch insert of the same documents.
+enum ImportBenchmark {
+    static func row(file: URL, count: Int, work: URL, rounds: Int, libraryRate: Double?) throws -> Row? {
+        let tool = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("doclite")
+        guard FileManager.default.isExecutableFile(atPath: tool.path) else {
+            print("(doclite import skipped: no doclite tool next to \(CommandLine.arguments[0]))")
+            return nil
+        }
+        var times: [Double] = []
+        var peakKiB = 0
+        for _ in 0..<rounds {
+            for suffix in ["", "-wal", "-shm"] {
+                try? FileManager.default.removeItem(at: work.appendingPathComponent("import.doclite" + suffix))
+            }
+            let before = childUsage()
+            let process = Process()
+            process.executableURL = tool
+            process.arguments = ["import", work.appendingPathComponent("import").path, file.path]
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            guard process.terminationStatus == 0 else { throw BenchmarkError("doclite import exited with \(process.terminationStatus)") }
+            let after = childUsage()
+            times.append(after.seconds - before.seconds)
+            peakKiB = max(peakKiB, after.maxRSSKiB)
+        }
+        var row = Row(scenario: "doclite import of the same \(count) docs (its process's CPU time)", unit: "docs/s",
+                      goal: "≥ 0.8× the library's insert")
+        let rate = Double(count) / Measure.median(times)
+        row.medians["DocLite"] = rate
+        row.note = "doclite import: \(Int(rate)) docs/s, "
+            + (libraryRate.map { String(format: "%.2f× the library's batch insert", rate / $0) } ?? "")
+            + ", peak RSS \(peakKiB / 1024) MiB"
+        return row
+    }
+
+    /// The CPU time and peak resident size of the finished child processes.
+    private static func childUsage() -> (seconds: Double, maxRSSKiB: Int) {
+        var usage = rusage()
+        getrusage(RUSAGE_CHILDREN.rawValue, &usage)
+        let seconds = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+            + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1_000_000
+        return (seconds, Int(usage.ru_maxrss))
+    }
+}
