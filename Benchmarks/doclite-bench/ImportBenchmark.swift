@@ -7,6 +7,15 @@ import Glibc
 /// process, the tool built next to this program), timed by the CPU time the
 /// process used, next to the library's batch insert of the same documents.
 enum ImportBenchmark {
+    /// `hotels` written as JSON lines with their IDs in `_id`, so that the
+    /// import stores the same documents under the same keys as the library insert.
+    static func writeFile(_ hotels: [Dataset.Hotel], to file: URL) throws {
+        var text = ""
+        text.reserveCapacity(hotels.count * 300)
+        for hotel in hotels { text += "{\"_id\": \"\(hotel.id)\", " + hotel.json.dropFirst() + "\n" }
+        try text.write(to: file, atomically: true, encoding: .utf8)
+    }
+
     static func row(file: URL, count: Int, work: URL, rounds: Int, libraryRate: Double?) throws -> Row? {
         let tool = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("doclite")
         guard FileManager.default.isExecutableFile(atPath: tool.path) else {
@@ -14,7 +23,6 @@ enum ImportBenchmark {
             return nil
         }
         var times: [Double] = []
-        var peakKiB = 0
         for _ in 0..<rounds {
             for suffix in ["", "-wal", "-shm"] {
                 try? FileManager.default.removeItem(at: work.appendingPathComponent("import.doclite" + suffix))
@@ -28,8 +36,7 @@ enum ImportBenchmark {
             process.waitUntilExit()
             guard process.terminationStatus == 0 else { throw BenchmarkError("doclite import exited with \(process.terminationStatus)") }
             let after = childUsage()
-            times.append(after.seconds - before.seconds)
-            peakKiB = max(peakKiB, after.maxRSSKiB)
+            times.append(after - before)
         }
         var row = Row(scenario: "doclite import of the same \(count) docs (its process's CPU time)", unit: "docs/s",
                       goal: "≥ 0.8× the library's insert")
@@ -37,16 +44,13 @@ enum ImportBenchmark {
         row.medians["DocLite"] = rate
         row.note = "doclite import: \(Int(rate)) docs/s, "
             + (libraryRate.map { String(format: "%.2f× the library's batch insert", rate / $0) } ?? "")
-            + ", peak RSS \(peakKiB / 1024) MiB"
         return row
     }
 
-    /// The CPU time and peak resident size of the finished child processes.
-    private static func childUsage() -> (seconds: Double, maxRSSKiB: Int) {
+    /// The CPU time (user and system) of the finished child processes.
+    private static func childUsage() -> Double {
         var usage = rusage()
         getrusage(RUSAGE_CHILDREN.rawValue, &usage)
-        let seconds = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
-            + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1_000_000
-        return (seconds, Int(usage.ru_maxrss))
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1_000_000
     }
 }

@@ -91,8 +91,10 @@ var rows: [Row] = []
 var insertRow = Row(scenario: "I insert \(hotels.count) docs, one batch", unit: "docs/s", goal: "≥ 150,000 docs/s and ≥ 0.6× J")
 for (name, times) in insertTimes { insertRow.medians[name] = Double(hotels.count) / Measure.median(times) }
 rows.append(insertRow)
-if let importRow = try ImportBenchmark.row(file: work.appendingPathComponent("hotels_\(hotels.count).jsonl"), count: hotels.count,
-                                           work: work, rounds: max(3, rounds / 2), libraryRate: insertRow.medians["DocLite"]) {
+let importFile = work.appendingPathComponent("hotels_\(hotels.count)_with_ids.jsonl")
+try ImportBenchmark.writeFile(hotels, to: importFile)
+if let importRow = try ImportBenchmark.row(file: importFile, count: hotels.count, work: work, rounds: max(3, rounds / 2),
+                                           libraryRate: insertRow.medians["DocLite"]) {
     rows.append(importRow)
 }
 if insertOnly {

@@ -1,15 +1,24 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Couchbase Lite's rules for document IDs and revision IDs.
 enum DocumentID {
     static let maxLength = 240
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
-    /// A new random ID in Couchbase Lite's form: `~` and 22 URL-safe characters.
+    /// A new random ID in Couchbase Lite's form: `~` and 22 URL-safe characters
+    /// (6 random bits each, 132 in all).
     static func generate() -> String {
-        var generator = SystemRandomNumberGenerator()
         var bytes: [UInt8] = [UInt8(ascii: "~")]
-        for _ in 0..<22 { bytes.append(alphabet[Int(generator.next() % 64)]) }
+        randomBits.take(22) { bytes.append(alphabet[Int($0)]) }
         return String(decoding: bytes, as: UTF8.self)
     }
+
+    /// System randomness read 4 KiB at a time from /dev/urandom: a draw of
+    /// `SystemRandomNumberGenerator` is a getrandom system call, and one per
+    /// character made imports spend half their time there.
+    private static let randomBits = RandomPool()
 
     /// Throws `badDocID` unless `id` is 1–240 bytes of UTF-8 without control
     /// characters and not starting with `_`.
@@ -73,5 +82,35 @@ enum RevisionID {
             }
             return generation.count + 41
         }
+    }
+}
+
+/// A thread-safe pool of random bytes from the system generator.
+private final class RandomPool: @unchecked Sendable {
+    private let lock = Lock()
+    private var bytes: [UInt8] = []
+    private var next = 0
+
+    /// Calls `body` with `count` random 6-bit values.
+    func take(_ count: Int, _ body: (UInt8) -> Void) {
+        lock.withLock {
+            for _ in 0..<count {
+                if next == bytes.count { refill() }
+                body(bytes[next] & 63)
+                next += 1
+            }
+        }
+    }
+
+    private func refill() {
+        bytes = [UInt8](repeating: 0, count: 4096)
+        let device = open("/dev/urandom", O_RDONLY | O_CLOEXEC)
+        let filled = device < 0 ? -1 : bytes.withUnsafeMutableBytes { read(device, $0.baseAddress, $0.count) }
+        if device >= 0 { close(device) }
+        if filled != bytes.count {   // (not expected: fall back on the generator, 8 bytes a draw)
+            var generator = SystemRandomNumberGenerator()
+            bytes = (0..<64).flatMap { _ in withUnsafeBytes(of: generator.next()) { Array($0) } }
+        }
+        next = 0
     }
 }
