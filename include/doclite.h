@@ -744,6 +744,14 @@ CBLQueryJoin* CBLQueryJoin_CrossJoin(CBLQueryDataSource* dataSource);
 CBLQueryOrdering* CBLQueryOrdering_Ascending(CBLQueryExpression* expr);
 /** Order by `expr`, largest first. Consumes expr; returns +1. */
 CBLQueryOrdering* CBLQueryOrdering_Descending(CBLQueryExpression* expr);
+/** Order by the property `name`, smallest first, as Objective-C's
+    `[CBLQueryOrdering property:name]`. Returns +1. */
+CBLQueryOrdering* CBLQueryOrdering_Property(const char* name);
+/** Order by `expr`, smallest first, as `[CBLQueryOrdering expression:expr]`. Consumes expr; returns +1. */
+CBLQueryOrdering* CBLQueryOrdering_Expression(CBLQueryExpression* expr);
+/** The same ordering, largest first, as Objective-C's `[… descending]`:
+    `CBLQueryOrdering_Descend(CBLQueryOrdering_Property("title"))`. Consumes ordering; returns +1. */
+CBLQueryOrdering* CBLQueryOrdering_Descend(CBLQueryOrdering* ordering);
 
 /** LIMIT: at most `limit` rows (an expression: an integer literal or a parameter).
     Consumes limit; returns +1. */

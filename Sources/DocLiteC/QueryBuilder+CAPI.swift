@@ -655,3 +655,25 @@ public func CBLQueryOrdering_Descending(_ a: OpaquePointer?) -> OpaquePointer? {
     return part { Ordering.expression(try value.get()).descending() }
 }
 
+@c @implementation
+public func CBLQueryOrdering_Property(_ name: UnsafePointer<CChar>?) -> OpaquePointer? {
+    part { Ordering.property(try string(name, "ordering property name")) as OrderingProtocol }
+}
+
+@c @implementation
+public func CBLQueryOrdering_Expression(_ a: OpaquePointer?) -> OpaquePointer? {
+    let value = take(a, ExpressionProtocol.self, "ordering expression")
+    return part { Ordering.expression(try value.get()) as OrderingProtocol }
+}
+
+@c @implementation
+public func CBLQueryOrdering_Descend(_ ordering: OpaquePointer?) -> OpaquePointer? {
+    let value = take(ordering, OrderingProtocol.self, "ordering of Descend")
+    return part {
+        guard let order = try value.get() as? DocLite.SortOrder else {
+            throw DocLiteError(.invalidParameter, "ordering of Descend is not a CBLQueryOrdering made by the builder")
+        }
+        return order.descending()
+    }
+}
+

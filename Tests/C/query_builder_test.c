@@ -597,6 +597,31 @@ static void test_parameters(void) {
     CHECK(CBL_InstanceCount() == start);
 }
 
+/* Objective-C's [CBLQueryOrdering property:] / expression: (ascending) and
+   [… descending], each one line in C too. */
+static void test_orderings_as_in_objective_c(void) {
+    uint64_t start = CBL_InstanceCount();
+    CBLError err;
+    CBLQuery* query = CBLQueryBuilder_Create(
+        (CBLQuerySelectResult*[]){CBLQuerySelectResult_Property("name")}, 1, false, CBLQueryDataSource_Collection(travel), NULL, 0,
+        CBLQueryExpression_EqualTo(P("type"), S("hotel")), NULL, 0, NULL,
+        (CBLQueryOrdering*[]){CBLQueryOrdering_Descend(CBLQueryOrdering_Property("country")),
+                              CBLQueryOrdering_Expression(CBLQueryFunction_Lower(P("name")))}, 2,
+        NULL, &err);
+    CHECK_OK(query != NULL, err);
+    if (query) CHECK_COLUMN(query, "name", false, "Savoy", "Adlon", "Bristol", "Crillon", "Ritz");
+    char* json = query ? CBLQuery_CopyJSON(query) : NULL;
+    CHECK(json && strstr(json, "\"ORDER_BY\":[[\"DESC\",[\".country\"]],[\"LOWER()\",[\".name\"]]]"));
+    CBL_FreeString(json);
+    CBL_Release(query);
+    /* Descend of something that is not an ordering is an error part. */
+    query = CBLQueryBuilder_Create(NULL, 0, false, CBLQueryDataSource_Collection(travel), NULL, 0, NULL, NULL, 0, NULL,
+                                   (CBLQueryOrdering*[]){CBLQueryOrdering_Descend((CBLQueryOrdering*)P("name"))}, 1, NULL, &err);
+    CHECK(query == NULL);
+    CHECK_ERROR(err, kCBLDomain, kCBLErrorInvalidParameter, "ordering of Descend");
+    CHECK(CBL_InstanceCount() == start);
+}
+
 int main(void) {
     const char* dir = test_directory("query_builder");
     uint64_t start = CBL_InstanceCount();
@@ -612,6 +637,7 @@ int main(void) {
     test_misuse();
     test_step_by_step();
     test_parameters();
+    test_orderings_as_in_objective_c();
 
     /* A part keeps its collection: the query builds after the caller released every handle. */
     CBLError err;
