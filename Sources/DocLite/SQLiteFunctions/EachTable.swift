@@ -3,8 +3,9 @@ import CSQLite
 /// `doc_each(value)`: a table-valued function with one row per element of an
 /// array, or per member of a dict, held in a runtime value (a container blob):
 /// column `key` is the member's key (NULL for array elements), column `value`
-/// the element as a runtime value (``RuntimeSubtype``). Anything else — MISSING,
-/// null, a scalar — has no rows. ANY / EVERY and UNNEST compile to it.
+/// the element as a runtime value (``RuntimeSubtype``). A scalar (JSON null
+/// included) is one row holding itself, as in LiteCore's `fl_each`; MISSING
+/// has no rows. ANY / EVERY and UNNEST compile to it.
 enum EachTable {
     /// Registers `doc_each` on `connection`; dict keys are read with `keys`.
     static func register(on connection: SQLiteConnection, keys: SharedKeys) {
@@ -24,16 +25,29 @@ enum EachTable {
         var offsets: [Int] = []
         /// The members' keys, for a dict.
         var memberKeys: [[UInt8]] = []
+        /// The input itself, when it is a scalar: the one row's value.
+        var scalar: OpaquePointer?
         var index = 0
 
         init(keys: SharedKeys) { self.keys = keys }
+
+        deinit { sqlite3_value_free(scalar) }
+
+        /// The number of rows.
+        var count: Int { scalar == nil ? offsets.count : 1 }
 
         func load(_ value: OpaquePointer?) {
             container = []
             offsets = []
             memberKeys = []
+            sqlite3_value_free(scalar)
+            scalar = nil
             index = 0
-            guard sqlite3_value_type(value) == SQLITE_BLOB, let blob = sqlite3_value_blob(value) else { return }
+            guard let value, sqlite3_value_type(value) != SQLITE_NULL else { return }   // MISSING
+            guard sqlite3_value_type(value) == SQLITE_BLOB, let blob = sqlite3_value_blob(value) else {
+                scalar = sqlite3_value_dup(value)   // text or a number (a boolean keeps its subtype)
+                return
+            }
             container = Array(UnsafeRawBufferPointer(start: blob, count: Int(sqlite3_value_bytes(value))))
             container.withUnsafeBytes { bytes in
                 let body = Body(bytes)
@@ -46,7 +60,7 @@ enum EachTable {
                         offsets.append(offset)
                     }
                 default:
-                    break
+                    scalar = sqlite3_value_dup(value)   // JSON null (an empty blob), or an encoded scalar
                 }
             }
         }
@@ -121,7 +135,7 @@ enum EachTable {
         }
         module.pointee.xEof = { base in
             let cursor = EachTable.cursor(base)
-            return cursor.index >= cursor.offsets.count ? 1 : 0
+            return cursor.index >= cursor.count ? 1 : 0
         }
         module.pointee.xColumn = { base, context, column in
             let cursor = EachTable.cursor(base)
@@ -129,7 +143,11 @@ enum EachTable {
             case EachTable.keyColumn where cursor.index < cursor.memberKeys.count:
                 cursor.memberKeys[cursor.index].withUnsafeBytes { FunctionResult.setText(context, $0) }
             case EachTable.valueColumn:
-                cursor.container.withUnsafeBytes { RuntimeSubtype.setResult(context, Body($0), at: cursor.offsets[cursor.index]) }
+                if let scalar = cursor.scalar {
+                    sqlite3_result_value(context, scalar)
+                } else {
+                    cursor.container.withUnsafeBytes { RuntimeSubtype.setResult(context, Body($0), at: cursor.offsets[cursor.index]) }
+                }
             default:
                 sqlite3_result_null(context)
             }

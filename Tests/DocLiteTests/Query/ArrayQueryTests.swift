@@ -27,6 +27,21 @@ final class ArrayQueryTests: QueryTestCase {
         XCTAssertEqual(try idsWhere(#"["ANY", "v", [".n"], ["=", ["?v"], ["$target"]]]"#, parameters: ["target": 6]), ["b"])
     }
 
+    /// As LiteCore's `fl_each`: a scalar (JSON null too) is one element; MISSING none.
+    func testAScalarIsOneElement() throws {
+        try load([("scalar", #"{"tags": "x", "n": 7, "flag": true, "nul": null}"#)])
+        XCTAssertEqual(try idsWhere(#"["ANY", "t", [".tags"], ["=", ["?t"], "x"]]"#), ["a", "scalar"])
+        XCTAssertEqual(try idsWhere(#"["ANY", "v", [".n"], ["=", ["?v"], 7]]"#), ["scalar"])
+        XCTAssertEqual(try idsWhere(#"["ANY AND EVERY", "v", [".n"], [">", ["?v"], 6]]"#), ["scalar"])
+        XCTAssertEqual(try idsWhere(#"["ANY", "f", [".flag"], ["=", ["?f"], true]]"#), ["scalar"])
+        XCTAssertEqual(try idsWhere(#"["ANY", "v", [".nul"], ["IS", ["?v"], null]]"#), ["scalar"])
+        XCTAssertEqual(try idsWhere(#"["ANY", "v", [".missing"], ["IS", ["?v"], null]]"#), [])
+        let unnested = try rows(#"{"WHAT": [[".d._id"], [".u"]], "FROM": [{"AS": "d"}, {"UNNEST": [".d.n"], "AS": "u"}], "WHERE": ["=", [".d._id"], "scalar"]}"#)
+        XCTAssertEqual(unnested.map { $0[1] }, [.int(7)])
+        let flag = try rows(#"{"WHAT": [[".u"]], "FROM": [{"AS": "d"}, {"UNNEST": [".d.flag"], "AS": "u"}], "WHERE": ["=", [".d._id"], "scalar"]}"#)
+        XCTAssertEqual(flag.map { $0[0] }, [.bool(true)])
+    }
+
     func testVariablePathsAndNesting() throws {
         XCTAssertEqual(try idsWhere(#"["ANY", "item", [".items"], ["=", ["?item.id"], 3]]"#), ["b"])
         XCTAssertEqual(try idsWhere(#"["ANY", "item", [".items"], ["ANY", "part", ["?item.parts"], ["=", ["?part.p"], "bolt"]]]"#), ["a"])
