@@ -622,6 +622,24 @@ static void test_orderings_as_in_objective_c(void) {
     CHECK(CBL_InstanceCount() == start);
 }
 
+/* NaN, the infinities and out-of-range dates are error parts (kCBLErrorInvalidParameter),
+   never null in the JSON or a SQLite syntax error when run. */
+static void test_literals_json_cannot_hold(void) {
+    uint64_t start = CBL_InstanceCount();
+    CBLQueryExpression* literals[] = {CBLQueryExpression_Double(INFINITY), CBLQueryExpression_Double(NAN),
+                                      CBLQueryExpression_Float(-INFINITY), CBLQueryExpression_Date(INT64_MAX),
+                                      CBLQueryExpression_Date(INT64_MIN)};
+    for (size_t i = 0; i < sizeof literals / sizeof literals[0]; i++) {
+        CBLError err;
+        CBLQuery* query = CBLQueryBuilder_Create(NULL, 0, false, CBLQueryDataSource_Collection(travel), NULL, 0,
+                                                 CBLQueryExpression_EqualTo(P("rooms"), literals[i]), NULL, 0, NULL, NULL, 0, NULL, &err);
+        CHECK(query == NULL);
+        CHECK_CODE(err, kCBLDomain, kCBLErrorInvalidParameter);
+        CBL_Release(query);
+    }
+    CHECK(CBL_InstanceCount() == start);
+}
+
 int main(void) {
     const char* dir = test_directory("query_builder");
     uint64_t start = CBL_InstanceCount();
@@ -638,6 +656,7 @@ int main(void) {
     test_step_by_step();
     test_parameters();
     test_orderings_as_in_objective_c();
+    test_literals_json_cannot_hold();
 
     /* A part keeps its collection: the query builds after the caller released every handle. */
     CBLError err;

@@ -49,7 +49,12 @@ extension JSONValue {
         case let v as UInt8: self = .int(Int64(v))
         case let v as Double: self = try .finite(v)
         case let v as Float: self = try .finite(Double(v))
-        case let v as Date: self = .string(ISO8601.string(from: v))
+        case let v as Date:
+            // (ISO-8601 writes years 0000–9999; beyond, the text would not read back as a date.)
+            guard (-62_167_219_200.0..<253_402_300_800.0).contains(v.timeIntervalSince1970) else {
+                throw DocLiteError(.invalidParameter, "the date \(v) is outside the years 0000–9999 that ISO-8601 text holds")
+            }
+            self = .string(ISO8601.string(from: v))
         case let v as ArrayObject: self = try checked(.array(v.items))
         case let v as DictionaryObject: self = try checked(.dictionary(v.members))
         default:
@@ -83,7 +88,7 @@ extension JSONValue {
     }
 
     private static func finite(_ value: Double) throws -> JSONValue {
-        guard value.isFinite else { throw DocLiteError(.invalidParameter, "a document cannot store \(value) (JSON has no NaN or infinity)") }
+        guard value.isFinite else { throw DocLiteError(.invalidParameter, "JSON cannot hold \(value) (it has no NaN or infinity)") }
         return .double(value)
     }
 

@@ -37,6 +37,19 @@ final class BuilderQueryTests: QueryTestCase {
         XCTAssertEqual(try ids(Expression.property("o.k").equalTo(Expression.boolean(true))), ["a"])   // true is 1, as in LiteCore
     }
 
+    /// NaN, the infinities and dates beyond the years 0000–9999 are refused where
+    /// they enter, never written as null or SQL (they used to fail in SQLite).
+    func testLiteralsJSONCannotHoldFail() throws {
+        for literal in [Expression.double(.infinity), Expression.double(-.infinity), Expression.double(.nan),
+                        Expression.float(.infinity), Expression.value(Double.nan), Expression.value([1, Double.infinity]),
+                        Expression.date(Date(timeIntervalSince1970: 9.2e15)), Expression.date(Date(timeIntervalSince1970: -1e12))] {
+            XCTAssertEqual(literal.builderError?.code, DocLiteError.Code.invalidParameter.rawValue, "\(literal)")
+            assertThrows(.invalidParameter) { _ = try self.ids(Expression.property("n").equalTo(literal)) }
+        }
+        XCTAssertNil(Expression.date(Date(timeIntervalSince1970: 253_402_300_799)).builderError)   // 9999-12-31T23:59:59Z
+        XCTAssertEqual(try ids(Expression.property("n").lessThan(Expression.double(.greatestFiniteMagnitude))), ["a", "b", "c"])
+    }
+
     func testLiteralColumns() throws {
         let row = try XCTUnwrap(QueryBuilder
             .select(SelectResult.expression(Expression.dictionary(["n": Expression.property("n"), "lit": "v", "list": [1, 2]])).as("d"),

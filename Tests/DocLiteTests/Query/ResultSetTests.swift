@@ -72,7 +72,7 @@ final class ResultSetTests: QueryTestCase {
         XCTAssertEqual(try query.execute().next()?.string(at: 0), "doc5")
         // As Couchbase Lite's, the setters do not throw: a value JSON cannot hold is an error when the query runs.
         query.parameters = Parameters().setInt(2, forName: "n").setDouble(.nan, forName: "x")
-        assertThrows(.invalidParameter, containing: "parameter 'x': a document cannot store nan") { _ = try query.execute() }
+        assertThrows(.invalidParameter, containing: "parameter 'x': JSON cannot hold nan") { _ = try query.execute() }
         let fixed = Parameters().setDouble(1, forName: "x").setDouble(.nan, forName: "x")
         XCTAssertNotNil(fixed.error)
         XCTAssertNil(fixed.value(forName: "x"), "a failed set drops the earlier value too")

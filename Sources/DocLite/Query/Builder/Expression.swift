@@ -160,7 +160,8 @@ public final class Expression {
 
     /// A literal or a nested builder expression; `nil` is JSON null. Strings,
     /// numbers, booleans, dates, arrays, dictionaries and expressions are
-    /// accepted; any other type is a programming error (it traps, as in Couchbase Lite).
+    /// accepted; another type, NaN, an infinity or a date beyond the years
+    /// 0000–9999 makes an expression that fails when the query is built.
     public static func value(_ value: Any?) -> ExpressionProtocol { BuilderExpression(node: node(of: value)) }
 
     /// A string literal: `"s"`.
@@ -178,11 +179,13 @@ public final class Expression {
     /// An integer literal: `123`.
     public static func int64(_ value: Int64) -> ExpressionProtocol { literal(.int(value)) }
     /// A floating-point literal: `1.5` (`1.1` is 1.1, not the float's 1.100000023841858).
+    /// NaN and the infinities, which JSON cannot hold, fail when the query is built.
     public static func float(_ value: Float) -> ExpressionProtocol {
-        literal(.double(value.isFinite ? Double(value.description) ?? Double(value) : Double(value)))
+        double(value.isFinite ? Double(value.description) ?? Double(value) : Double(value))
     }
-    /// A floating-point literal: `1.5`.
-    public static func double(_ value: Double) -> ExpressionProtocol { literal(.double(value)) }
+    /// A floating-point literal: `1.5`. NaN and the infinities, which JSON
+    /// cannot hold, fail when the query is built.
+    public static func double(_ value: Double) -> ExpressionProtocol { BuilderExpression(node: node(of: value)) }
     /// A boolean literal: `true` / `false`.
     public static func boolean(_ value: Bool) -> ExpressionProtocol { literal(.bool(value)) }
     /// A date literal: its ISO-8601 UTC string with milliseconds (`"2024-01-10T14:31:14.000Z"`).
@@ -229,7 +232,7 @@ public final class Expression {
                 case let scalar: return .literal(scalar)
                 }
             } catch {
-                preconditionFailure("Expression.value: \(error)")
+                return .invalid(error as? DocLiteError ?? DocLiteError(.invalidParameter, "Expression.value: \(error)"))
             }
         }
     }
