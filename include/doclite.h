@@ -449,7 +449,8 @@ const char* CBLResultSet_JSONAtIndex(const CBLResultSet* rs, unsigned index);
 /** As CBLResultSet_JSONAtIndex, by column title. */
 const char* CBLResultSet_JSONForKey(const CBLResultSet* rs, const char* key);
 
-/** The current row as a JSON object keyed by column title (MISSING columns left out), owned. */
+/** The current row as a JSON object keyed by column title, keys sorted by their bytes
+    (MISSING columns left out), owned. */
 char* CBLResultSet_CreateRowDictJSON(const CBLResultSet* rs);
 /** The current row as a JSON array in column order (MISSING written as null), owned. */
 char* CBLResultSet_CreateRowArrayJSON(const CBLResultSet* rs);
@@ -542,7 +543,8 @@ CBLQueryExpression* CBLQueryExpression_Add(CBLQueryExpression* a, CBLQueryExpres
 CBLQueryExpression* CBLQueryExpression_Subtract(CBLQueryExpression* a, CBLQueryExpression* b);
 /** a * b. Consumes a and b; returns +1. */
 CBLQueryExpression* CBLQueryExpression_Multiply(CBLQueryExpression* a, CBLQueryExpression* b);
-/** a / b. Consumes a and b; returns +1. */
+/** a / b; two integers divide as integers, the quotient truncated toward zero (7 / 2 is 3,
+    7.0 / 2 is 3.5), as in Couchbase Lite. Consumes a and b; returns +1. */
 CBLQueryExpression* CBLQueryExpression_Divide(CBLQueryExpression* a, CBLQueryExpression* b);
 /** Whether a is neither null nor missing. Consumes a; returns +1. */
 CBLQueryExpression* CBLQueryExpression_IsValued(CBLQueryExpression* a);
@@ -713,9 +715,11 @@ CBLQueryExpression* CBLQueryFullTextFunction_Match(const char* indexName, const 
 CBLQueryExpression* CBLQueryFullTextFunction_Rank(const char* indexName, const char* alias);
 
 /** A result column of an expression, titled by Couchbase Lite's rules (a property's
-    last key, `id` for CBLQueryMeta_ID, else $1, $2…). Consumes expr; returns +1. */
+    last key — a path ending in an index, `likes[0]`, is unnamed —, `id` for
+    CBLQueryMeta_ID, else $1, $2… counting the unnamed columns). Consumes expr; returns +1. */
 CBLQuerySelectResult* CBLQuerySelectResult_Expression(CBLQueryExpression* expr);
-/** A property by path as a result column, titled with its last key. Returns +1. */
+/** A property by path as a result column, titled with its last key (`$N` when the path
+    ends in an index, as CBLQuerySelectResult_Expression). Returns +1. */
 CBLQuerySelectResult* CBLQuerySelectResult_Property(const char* name);
 /** A result column titled `alias`. Consumes expr; returns +1. */
 CBLQuerySelectResult* CBLQuerySelectResult_ExpressionAs(CBLQueryExpression* expr, const char* alias);
