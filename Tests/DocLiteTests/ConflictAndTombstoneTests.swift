@@ -172,6 +172,22 @@ final class ConflictAndTombstoneTests: DatabaseTestCase {
         XCTAssertEqual(try collection.document(id: "d")?.int(forKey: "v"), 1)
     }
 
+    /// A file of schema 2 (tombstones without a body column) is upgraded when
+    /// opened: its tombstones stay, and new ones may keep their properties.
+    func testSchema2FileGainsTombstoneBodies() throws {
+        try defaultCollection.delete(document: try stored("old", #"{"v":1}"#))
+        try db.close()
+        rawSQL("ALTER TABLE kv_del_1 DROP COLUMN body")
+        rawSQL("PRAGMA user_version = 2")
+        db = try openDatabase()
+        XCTAssertEqual(rawSQL("PRAGMA user_version"), 3)
+        let kept = try stored("kept", #"{"v":2}"#)
+        _ = try defaultCollection.delete(document: kept, concurrencyControl: .lastWriteWins, keepingProperties: true)
+        let rows = try db.createQuery(json: #"{"WHAT": [["._id"], [".v"]], "WHERE": ["._deleted"]}"#).execute().allResults()
+        XCTAssertEqual(rows.map { $0.string(at: 0) }, ["old", "kept"])
+        XCTAssertEqual(rows.map { $0.value(at: 1) as? Int }, [nil, 2])
+    }
+
     // MARK: Purge
 
     func testPurgeRemovesAllTraces() throws {

@@ -108,10 +108,19 @@ extension Collection {
         _ = try delete(document: document, concurrencyControl: .lastWriteWins)
     }
 
-    /// Deletes `document`, leaving a tombstone (a new revision without a body)
+    /// Deletes `document`, leaving a tombstone (a new revision without properties)
     /// that keeps its ID, revision and sequence. Returns `false` on a conflict
     /// with `.failOnConflict`. Throws `notFound` for a document never saved.
     public func delete(document: Document, concurrencyControl: ConcurrencyControl) throws -> Bool {
+        try delete(document: document, concurrencyControl: concurrencyControl, keepingProperties: false)
+    }
+
+    /// Deletes `document` as ``delete(document:concurrencyControl:)`` does, but
+    /// with `keepingProperties` the tombstone keeps the stored properties, as a
+    /// deleted revision that arrives with a body does in Couchbase Lite (its
+    /// public API never makes one; LiteCore's tests and replication do). Queries
+    /// that read `_deleted` see them.
+    package func delete(document: Document, concurrencyControl: ConcurrencyControl, keepingProperties: Bool) throws -> Bool {
         guard document.revisionID != nil else {
             throw DocLiteError(.notFound, "cannot delete a document that has not been saved")
         }
@@ -124,14 +133,15 @@ extension Collection {
             if stored.isDeleted { return true }
             let revisionID = RevisionID.next(after: stored.revisionID, deleted: true, body: [], sha1: database.sha1)
             let sequence = lastSequence + 1
-            try deleteRow(id: document.id, using: sql.deleteLive, connection)
             try connection.withStatement(sql.insertTombstone) { insert in
                 insert.bind(1, Int64(sequence))
                 insert.bind(2, document.id)
                 insert.bind(3, revisionID.stored)
                 insert.bind(4, stored.expiration)
+                insert.bind(5, keepingProperties ? 1 : 0)
                 try insert.run()
             }
+            try deleteRow(id: document.id, using: sql.deleteLive, connection)
             lastSequence = sequence
             hasTombstones = true
             database.transaction.recordChange(self, document.id)

@@ -182,7 +182,14 @@ public final class Database: @unchecked Sendable {
             do {
                 found = try schemaVersion()
                 if found == 0 { try connection.execute(Schema.create) }
-                if found != 0 && found < Schema.version { try connection.execute(Schema.upgrade(from: found)) }
+                if found != 0 && found < Schema.version {
+                    let collectionIDs = try connection.withStatement("SELECT id FROM collections") { select in
+                        var ids: [Int64] = []
+                        while try select.step() { ids.append(select.int64(0)) }
+                        return ids
+                    }
+                    try connection.execute(Schema.upgrade(from: found, collectionIDs: collectionIDs))
+                }
                 try connection.execute("COMMIT")
             } catch {
                 try? connection.execute("ROLLBACK")

@@ -1,8 +1,9 @@
 /// The database file's schema: tables, their names, and the version recorded in
 /// `PRAGMA user_version` so that later releases can migrate.
 enum Schema {
-    /// The current schema version (2 added the `indexes` table).
-    static let version: Int64 = 2
+    /// The current schema version (2 added the `indexes` table, 3 the
+    /// tombstones' `body`).
+    static let version: Int64 = 3
 
     /// Creates the tables of a new database and its default collection.
     static let create: [String] = [
@@ -32,9 +33,12 @@ enum Schema {
             PRIMARY KEY (collection, name))
         """
 
-    /// Brings a file of schema `version` up to date.
-    static func upgrade(from version: Int64) -> [String] {
-        (version < 2 ? [createIndexesTable] : []) + ["PRAGMA user_version = \(Self.version)"]
+    /// Brings a file of schema `version`, holding the collections
+    /// `collectionIDs`, up to date.
+    static func upgrade(from version: Int64, collectionIDs: [Int64]) -> [String] {
+        (version < 2 ? [createIndexesTable] : [])
+            + (version < 3 ? collectionIDs.map { "ALTER TABLE \(deletedTable($0)) ADD COLUMN body BLOB" } : [])
+            + ["PRAGMA user_version = \(Self.version)"]
     }
 
     /// The live-document table of collection `id`: the row ID is the sequence, so
@@ -43,7 +47,9 @@ enum Schema {
     static func liveTable(_ id: Int64) -> String { "kv_\(id)" }
 
     /// The tombstone table of collection `id`: deleted documents keep their
-    /// revision and sequence, but no body, out of the way of queries on live ones.
+    /// revision and sequence, out of the way of queries on live ones; `body` is
+    /// NULL unless the deleted revision carries properties (as a replicated
+    /// tombstone may in Couchbase Lite).
     static func deletedTable(_ id: Int64) -> String { "kv_del_\(id)" }
 
     static func createCollectionTables(id: Int64) -> [String] {
@@ -63,7 +69,8 @@ enum Schema {
                 sequence INTEGER PRIMARY KEY,
                 key TEXT NOT NULL UNIQUE,
                 revid BLOB NOT NULL,
-                expiration INTEGER)
+                expiration INTEGER,
+                body BLOB)
             """,
             "CREATE INDEX \(deleted)_expiration ON \(deleted) (expiration) WHERE expiration IS NOT NULL",
         ]
@@ -103,7 +110,11 @@ struct CollectionSQL {
             INSERT INTO \(live) (sequence, key, revid, body, expiration) VALUES (?, ?, ?, ?, ?)
             ON CONFLICT (key) DO UPDATE SET sequence = excluded.sequence, revid = excluded.revid, body = excluded.body
             """
-        insertTombstone = "INSERT INTO \(deleted) (sequence, key, revid, expiration) VALUES (?, ?, ?, ?)"
+        // Before the live row is deleted: ?5 says whether the tombstone keeps its body.
+        insertTombstone = """
+            INSERT INTO \(deleted) (sequence, key, revid, expiration, body)
+            VALUES (?1, ?2, ?3, ?4, CASE WHEN ?5 THEN (SELECT body FROM \(live) WHERE key = ?2) END)
+            """
         deleteLive = "DELETE FROM \(live) WHERE key = ?"
         deleteTombstone = "DELETE FROM \(deleted) WHERE key = ?"
         setExpiration = [live, deleted].map { "UPDATE \($0) SET expiration = ? WHERE key = ?" }

@@ -270,4 +270,21 @@ final class OperatorTests: QueryTestCase {
         // Rows stay in sequence order across live documents and tombstones.
         XCTAssertEqual(try ids(#"{"WHAT": [["._id"], ["._deleted"]]}"#), ["null", "missing", "string", "double", "true", "array", "int"])
     }
+
+    /// A deleted revision that carries properties keeps them, as LiteCore's
+    /// (QueryTest.cc "Query deleted docs"); an ordinary deletion has none.
+    func testADeletedRevisionKeepsItsProperties() throws {
+        try load((1...20).map { (String(format: "rec-%03d", $0), #"{"num": \#($0)}"#) })
+        for number in 11...20 {
+            let document = try XCTUnwrap(defaultCollection.document(id: String(format: "rec-%03d", number)))
+            _ = try defaultCollection.delete(document: document, concurrencyControl: .lastWriteWins, keepingProperties: number != 20)
+        }
+        XCTAssertEqual(try idsWhere(#"["AND", ["<=", [".num"], 15], ["._deleted"]]"#), ["rec-011", "rec-012", "rec-013", "rec-014", "rec-015"])
+        XCTAssertEqual(try idsWhere(#"["<=", [".num"], 15]"#).count, 10, "without _deleted, only live documents")
+        XCTAssertEqual(try idsWhere(#"["AND", ["._deleted"], ["IS", [".num"], ["MISSING"]]]"#), ["rec-020"])
+        XCTAssertNil(try defaultCollection.document(id: "rec-011"), "a deleted document is not read")
+        // Saving over the tombstone makes it live again with the new body only.
+        try defaultCollection.save(document: MutableDocument(id: "rec-011", json: #"{"other": 1}"#))
+        XCTAssertEqual(try idsWhere(#"["AND", ["<=", [".num"], 15], ["._deleted"]]"#), ["rec-012", "rec-013", "rec-014", "rec-015"])
+    }
 }

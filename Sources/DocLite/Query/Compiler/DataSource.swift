@@ -47,7 +47,7 @@ struct ResolvedSource {
         guard includesDeleted else { return live }
         let deleted = Schema.deletedTable(collection.id)
         return "(SELECT sequence, key, revid, body, expiration, 0 AS deleted FROM \(live) "
-            + "UNION ALL SELECT sequence, key, revid, NULL, expiration, 1 FROM \(deleted))"
+            + "UNION ALL SELECT sequence, key, revid, body, expiration, 1 FROM \(deleted))"
     }
 
     /// Resolves the `FROM` items of a statement (the default collection when there are none).
