@@ -85,6 +85,7 @@ public func CBLQuery_AddChangeListener(_ handle: OpaquePointer?, _ listener: CBL
     bridge(outError, failure: nil) {
         let query = try query(handle)
         guard let listener else { throw DocLiteError(.invalidParameter, "listener is NULL") }
+        try query.checkCollections()
         let callback = CCallback(function: listener, context: context)
         let ref = ListenerTokenRef(ownerHandle: handle!)
         let queryHandle = HandleBox(handle!)

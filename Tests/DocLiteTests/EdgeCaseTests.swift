@@ -34,6 +34,34 @@ final class EdgeCaseTests: DatabaseTestCase {
         XCTAssertTrue(recorder.all.isEmpty)
     }
 
+    /// Every query naming a deleted collection fails with notOpen naming it,
+    /// before any SQL runs (it was "no such table: kv_2" in SQLite's domain).
+    func testQueriesOfADeletedCollectionAreNotOpen() throws {
+        let hotels = try db.createCollection(name: "hotels", scope: "travel")
+        try hotels.save(document: MutableDocument(id: "h", json: #"{"name": "Ritz"}"#))
+        let byName = try db.createQuery(json: #"{"WHAT": [[".name"]], "FROM": [{"COLLECTION": "travel.hotels"}]}"#)
+        let built = QueryBuilder.select(SelectResult.property("name")).from(DataSource.collection(hotels))
+        XCTAssertEqual(try built.execute().allResults().count, 1)
+        let joined = QueryBuilder.select(SelectResult.property("name")).from(DataSource.database(db).as("d"))
+            .join(Join.join(DataSource.collection(hotels).as("h")).on(Meta.id.from("d").equalTo(Meta.id.from("h"))))
+        try db.deleteCollection(name: "hotels", scope: "travel")
+
+        let message = "collection 'travel.hotels' was deleted"
+        assertThrows(.notOpen, containing: message) { _ = try byName.execute() }
+        assertThrows(.notOpen, containing: message) { _ = try byName.explain() }
+        assertThrows(.notOpen, containing: message) { _ = try built.execute() }
+        assertThrows(.notOpen, containing: message) { _ = try joined.execute() }
+        assertThrows(.notOpen, containing: message) {
+            _ = try QueryBuilder.select(SelectResult.all()).from(DataSource.collection(hotels)).execute()
+        }
+        assertThrows(.notOpen, containing: message) { try hotels.createIndex(withName: "i", config: ValueIndexConfiguration(json: #"[[".name"]]"#)) }
+        let kept = defaultCollection
+        try db.close()
+        assertThrows(.notOpen, containing: "collection '_default._default' is not open: its database was closed") {
+            _ = try kept.document(id: "h")
+        }
+    }
+
     func testDocumentReadInARolledBackBatchKeepsItsProperties() throws {
         let collection = defaultCollection
         var read: Document?

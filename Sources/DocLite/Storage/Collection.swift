@@ -10,6 +10,9 @@ public final class Collection: @unchecked Sendable {
     public let scopeName: String
     /// The database, nil once it is closed or the collection deleted.
     public internal(set) weak var database: Database?
+    /// Whether the collection was deleted (its `database` is then nil).
+    /// Changed only under the database lock.
+    @exclusivity(unchecked) var isDeleted = false
     let id: Int64
     /// The highest sequence used by the collection (persisted at commit). This
     /// and `hasTombstones` are used only under the database lock (hence unchecked).
@@ -37,7 +40,8 @@ public final class Collection: @unchecked Sendable {
     /// The collection's database, or `notOpen` when it is closed or the collection deleted.
     func openDatabase() throws -> Database {
         guard let database else {
-            throw DocLiteError(.notOpen, "collection '\(fullName)' is not open: its database was closed or the collection deleted")
+            throw DocLiteError(.notOpen, isDeleted ? "collection '\(fullName)' was deleted"
+                                                   : "collection '\(fullName)' is not open: its database was closed")
         }
         return database
     }

@@ -94,9 +94,11 @@ extension Database {
             clearReaderStatements()
             collectionsByID[collection.id] = nil
             collection.database = nil
+            collection.isDeleted = true
             listeners.removeAll(collectionID: collection.id)
             transaction.undo.append { [unowned self] in
                 collection.database = self
+                collection.isDeleted = false
                 collectionsByID[collection.id] = collection
             }
         }

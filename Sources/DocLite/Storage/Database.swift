@@ -241,8 +241,9 @@ public final class Database: @unchecked Sendable {
                 stored[rows.int64(0)] = (rows.string(1), rows.string(2), UInt64(clamping: rows.int64(3)))
             }
         }
-        for (id, collection) in collectionsByID where stored[id] == nil {
+        for (id, collection) in collectionsByID where stored[id] == nil {   // deleted by another connection
             collection.database = nil
+            collection.isDeleted = true
             collectionsByID[id] = nil
         }
         for (id, row) in stored {

@@ -26,9 +26,12 @@ public final class Join {
 /// A builder join: a `FROM` item with its join kind and condition.
 struct QueryJoin: JoinOnProtocol, Setting {
     var item: DataSourceItem
+    /// The collection the joined source names.
+    let collection: Collection?
 
     init(_ dataSource: DataSourceProtocol, _ kind: DataSourceItem.JoinKind) {
         item = dataSource.source?.item ?? DataSourceItem()
+        collection = dataSource.source?.collection
         item.join = kind
     }
 
@@ -37,4 +40,5 @@ struct QueryJoin: JoinOnProtocol, Setting {
 
 extension JoinProtocol {
     var item: DataSourceItem { (self as? QueryJoin)?.item ?? DataSourceItem() }
+    var collection: Collection? { (self as? QueryJoin)?.collection }
 }

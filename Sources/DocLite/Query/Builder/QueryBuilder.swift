@@ -34,7 +34,7 @@ public final class Select {
         if statement.what.isEmpty {   // as Couchbase Lite: no result columns is the whole document
             statement.what = [ResultItem(expression: .all(source: source?.item.alias), alias: nil)]
         }
-        return From(database: source?.database, statement: statement)
+        return From(database: source?.database, collections: source?.collection.map { [$0] } ?? [], statement: statement)
     }
 }
 
@@ -49,8 +49,12 @@ public class BuilderQuery: CustomStringConvertible, @unchecked Sendable {
     private var compiled: Query?
     private var storedParameters: Parameters?
 
-    init(database: Database?, statement: SelectStatement) {
+    /// The collections its data sources name: one deleted, the query is `notOpen`.
+    let collections: [Collection]
+
+    init(database: Database?, collections: [Collection], statement: SelectStatement) {
         self.database = database
+        self.collections = collections
         self.statement = statement
     }
 
@@ -59,6 +63,7 @@ public class BuilderQuery: CustomStringConvertible, @unchecked Sendable {
     public func query() throws -> Query {
         try lock.withLock {
             if let compiled { return compiled }
+            for collection in collections { _ = try collection.openDatabase() }
             guard let database else { throw DocLiteError(.notOpen, "the query's database is closed") }
             for expression in statement.expressions {
                 if let error = expression.firstError { throw error }
@@ -135,13 +140,13 @@ extension JoinRouter {
     /// Joins other data sources.
     public func join(_ joins: JoinProtocol...) -> Joins { join(joins) }
     /// Joins other data sources.
-    public func join(_ joins: [JoinProtocol]) -> Joins { Joins(database: database, statement: adding { $0.from += joins.map(\.item) }) }
+    public func join(_ joins: [JoinProtocol]) -> Joins { Joins(database: database, collections: collections + joins.compactMap(\.collection), statement: adding { $0.from += joins.map(\.item) }) }
 }
 
 extension WhereRouter {
     /// The condition rows must satisfy: `"WHERE": e`.
     public func `where`(_ expression: ExpressionProtocol) -> Where {
-        Where(database: database, statement: adding { $0.whereClause = expression.node })
+        Where(database: database, collections: collections, statement: adding { $0.whereClause = expression.node })
     }
 }
 
@@ -150,14 +155,14 @@ extension GroupByRouter {
     public func groupBy(_ expressions: ExpressionProtocol...) -> GroupBy { groupBy(expressions) }
     /// Groups rows for aggregates: `"GROUP_BY": [e, …]`.
     public func groupBy(_ expressions: [ExpressionProtocol]) -> GroupBy {
-        GroupBy(database: database, statement: adding { $0.groupBy = expressions.map(\.node) })
+        GroupBy(database: database, collections: collections, statement: adding { $0.groupBy = expressions.map(\.node) })
     }
 }
 
 extension HavingRouter {
     /// The condition groups must satisfy: `"HAVING": e`.
     public func having(_ expression: ExpressionProtocol) -> Having {
-        Having(database: database, statement: adding { $0.having = expression.node })
+        Having(database: database, collections: collections, statement: adding { $0.having = expression.node })
     }
 }
 
@@ -166,7 +171,7 @@ extension OrderByRouter {
     public func orderBy(_ orderings: OrderingProtocol...) -> OrderBy { orderBy(orderings) }
     /// The row order: `"ORDER_BY": [o, …]`.
     public func orderBy(_ orderings: [OrderingProtocol]) -> OrderBy {
-        OrderBy(database: database, statement: adding { $0.orderBy = orderings.map(\.item) })
+        OrderBy(database: database, collections: collections, statement: adding { $0.orderBy = orderings.map(\.item) })
     }
 }
 
@@ -175,7 +180,7 @@ extension LimitRouter {
     public func limit(_ limit: ExpressionProtocol) -> Limit { self.limit(limit, offset: nil) }
     /// At most `limit` rows after skipping `offset`: `"LIMIT": n, "OFFSET": m`.
     public func limit(_ limit: ExpressionProtocol, offset: ExpressionProtocol?) -> Limit {
-        Limit(database: database, statement: adding {
+        Limit(database: database, collections: collections, statement: adding {
             $0.limit = limit.node
             $0.offset = offset?.node
         })

@@ -14,20 +14,22 @@ public final class DataSource {
 
     /// The documents of a collection: `{"COLLECTION": "scope.name"}`.
     public static func collection(_ collection: Collection) -> DataSourceAs {
-        QuerySource(database: collection.database, item: DataSourceItem(collection: collection.fullName))
+        QuerySource(database: collection.database, collection: collection, item: DataSourceItem(collection: collection.fullName))
     }
 
     /// The documents of the database's default collection, keyed in
     /// `SelectResult.all()` results by the database name (the legacy
     /// Couchbase Lite form, `{"AS": "<database name>"}`).
     public static func database(_ database: Database) -> DataSourceAs {
-        QuerySource(database: database, item: DataSourceItem(alias: database.name))
+        QuerySource(database: database, collection: nil, item: DataSourceItem(alias: database.name))
     }
 }
 
-/// A builder data source: the database it reads and its `FROM` item.
+/// A builder data source: the database it reads, the collection it names
+/// (none for a database's default collection) and its `FROM` item.
 struct QuerySource: DataSourceAs, Setting {
     weak var database: Database?
+    var collection: Collection?
     var item: DataSourceItem
 
     func `as`(_ alias: String?) -> DataSourceProtocol {

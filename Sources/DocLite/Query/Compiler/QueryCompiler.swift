@@ -7,8 +7,11 @@ struct CompiledQuery: Sendable {
     let columns: [ResultColumn]
     /// The names of the parameters the query uses.
     let parameterNames: Set<String>
-    /// The collections the query reads (a live query runs again when they change).
-    let collectionIDs: Set<Int64>
+    /// The collections the query reads (a live query runs again when they
+    /// change; one deleted, the query is `notOpen`).
+    let collections: [Collection]
+
+    var collectionIDs: Set<Int64> { Set(collections.map(\.id)) }
 }
 
 /// A result column: its title, and whether its integers are booleans.
@@ -167,7 +170,7 @@ struct QueryCompiler {
             if let offset = statement.offset { sql += " OFFSET " + (try limitSQL(offset, .offset)) }
         }
         return CompiledQuery(key: StatementKey(sql), columns: columns, parameterNames: parameterNames,
-                             collectionIDs: Set(sources.map(\.collection.id)))
+                             collections: sources.map(\.collection))
     }
 
     /// A GROUP BY or ORDER BY key. In a grouped query a bare property is keyed

@@ -47,6 +47,12 @@ public final class Query: CustomStringConvertible, @unchecked Sendable {
     /// The collections the query reads.
     var collectionIDs: Set<Int64> { lock.withLock { compiled.collectionIDs } }
 
+    /// Throws ``DocLiteError/Code/notOpen``, naming it, when a collection the
+    /// query reads was deleted (or its database closed).
+    package func checkCollections() throws {
+        for collection in lock.withLock({ compiled.collections }) { _ = try collection.openDatabase() }
+    }
+
     /// The query's live query, made on first use and shared while it has listeners.
     func liveQuery() -> LiveQuery {
         lock.withLock {
@@ -118,7 +124,8 @@ public final class Query: CustomStringConvertible, @unchecked Sendable {
 
     /// The compiled query and its columns, compiled again if the indexes changed. Holds the database lock.
     private func current() throws -> (CompiledQuery, ResultColumns) {
-        try lock.withLock {
+        try checkCollections()
+        return try lock.withLock {
             if compiledForIndexes != database.indexGeneration {
                 compiled = try Self.compile(statement, in: database)
                 columns = ResultColumns(compiled.columns)
