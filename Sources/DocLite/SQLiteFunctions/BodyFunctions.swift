@@ -153,7 +153,7 @@ enum BodyFunctions {
             }
             return use(value)
         } catch {
-            sqlite3_result_error(context, "\(error)", -1)
+            SQLFunctionError.set(context, error)
             return nil
         }
     }

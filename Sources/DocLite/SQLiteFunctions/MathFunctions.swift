@@ -13,7 +13,7 @@ import CSQLite
 ///   `doc_exp`, `doc_floor`, `doc_ln`, `doc_log` (base 10), `doc_radians`, `doc_sin`,
 ///   `doc_sqrt`, `doc_tan` (1 argument): a non-number is null.
 /// - `doc_atan2(y, x)`, `doc_power(base, exponent)`, `doc_sign(x)` (-1, 0 or 1, an
-///   integer): a non-number is the SQL error "Invalid numeric value", as in Couchbase Lite.
+///   integer): a non-number fails the query with "Invalid numeric value" (invalidQuery), as in Couchbase Lite.
 /// - `doc_e()`, `doc_pi()`.
 /// - `doc_round(x[, digits])` (half away from zero), `doc_round_even(x[, digits])`
 ///   (half to even), `doc_trunc(x[, digits])`: to `digits` decimal places (0 by
@@ -114,7 +114,7 @@ enum MathFunctions {
         var numbers = SIMD2<Double>()
         for i in 0..<Int(argc) {
             guard let number = RuntimeValue(argv![i]).number else {
-                if strict { sqlite3_result_error(context, "Invalid numeric value", -1) } else { FunctionResult.setNull(context) }
+                if strict { SQLFunctionError.set(context, DocLiteError(.invalidQuery, "Invalid numeric value")) } else { FunctionResult.setNull(context) }
                 return
             }
             numbers[i] = number

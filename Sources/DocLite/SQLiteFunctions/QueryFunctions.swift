@@ -55,7 +55,7 @@ enum QueryFunctions {
             }
         }
         add("doc_dict", -1, readsSubtypes: true) { context, argc, argv in
-            guard argc % 2 == 0 else { sqlite3_result_error(context, "doc_dict takes key/value pairs", -1); return }
+            guard argc % 2 == 0 else { SQLFunctionError.set(context, DocLiteError(.assertionFailed, "doc_dict takes key/value pairs")); return }
             QueryFunctions.encode(context) { encoder in
                 encoder.beginDict()
                 for i in stride(from: 0, to: Int(argc), by: 2) where sqlite3_value_type(argv![i + 1]) != SQLITE_NULL {
@@ -90,9 +90,9 @@ enum QueryFunctions {
                 let count = sqlite3_value_double(value)
                 sqlite3_result_int64(context, count <= 0 ? 0 : count >= 0x1p63 ? Int64.max : Int64(count))
             case SQLITE_NULL:
-                sqlite3_result_error(context, "\(clause) is MISSING or null (is its query parameter unset?)", -1)
+                SQLFunctionError.set(context, DocLiteError(.invalidQueryParam, "\(clause) is MISSING or null (is its query parameter unset?)"))
             default:
-                sqlite3_result_error(context, "\(clause) must be an integer", -1)
+                SQLFunctionError.set(context, DocLiteError(.invalidQueryParam, "\(clause) must be an integer"))
             }
         }
         add("doc_array_contains", 2, readsSubtypes: true) { context, _, argv in

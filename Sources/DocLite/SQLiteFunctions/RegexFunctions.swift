@@ -31,7 +31,7 @@ enum RegexFunctions {
                 do {
                     FunctionResult.setBoolean(context, try pattern.firstMatch(in: subject) != nil)
                 } catch {
-                    sqlite3_result_error(context, "\(error)", -1)
+                    SQLFunctionError.set(context, error)
                 }
             }
         }
@@ -73,7 +73,7 @@ enum RegexFunctions {
             do {
                 try use(pattern, subject)
             } catch {
-                sqlite3_result_error(context, "\(error)", -1)
+                SQLFunctionError.set(context, error)
             }
         }
     }

@@ -14,17 +14,12 @@ final class RegexPattern {
     /// The output buffer of ``replace(in:with:limit:_:)``, grown as needed.
     private var output: [UInt8] = []
 
-    /// An invalid pattern, or a match PCRE2 could not complete (match limit, …).
-    struct Error: Swift.Error, CustomStringConvertible {
-        let description: String
-    }
-
     init(_ pattern: UnsafeRawBufferPointer) throws {
         code = try Self.compile(pattern)
         guard let matchData = pcre2_match_data_create_from_pattern_8(code, nil),
               let matchContext = pcre2_match_context_create_8(nil) else {
             pcre2_code_free_8(code)
-            throw Error(description: "out of memory compiling a regular expression")
+            throw DocLiteError(.memoryError, "out of memory compiling a regular expression")
         }
         (self.matchData, self.matchContext) = (matchData, matchContext)
         if pcre2_jit_compile_8(code, PCRE2_JIT_COMPLETE) == 0 {
@@ -63,7 +58,7 @@ final class RegexPattern {
             pcre2_compile_8(start ?? empty, pattern.count, options, &errorCode, &errorOffset, context)
         }
         guard let code else {
-            throw Error(description: "invalid regular expression '\(String(decoding: pattern, as: UTF8.self))' "
+            throw DocLiteError(.invalidQuery, "invalid regular expression '\(String(decoding: pattern, as: UTF8.self))' "
                         + "at offset \(errorOffset): \(message(errorCode))")
         }
         return code
@@ -129,8 +124,15 @@ final class RegexPattern {
         return withUnsafePointer(to: UInt8(0), body)
     }
 
-    private static func matchError(_ code: Int32) -> Error {
-        Error(description: "regular expression match failed: \(message(code))")
+    /// A match PCRE2 could not complete: a limit it reached has a message of its own.
+    private static func matchError(_ code: Int32) -> DocLiteError {
+        switch code {
+        case PCRE2_ERROR_MATCHLIMIT, PCRE2_ERROR_DEPTHLIMIT, PCRE2_ERROR_HEAPLIMIT:
+            DocLiteError(.invalidQuery, "regular expression match stopped at PCRE2's limit (\(message(code))): "
+                         + "the pattern backtracks too much on this value; avoid nested quantifiers such as (a+)+")
+        default:
+            DocLiteError(.invalidQuery, "regular expression match failed: \(message(code))")
+        }
     }
 }
 

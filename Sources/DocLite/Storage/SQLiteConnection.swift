@@ -80,6 +80,7 @@ final class SQLiteConnection {
     /// The error for result code `rc`, with SQLite's message for this connection.
     func error(_ rc: Int32, context: String) -> DocLiteError {
         let text = String(cString: sqlite3_errmsg(handle))
+        if let functionError = SQLFunctionError.error(resultCode: rc, message: text) { return functionError }
         let primary = rc & 0xFF
         if primary == SQLITE_BUSY || primary == SQLITE_LOCKED {
             return DocLiteError(.busy, "\(context): database is busy (\(text))")

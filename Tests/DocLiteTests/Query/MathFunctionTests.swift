@@ -76,7 +76,7 @@ final class MathFunctionTests: QueryTestCase {
         XCTAssertEqual(try value(of: #"["POWER()", [".nul"], 2]"#), .null)
         XCTAssertEqual(try value(of: #"["SIGN()", [".missing"]]"#), nil)
         for call in [#"["SIGN()", [".s"]]"#, #"["POWER()", 2, [".a"]]"#, #"["ATAN2()", "y", 1]"#] {
-            assertThrows(domain: .sqlite, code: 1, containing: "Invalid numeric value") { _ = try self.value(of: call) }
+            assertThrows(.invalidQuery, containing: "Invalid numeric value") { _ = try self.value(of: call) }
         }
     }
 

@@ -233,16 +233,16 @@ final class OperatorTests: QueryTestCase {
         // A LIMIT or OFFSET that is not a count is an error naming its clause (SQLite's was "datatype mismatch").
         XCTAssertEqual(try ids("{\(all), \"LIMIT\": [\"$n\"], \"OFFSET\": [\"$m\"]}", parameters: ["n": "1", "m": -1e300]), ["int"])
         XCTAssertEqual(try ids("{\(all), \"LIMIT\": [\"$n\"]}", parameters: ["n": 1e300]).count, 7)
-        assertThrows(domain: .sqlite, code: 1, containing: "LIMIT is MISSING or null (is its query parameter unset?)") {
+        assertThrows(.invalidQueryParam, containing: "LIMIT is MISSING or null (is its query parameter unset?)") {
             _ = try ids("{\(all), \"LIMIT\": [\"$n\"]}")
         }
-        assertThrows(domain: .sqlite, code: 1, containing: "LIMIT is MISSING or null") {
+        assertThrows(.invalidQueryParam, containing: "LIMIT is MISSING or null") {
             _ = try ids("{\(all), \"LIMIT\": [\"$n\"]}", parameters: ["n": nil])
         }
-        assertThrows(domain: .sqlite, code: 1, containing: "OFFSET must be an integer") {
+        assertThrows(.invalidQueryParam, containing: "OFFSET must be an integer") {
             _ = try ids("{\(all), \"LIMIT\": 2, \"OFFSET\": [\"$m\"]}", parameters: ["m": 2.5])
         }
-        assertThrows(domain: .sqlite, code: 1, containing: "LIMIT must be an integer") {
+        assertThrows(.invalidQueryParam, containing: "LIMIT must be an integer") {
             _ = try ids("{\(all), \"LIMIT\": [\"$n\"]}", parameters: ["n": "three"])
         }
     }
