@@ -111,7 +111,9 @@ typedef uint8_t CBLErrorDomain;
 enum {
     kCBLDomain = 1,       /**< DocLite's own errors: a CBLErrorCode. */
     kCBLPOSIXDomain = 2,  /**< An errno value. */
-    kCBLSQLiteDomain = 3, /**< An SQLite result code. */
+    kCBLSQLiteDomain = 3, /**< An SQLite result code: SQLite itself failed (I/O, a full disk, FTS's
+                               MATCH syntax); errors raised by DocLite's own SQL functions (a bad
+                               regex, PCRE2's match limit, a bad LIMIT parameter) are in kCBLDomain. */
     kCBLFleeceDomain = 4  /**< An encoding error: kCBLFleeceErrorJSON for malformed JSON or bad UTF-8. */
 };
 
@@ -121,7 +123,8 @@ enum {
     kCBLErrorAssertionFailed = 1,      /**< An internal check failed. */
     kCBLErrorUnimplemented = 2,        /**< Not implemented yet. */
     kCBLErrorCorruptRevisionData = 5,  /**< A reserved top-level key (_id, _rev, _deleted). */
-    kCBLErrorNotOpen = 6,              /**< The database is closed or the collection deleted. */
+    kCBLErrorNotOpen = 6,              /**< The database is closed or the collection deleted: also every query,
+                                            index call and listener naming a deleted collection. */
     kCBLErrorNotFound = 7,             /**< No such document, collection or database file. */
     kCBLErrorConflict = 8,             /**< A save or delete lost to a concurrent change. */
     kCBLErrorInvalidParameter = 9,     /**< Bad argument: NULL, released or wrong handle, bad UTF-8, bad name. */
@@ -133,9 +136,12 @@ enum {
     kCBLErrorTransactionNotClosed = 18,/**< Closing inside a transaction. */
     kCBLErrorUnsupported = 19,         /**< A kind of index (or other request) DocLite does not support. */
     kCBLErrorNotADatabaseFile = 20,    /**< The file is not a DocLite database. */
-    kCBLErrorInvalidQuery = 23,        /**< A query (or index definition) is malformed; the message says where. */
+    kCBLErrorInvalidQuery = 23,        /**< A query (or index definition) is malformed; the message says where.
+                                            At run time: a regex that does not compile or hits PCRE2's
+                                            match limit, a non-number given to POWER/ATAN2/SIGN. */
     kCBLErrorMissingIndex = 24,        /**< MATCH() or RANK() names a full-text index the collection does not have. */
-    kCBLErrorInvalidQueryParam = 25,   /**< A parameter the query does not use was set. */
+    kCBLErrorInvalidQueryParam = 25,   /**< A parameter the query does not use was set, or a LIMIT/OFFSET
+                                            parameter is unset or not an integer. */
     kCBLErrorDatabaseTooNew = 28,      /**< The file was written by a newer DocLite. */
     kCBLErrorBadDocID = 29             /**< A document ID breaks the rules (1-240 bytes, no control characters, no leading '_'). */
 };
@@ -572,8 +578,11 @@ CBLQueryExpression* CBLQueryExpression_IsNot(CBLQueryExpression* a, CBLQueryExpr
 /** Whether a matches the regular expression `pattern`: ["REGEXP_LIKE()", a, pattern].
     Consumes both; returns +1. */
 CBLQueryExpression* CBLQueryExpression_Regex(CBLQueryExpression* a, CBLQueryExpression* pattern);
-/** a compared (=, <, LIKE, ORDER BY…) under `collation`: ["COLLATE", {…}, a].
-    Consumes a and collation; returns +1. */
+/** `a` under `collation`: ["COLLATE", {…}, a]. Around a condition
+    (Collate(EqualTo(x, y), c), Collate(Like(x, p), c)) it collates the first comparison
+    or LIKE inside; around an operand (EqualTo(Collate(x, c), y), Like(Collate(x, c), p),
+    Like(x, Collate(p, c))) the comparison or LIKE it is an operand of; around an
+    ORDER BY key, the ordering. Consumes a and collation; returns +1. */
 CBLQueryExpression* CBLQueryExpression_Collate(CBLQueryExpression* a, CBLQueryCollation* collation);
 /** An array literal of `count` expressions: ["[]", item1, item2…]. The array is borrowed,
     each item consumed. Returns +1. */
@@ -862,7 +871,9 @@ void CBLQueryParameters_SetFloat(CBLQueryParameters* parameters, const char* nam
 void CBLQueryParameters_SetBool(CBLQueryParameters* parameters, const char* name, bool value);
 /** Sets `name` to a date, `millis` since 1970, as its ISO-8601 UTC string (as CBLQueryExpression_Date). */
 void CBLQueryParameters_SetDate(CBLQueryParameters* parameters, const char* name, int64_t millis);
-/** Sets `name` to JSON null. */
+/** Sets `name` to JSON null, which the query reads as MISSING: Couchbase Lite leaves a
+    null parameter unbound (so `IS MISSING` is true and TYPE() is "missing"), as it does
+    an unset one. */
 void CBLQueryParameters_SetNull(CBLQueryParameters* parameters, const char* name);
 /** Sets `name` to any JSON value (an array, a dictionary…) written as text. */
 void CBLQueryParameters_SetJSON(CBLQueryParameters* parameters, const char* name, const char* json);

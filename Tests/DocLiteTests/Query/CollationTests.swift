@@ -72,6 +72,21 @@ final class CollationTests: QueryTestCase {
         XCTAssertEqual(try strings(#"{"WHAT": [[".s"]], "WHERE": ["COLLATE", {"UNICODE": true, "CASE": false}, ["COLLATE", {"DIAC": false}, ["=", [".s"], "EMILE"]]], "ORDER_BY": [["._id"]]}"#), ["Émile", "emile"])
     }
 
+    /// A COLLATE around either operand of LIKE collates the LIKE, as one around the LIKE does.
+    func testCollateOnALikeOperandCollatesTheLike() throws {
+        let expected = ["apple", "Apple"]
+        for condition in [#"["LIKE", ["COLLATE", {"CASE": false}, [".s"]], "APP%"]"#,
+                          #"["LIKE", [".s"], ["COLLATE", {"CASE": false}, "APP%"]]"#,
+                          #"["COLLATE", {"CASE": false}, ["LIKE", [".s"], "APP%"]]"#] {
+            XCTAssertEqual(try strings(#"{"WHAT": [[".s"]], "WHERE": \#(condition), "ORDER_BY": [["._id"]]}"#), expected, condition)
+        }
+        XCTAssertEqual(try strings(#"{"WHAT": [[".s"]], "WHERE": ["LIKE", ["COLLATE", {"UNICODE": true, "CASE": false, "DIAC": false}, [".s"]], "E%"], "ORDER_BY": [["._id"]]}"#),
+                       ["Émile", "emile"])
+        assertThrows(.invalidQuery, containing: "WHERE[1][1].LOCALE: invalid locale 'x!'") {
+            _ = try self.db.createQuery(json: #"{"WHERE": ["LIKE", ["COLLATE", {"UNICODE": true, "LOCALE": "x!"}, [".s"]], "a%"]}"#)
+        }
+    }
+
     func testInvalidLocaleIsAnError() {
         assertThrows(.invalidQuery, containing: "ORDER_BY[0][1].LOCALE: invalid locale 'x\"; DROP'") {
             _ = try self.db.createQuery(json: #"{"ORDER_BY": [["COLLATE", {"UNICODE": true, "LOCALE": "x\"; DROP"}, [".s"]]]}"#)

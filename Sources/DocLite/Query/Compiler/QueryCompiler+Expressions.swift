@@ -117,14 +117,7 @@ extension QueryCompiler {
             // inside takes the collation; if none does, it applies to the whole
             // value (an ORDER BY key, an operand).
             let outer = collation
-            var value = outer?.value ?? Collation()
-            if let unicode = options.unicode { value.unicode = unicode }
-            if let caseSensitive = options.caseSensitive { value.caseSensitive = caseSensitive }
-            if let diacriticSensitive = options.diacriticSensitive { value.diacriticSensitive = diacriticSensitive }
-            if let locale = options.locale { value.locale = locale }
-            if let locale = value.locale, !Collation.isValidLocale(locale) {
-                throw JSONQueryParser.error(at: location + "[1].LOCALE", "invalid locale '\(locale)' (expected an ICU locale ID such as 'en_US')")
-            }
+            let value = try Self.collation(options, over: outer?.value, at: location)
             collation = (value, false)
             defer { collation = outer }
             let fragment = try sub(child, 2)
@@ -342,6 +335,18 @@ extension QueryCompiler {
             let member = valueSQL(try compileValue(operands[0], in: clause, at: "\(location)[1]", insideAggregate: insideAggregate))
             return boolean("(\(negated)doc_array_contains(\(array), \(member)))")
         case .like:
+            if !hasPendingCollation, let index = operands.firstIndex(where: { if case .collate = $0 { true } else { false } }),
+               case .collate(let options, let inner) = operands[index] {
+                // A COLLATE around an operand collates the LIKE (as SQLite's explicit
+                // COLLATE on an operand of a comparison does), rather than being lost
+                // inside it: Like(Collate(p), q) is Collate(Like(p, q)).
+                let outer = collation
+                collation = (try Self.collation(options, over: nil, at: "\(location)[\(index + 1)]"), false)
+                defer { collation = outer }
+                var unwrapped = operands
+                unwrapped[index] = inner
+                return try operation(.like, unwrapped, in: clause, at: location, insideAggregate: insideAggregate)
+            }
             if let pending = collation, !pending.applied, !pending.value.isBinary {
                 collation!.applied = true
                 let collationName = SQLLiteral.string(pending.value.sqlName)
@@ -400,6 +405,19 @@ extension QueryCompiler {
     }
 
     /// Whether a COLLATE is waiting for the comparison that takes it.
+    /// The collation a COLLATE's `options` (at `location`) give over the enclosing one's `outer` value.
+    static func collation(_ options: QueryCollation, over outer: Collation?, at location: String) throws -> Collation {
+        var value = outer ?? Collation()
+        if let unicode = options.unicode { value.unicode = unicode }
+        if let caseSensitive = options.caseSensitive { value.caseSensitive = caseSensitive }
+        if let diacriticSensitive = options.diacriticSensitive { value.diacriticSensitive = diacriticSensitive }
+        if let locale = options.locale { value.locale = locale }
+        if let locale = value.locale, !Collation.isValidLocale(locale) {
+            throw JSONQueryParser.error(at: location + "[1].LOCALE", "invalid locale '\(locale)' (expected an ICU locale ID such as 'en_US')")
+        }
+        return value
+    }
+
     var hasPendingCollation: Bool { collation.map { !$0.applied } ?? false }
 
     /// Takes the pending COLLATE for the comparison being compiled: the
