@@ -110,6 +110,7 @@ static void test_collection_listener(CBLDatabase* db, CBLCollection* coll, CBLCo
     CHECK(save_json(coll, "e", "{}"));
     CHECK_OK(CBLDatabase_EndTransaction(db, false, &err), err);
     CHECK(!CBLDatabase_EndTransaction(db, true, &err));
+    CHECK(err.domain == kCBLDomain && err.code != 0);   /* the batch was rolled back, not SQLite failing */
     CHECK(rec.calls == 0);
 
     /* Changes to another collection are not delivered here. */

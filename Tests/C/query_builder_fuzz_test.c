@@ -56,11 +56,14 @@ static bool chance(unsigned percent) { return rnd(100) < percent; }
         }                                                                               \
     } while (0)
 
-/* A call returned NULL/false: its error must be set, with a message. */
+/* A call returned NULL/false: its error must be set, with a message, and in
+   DocLite's domain: a misuse is never reported as an SQLite failure. */
 static void check_error_set(const CBLError* err, const char* call) {
     char* msg = CBLError_Message(err);
     FCHECK(err->code != 0, call);
     FCHECK(msg != NULL && msg[0] != '\0', call);
+    if (err->domain == kCBLSQLiteDomain) fprintf(stderr, "%s: SQLite's domain: %s\n", call, msg ? msg : "?");
+    FCHECK(err->domain != kCBLSQLiteDomain, call);
     CBL_FreeString(msg);
 }
 

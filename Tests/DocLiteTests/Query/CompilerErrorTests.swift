@@ -67,4 +67,21 @@ final class CompilerErrorTests: QueryTestCase {
         assertInvalid(#"{"WHERE": ["=", ["$bad-name"], 1]}"#, "invalid parameter name 'bad-name'")
         assertInvalid(#"{"WHAT": [[".a..b"]]}"#, "WHAT[0]: invalid property path 'a..b': empty property name")
     }
+
+    /// A query SQLite refuses to prepare is an invalid query with SQLite's
+    /// words, in DocLite's domain (these were SQLite-domain errors).
+    func testQueriesSQLiteCannotRunAreInvalidQueries() throws {
+        try defaultCollection.save(document: MutableDocument(id: "a", json: #"{"n": 1}"#))
+        for (json, message) in [
+            (#"{"WHAT": [[".n"]], "ORDER_BY": [7]}"#, "1st ORDER BY term out of range"),
+            (#"{"WHAT": [[".n"]], "ORDER_BY": [["SUM()", [".n"]]]}"#, "misuse of aggregate"),
+            (#"{"WHAT": [[".n"]], "LIMIT": [".n"]}"#, "no such column"),
+            (#"{"FROM": [{"AS": "a"}, {"AS": "b", "JOIN": "LEFT OUTER", "ON": ["=", [".a.n"], [".c.n"]]}, {"AS": "c", "JOIN": "CROSS"}]}"#,
+             "ON clause references tables to its right"),
+        ] {
+            let query = try db.createQuery(json: json)
+            assertThrows(.invalidQuery, containing: "SQLite cannot run the query: " + message) { _ = try query.execute() }
+            assertThrows(.invalidQuery, containing: message) { _ = try query.explain() }
+        }
+    }
 }

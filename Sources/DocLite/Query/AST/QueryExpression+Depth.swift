@@ -17,17 +17,6 @@ enum QueryDepth {
                                     + "(SQLite parses no deeper; AND, OR, + and * take any number of operands instead of nesting)")
 }
 
-extension QueryDepth {
-    /// SQLite's refusal of a statement too large for its parser (a chain of
-    /// about 1,000 AND operands, say) as the query error it is.
-    static func queryError(_ error: Error) -> Error {
-        guard let error = error as? DocLiteError, error.domain == .sqlite,
-              error.message.contains("parser stack overflow") || error.message.contains("Expression tree is too large") else { return error }
-        return DocLiteError(.invalidQuery, "the query is too large for SQLite to compile (\(error.message)): "
-                            + "an AND, OR, IN or + takes at most about 1,000 operands")
-    }
-}
-
 extension QueryExpression {
     /// The levels of the tree: 1 for a leaf, 1 more than the deepest operand
     /// otherwise; ANY / EVERY count 3, as their subquery costs SQLite's parser

@@ -111,7 +111,12 @@ public final class Query: CustomStringConvertible, @unchecked Sendable {
         try database.lock.withLock {
             let sql = try current().0.sql
             let plan = try database.read { connection in
-                let statement = try Statement(connection: connection, sql: "EXPLAIN QUERY PLAN " + sql)
+                let statement: Statement
+                do {
+                    statement = try Statement(connection: connection, sql: "EXPLAIN QUERY PLAN " + sql)
+                } catch {
+                    throw QueryPreparation.error(error)
+                }
                 var lines: [String] = []
                 while try statement.step() {
                     lines.append("\(statement.int64(0))|\(statement.int64(1))|\(statement.int64(2))| \(statement.string(3))")

@@ -30,7 +30,7 @@ final class QueryReader {
         do {
             return try Statement(connection: connection, sql: key.sql, persistent: true)
         } catch {
-            throw QueryDepth.queryError(error)
+            throw QueryPreparation.error(error)
         }
     }
 

@@ -1,0 +1,21 @@
+import CSQLite
+
+/// How a compiled query that SQLite refuses to prepare is reported. SQLite's
+/// own errors (`SQLITE_ERROR`) then come from queries that cannot run: too
+/// large for its parser (a chain of about 1,000 AND operands), an aggregate
+/// where none is allowed (`ORDER BY sum(x)` without GROUP BY), an ORDER BY or
+/// GROUP BY position out of range (`"ORDER_BY": [7]`), a property in LIMIT, a
+/// JOIN's ON naming a later source. Each is an invalid query in DocLite's
+/// domain, with SQLite's words; other failures (busy, I/O) stay as they are.
+enum QueryPreparation {
+    static func error(_ error: Error) -> Error {
+        guard let error = error as? DocLiteError, error.domain == .sqlite, error.code & 0xFF == SQLITE_ERROR else { return error }
+        let context = "cannot prepare SQL: "
+        let message = error.message.hasUTF8Prefix(context) ? error.message.droppingUTF8(first: context.utf8.count) : error.message
+        if message.contains("parser stack overflow") || message.contains("Expression tree is too large") {
+            return DocLiteError(.invalidQuery, "the query is too large for SQLite to compile (\(message)): "
+                                + "an AND, OR, IN or + takes at most about 1,000 operands")
+        }
+        return DocLiteError(.invalidQuery, "SQLite cannot run the query: \(message)")
+    }
+}
