@@ -111,8 +111,8 @@ typedef uint8_t CBLErrorDomain;
 enum {
     kCBLDomain = 1,       /**< DocLite's own errors: a CBLErrorCode. */
     kCBLPOSIXDomain = 2,  /**< An errno value. */
-    kCBLSQLiteDomain = 3, /**< An SQLite result code: SQLite itself failed (I/O, a full disk, FTS's
-                               MATCH syntax); errors raised by DocLite's own SQL functions (a bad
+    kCBLSQLiteDomain = 3, /**< An SQLite result code: SQLite itself failed (I/O, a full disk). A query
+                               SQLite refuses and errors raised by DocLite's own SQL functions (a bad
                                regex, PCRE2's match limit, a bad LIMIT parameter) are in kCBLDomain. */
     kCBLFleeceDomain = 4  /**< An encoding error: kCBLFleeceErrorJSON for malformed JSON or bad UTF-8. */
 };
@@ -138,7 +138,9 @@ enum {
     kCBLErrorNotADatabaseFile = 20,    /**< The file is not a DocLite database. */
     kCBLErrorInvalidQuery = 23,        /**< A query (or index definition) is malformed; the message says where.
                                             At run time: a regex that does not compile or hits PCRE2's
-                                            match limit, a non-number given to POWER/ATAN2/SIGN. */
+                                            match limit, a non-number given to POWER/ATAN2/SIGN, a
+                                            malformed full-text search string, and any query SQLite
+                                            refuses ("SQLite cannot run the query: …"). */
     kCBLErrorMissingIndex = 24,        /**< MATCH() or RANK() names a full-text index the collection does not have. */
     kCBLErrorInvalidQueryParam = 25,   /**< A parameter the query does not use was set, or a LIMIT/OFFSET
                                             parameter is unset or not an integer. */

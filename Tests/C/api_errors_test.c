@@ -126,6 +126,11 @@ static void test_function_errors_are_doclite_errors(CBLDatabase* db) {
     CBLQuery* power = json_query(db, "{\"WHAT\": [[\"POWER()\", [\".s\"], 2]]}");
     CHECK_RUN_FAILS(power, kCBLDomain, kCBLErrorInvalidQuery, "Invalid numeric value");
     CBL_Release(power);
+
+    /* A query SQLite refuses is an invalid query too, with SQLite's words. */
+    CBLQuery* ordered = json_query(db, "{\"WHAT\": [[\".s\"]], \"ORDER_BY\": [[\"SUM()\", [\".s\"]]]}");
+    CHECK_RUN_FAILS(ordered, kCBLDomain, kCBLErrorInvalidQuery, "SQLite cannot run the query: misuse of aggregate");
+    CBL_Release(ordered);
 }
 
 /* Point 4: Like(Collate(p), pattern) applies the collation, as Collate(Like(p, pattern)) does. */

@@ -97,7 +97,7 @@ final class FullTextSearchTests: QueryTestCase {
         assertInvalid(#"{"WHAT": [["RANK()", "text"]]}"#, "RANK() needs a MATCH() of full-text index 'text'")
         assertInvalid(#"{"WHERE": ["MATCH()", "text"]}"#, "MATCH() takes a full-text index name and a search string")
         // A malformed search string is an error when the query runs.
-        assertThrows(domain: .sqlite, code: 1, containing: "malformed MATCH") {
+        assertThrows(.invalidQuery, containing: "SQLite cannot run the query: malformed MATCH expression") {
             _ = try self.rows(#"{"WHERE": ["MATCH()", "text", "\"unterminated"]}"#)
         }
     }

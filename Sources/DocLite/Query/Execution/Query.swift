@@ -115,7 +115,7 @@ public final class Query: CustomStringConvertible, @unchecked Sendable {
                 do {
                     statement = try Statement(connection: connection, sql: "EXPLAIN QUERY PLAN " + sql)
                 } catch {
-                    throw QueryPreparation.error(error)
+                    throw QueryFailure.error(error)
                 }
                 var lines: [String] = []
                 while try statement.step() {

@@ -30,7 +30,7 @@ final class QueryReader {
         do {
             return try Statement(connection: connection, sql: key.sql, persistent: true)
         } catch {
-            throw QueryPreparation.error(error)
+            throw QueryFailure.error(error)
         }
     }
 

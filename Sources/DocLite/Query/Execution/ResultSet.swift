@@ -76,7 +76,13 @@ public final class ResultSet: Sequence, IteratorProtocol, @unchecked Sendable {
         guard database.connection != nil else {
             throw DocLiteError(.notOpen, "the database was closed while its query results were being read")
         }
-        guard try statement.step() else {
+        let hasRow: Bool
+        do {
+            hasRow = try statement.step()
+        } catch {
+            throw QueryFailure.error(error)
+        }
+        guard hasRow else {
             finish()
             return nil
         }
