@@ -53,4 +53,18 @@ final class ColumnNamingTests: QueryTestCase {
         XCTAssertFalse(row.contains(key: "m"))
         XCTAssertEqual(Array(row), ["first", "$1", "m"])
     }
+
+    /// LiteCore's WhatNode: a bare string in WHAT is a property path, a string
+    /// inside AS a literal (QueryTest.cc "Missing columns": `['AS', 'Cthulhu
+    /// ftaghn', 'answer']` selects the text). It was read as a property (MISSING).
+    func testAStringInsideASIsALiteral() throws {
+        try load([("probe", #"{"name": "Ritz", "some text": "property"}"#)])
+        let query = #"{"WHAT": ["name", ["AS", "Cthulhu ftaghn", "answer"], ["AS", ".name", "dotted"], ["AS", 1.375, "n"], ["AS", [".name"], "property"]]}"#
+        XCTAssertEqual(try names(query), ["name", "answer", "dotted", "n", "property"])
+        XCTAssertEqual(try rows(query), [[.string("Ritz"), .string("Cthulhu ftaghn"), .string(".name"), .double(1.375), .string("Ritz")]])
+        // A built string literal with an alias reads back the same from its JSON.
+        let built = QueryBuilder.select(SelectResult.expression(Expression.string("some text")).as("answer")).from(DataSource.database(db))
+        XCTAssertEqual(try built.execute().allResults().map { $0.string(forKey: "answer") }, ["some text"])
+        XCTAssertEqual(try db.createQuery(json: built.json).execute().allResults().map { $0.string(forKey: "answer") }, ["some text"])
+    }
 }

@@ -68,12 +68,15 @@ enum JSONQueryParser {
         return items
     }
 
+    /// A WHAT item. As LiteCore's (its WhatNode): a bare string is a property
+    /// path (`".name"`, `"name"`), but inside `AS` a string is a literal
+    /// (`["AS", "some text", "answer"]` selects the text).
     private static func resultItem(_ item: JSONValue, at location: String) throws -> ResultItem {
         if case .array(let items) = item, case .string(let op) = items.first, op.uppercased() == "AS" {
             guard items.count == 3, case .string(let alias) = items[2], !alias.isEmpty else {
                 throw error(at: location, "'AS' takes an expression and a non-empty alias string")
             }
-            return ResultItem(expression: try expression(items[1], at: location + "[1]", stringIsProperty: true), alias: alias)
+            return ResultItem(expression: try expression(items[1], at: location + "[1]"), alias: alias)
         }
         return ResultItem(expression: try expression(item, at: location, stringIsProperty: true))
     }
@@ -141,7 +144,7 @@ enum JSONQueryParser {
     // MARK: Expressions
 
     /// Parses an expression. `stringIsProperty`: a bare string is a property path
-    /// (WHAT, GROUP_BY and ORDER_BY items); elsewhere it is a string literal.
+    /// (WHAT items without AS, GROUP_BY and ORDER_BY items); elsewhere it is a string literal.
     static func expression(_ value: JSONValue, at location: String, stringIsProperty: Bool = false) throws -> QueryExpression {
         let parsed = try node(value, at: location, stringIsProperty: stringIsProperty)
         // (Checked at every level, so the error names the innermost part that is too deep.)
