@@ -17,8 +17,6 @@ struct DateFormat: Equatable {
 
     /// The default: `YYYY-MM-DDThh:mm:ss[.mmm]` and `Z` or `±hhmm`.
     static let iso = DateFormat(date: .dashes, time: true, millis: true, zone: .compact)
-    /// A date alone: `YYYY-MM-DD`.
-    static let dateOnly = DateFormat(date: .dashes, time: false, millis: false, zone: .none)
 
     init(date: DateStyle, time: Bool, millis: Bool, zone: ZoneStyle) {
         (self.date, self.time, self.millis, self.zone) = (date, time, millis, zone)

@@ -14,6 +14,9 @@ import CSQLite
 /// Zones: `str_to_*` read a string without a zone as local time;
 /// `date_diff_str` compares the dates as written (zones ignored);
 /// `date_add_str` computes on the date as written and keeps its zone (none: UTC);
+/// every function writes ISO-8601 unless given a format, whatever the input's
+/// shape (LiteCore's rule since Couchbase Lite 3.1: `'2018-01-01'` + 1 century
+/// is `'2118-01-01T00:00:00Z'`);
 /// `millis_to_str` writes local time, `*_to_utc` UTC, `*_to_tz` the given offset;
 /// `date_*_millis` compute in UTC.
 enum DateFunctions {
@@ -80,7 +83,7 @@ enum DateFunctions {
             return .integer(component.difference(from: start, to: end))
         case .dateAddStr:
             guard let date = arguments.date(0), let amount = arguments.integer(1), let component = arguments.component(2),
-                  let format = arguments.format(3, default: date.hasTime ? .iso : .dateOnly),
+                  let format = arguments.format(3),
                   let wall = component.adding(amount, to: date.wallMillis) else { return .null }
             return .text(wallMillis: wall, offsetMinutes: date.offsetMinutes ?? 0, format: format)
         case .dateAddMillis:
@@ -128,10 +131,10 @@ enum DateFunctions {
             type(index) == SQLITE_TEXT ? DateComponent(name: BodyFunctions.rawText(values[index])) : nil
         }
 
-        /// The format argument at `index`: `defaultFormat` when there is none,
-        /// nil when it is not a string (a string that is no format is ``DateFormat/iso``).
-        func format(_ index: Int, default defaultFormat: DateFormat = .iso) -> DateFormat? {
-            guard index < count else { return defaultFormat }
+        /// The format argument at `index`: ``DateFormat/iso`` when there is none,
+        /// nil when it is not a string (a string that is no format is ISO too).
+        func format(_ index: Int) -> DateFormat? {
+            guard index < count else { return .iso }
             return type(index) == SQLITE_TEXT ? DateFormat(argument: BodyFunctions.rawText(values[index])) : nil
         }
 

@@ -4,8 +4,6 @@ struct ParsedDate {
     var wallMillis: Int64
     /// The zone written, in minutes east of UTC; nil when the string has none.
     var offsetMinutes: Int64?
-    /// Whether the string has a time of day (a date alone stays a date in `date_add_str`).
-    var hasTime: Bool
 
     /// The instant written (a string without a zone is in the device's local
     /// time); nil beyond ``CivilTime/maxMillis``.
@@ -33,8 +31,7 @@ enum DateParser {
         guard (1...12).contains(month), (1...CivilTime.daysInMonth(month, of: year)).contains(day) else { return nil }
         var wall = CivilTime.days(from: CivilTime.CalendarDate(year: year, month: month, day: day)) * CivilTime.millisPerDay
 
-        let hasTime = scanner.skip(UInt8(ascii: "T")) || scanner.skipAll(UInt8(ascii: " "))
-        if hasTime {
+        if scanner.skip(UInt8(ascii: "T")) || scanner.skipAll(UInt8(ascii: " ")) {
             guard let timeOfDay = parseTime(&scanner) else { return nil }
             wall += timeOfDay
         }
@@ -44,7 +41,7 @@ enum DateParser {
             guard let zone = parseZone(&scanner), scanner.atEnd else { return nil }
             offset = zone
         }
-        return ParsedDate(wallMillis: wall, offsetMinutes: offset, hasTime: hasTime)
+        return ParsedDate(wallMillis: wall, offsetMinutes: offset)
     }
 
     /// `HH:MM[:SS[.fraction]]` as milliseconds into the day.
