@@ -104,6 +104,23 @@
 extern "C" {
 #endif
 
+/* ---- Version --------------------------------------------------------------- */
+
+/** The version of this header: DOCLITE_VERSION "MAJOR.MINOR.PATCH", and as a number
+    MAJOR * 1000000 + MINOR * 1000 + PATCH. Compare with CBL_VersionNumber() to learn
+    whether the library loaded at run time is the one compiled against (as sqlite3.h's
+    SQLITE_VERSION and sqlite3_libversion()). CMake takes the project version from here. */
+#define DOCLITE_VERSION_MAJOR 0
+#define DOCLITE_VERSION_MINOR 1
+#define DOCLITE_VERSION_PATCH 0
+#define DOCLITE_VERSION "0.1.0"
+#define DOCLITE_VERSION_NUMBER (DOCLITE_VERSION_MAJOR * 1000000 + DOCLITE_VERSION_MINOR * 1000 + DOCLITE_VERSION_PATCH)
+
+/** The library's version string ("0.1.0"), static: not to be freed. */
+const char* CBL_Version(void);
+/** The library's version as DOCLITE_VERSION_NUMBER. */
+int CBL_VersionNumber(void);
+
 /* ---- Errors ---------------------------------------------------------------- */
 
 /** Error domains. */

@@ -501,8 +501,18 @@ static void test_maintenance(void) {
     CHECK(CBL_InstanceCount() == start);
 }
 
+/* The library loaded is the one this header describes. */
+static void test_version(void) {
+    CHECK_STR(CBL_Version(), DOCLITE_VERSION);
+    CHECK(CBL_VersionNumber() == DOCLITE_VERSION_NUMBER);
+    char expected[32];
+    snprintf(expected, sizeof expected, "%d.%d.%d", DOCLITE_VERSION_MAJOR, DOCLITE_VERSION_MINOR, DOCLITE_VERSION_PATCH);
+    CHECK_STR(CBL_Version(), expected);
+}
+
 int main(void) {
     snprintf(directory, sizeof directory, "%s", test_directory("database"));
+    test_version();
     test_persistence();
     test_collection_keeps_database();
     test_name_and_path();
