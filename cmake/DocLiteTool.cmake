@@ -1,18 +1,21 @@
 # The command-line tool: target `doclite-tool`, installed as `doclite` (the
-# library target is `doclite`). swift-argument-parser is built from its
-# sources (1.8.2, a version Package.swift accepts), fetched with git; its own CMake
-# project is not added, so none of its options, tests or install rules apply.
-include(FetchContent)
-FetchContent_Declare(swift_argument_parser
-  GIT_REPOSITORY https://github.com/apple/swift-argument-parser.git
-  GIT_TAG 1.8.2)
-FetchContent_GetProperties(swift_argument_parser)
-if(NOT swift_argument_parser_POPULATED)
-  FetchContent_Populate(swift_argument_parser)
+# library target is `doclite`). swift-argument-parser is built from the
+# checkout SwiftPM resolved for Package.swift (resolved here when it has not
+# been), so both builds compile the same code and Package.swift holds the only
+# pin. Its own CMake project is not added, so none of its options, tests or
+# install rules apply.
+set(ARGUMENT_PARSER_DIR ${CMAKE_CURRENT_SOURCE_DIR}/.build/checkouts/swift-argument-parser)
+if(NOT EXISTS ${ARGUMENT_PARSER_DIR}/Sources/ArgumentParser)
+  find_program(SWIFT_PROGRAM swift HINTS ${SWIFT_BIN_DIR} REQUIRED)
+  execute_process(COMMAND ${SWIFT_PROGRAM} package resolve
+    WORKING_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR} RESULT_VARIABLE DOCLITE_RESOLVE_RESULT)
+  if(NOT DOCLITE_RESOLVE_RESULT EQUAL 0 OR NOT EXISTS ${ARGUMENT_PARSER_DIR}/Sources/ArgumentParser)
+    message(FATAL_ERROR "swift package resolve did not check out swift-argument-parser in ${ARGUMENT_PARSER_DIR}")
+  endif()
 endif()
-file(GLOB_RECURSE ARGUMENT_PARSER_TOOL_INFO_SOURCES ${swift_argument_parser_SOURCE_DIR}/Sources/ArgumentParserToolInfo/*.swift)
+file(GLOB_RECURSE ARGUMENT_PARSER_TOOL_INFO_SOURCES CONFIGURE_DEPENDS ${ARGUMENT_PARSER_DIR}/Sources/ArgumentParserToolInfo/*.swift)
 add_library(ArgumentParserToolInfo STATIC ${ARGUMENT_PARSER_TOOL_INFO_SOURCES})
-file(GLOB_RECURSE ARGUMENT_PARSER_SOURCES ${swift_argument_parser_SOURCE_DIR}/Sources/ArgumentParser/*.swift)
+file(GLOB_RECURSE ARGUMENT_PARSER_SOURCES CONFIGURE_DEPENDS ${ARGUMENT_PARSER_DIR}/Sources/ArgumentParser/*.swift)
 add_library(ArgumentParser STATIC ${ARGUMENT_PARSER_SOURCES})
 set_target_properties(ArgumentParserToolInfo ArgumentParser PROPERTIES Swift_LANGUAGE_VERSION 5)
 target_link_libraries(ArgumentParser PRIVATE ArgumentParserToolInfo)
