@@ -1,16 +1,57 @@
-/// The query language's functions besides `META()` and the aggregates: for
-/// each JSON name (lowercased, without "()"), the SQL function it calls, its
-/// arity and its result kind (reference §3.1). The SQL functions are
-/// registered on every connection (``FunctionLibrary``).
+/// The query language's functions, the one table of them: for each JSON name
+/// (lowercased, without "()"), what the compiler makes of a call — the SQL
+/// function it calls, its arity, its result kind, whether it is an aggregate,
+/// takes the collation in force or has a form fused with a property read. The
+/// SQL functions are registered on every connection (``FunctionLibrary``).
+/// Adding a function is one entry here plus its SQL implementation.
 enum FunctionCatalog {
     /// One function of the catalog.
     struct Entry {
+        /// How a call compiles.
+        enum Kind {
+            /// A call of the SQL function `sqlName` with the arguments as values.
+            case scalar
+            /// An aggregate over the rows of a group.
+            case aggregate(Aggregate)
+            /// `META(alias?)`: the source's metadata as a dictionary.
+            case meta
+            /// `MATCH(index, search)`, placed as a join on the full-text table.
+            case match
+            /// `RANK(index)` of a MATCH of the same index.
+            case rank
+        }
+
+        /// The aggregates: how their argument is read and how they count.
+        enum Aggregate {
+            case count, sum, avg, min, max, arrayAgg
+
+            /// Whether the argument is passed as a value (booleans kept, JSON null
+            /// as null) rather than as SQL reads it.
+            var readsValue: Bool { self == .min || self == .max || self == .arrayAgg }
+        }
+
+        /// The collation a function is passed as its last argument.
+        enum CollationArgument {
+            /// The innermost COLLATE in force, taken or not; none when there is none.
+            case inForce
+            /// The innermost COLLATE in force, else BINARY.
+            case inForceOrBinary
+        }
+
+        var kind = Kind.scalar
+        /// The SQL function a call writes (for MATCH, the SQL operator).
         let sqlName: String
         let arity: ClosedRange<Int>
         let result: SQLFragment.Kind
         /// The index of the argument holding a regular expression, which is
         /// checked at compile time when it is a string literal.
         var patternArgument: Int?
+        var collationArgument: CollationArgument?
+        /// The SQL function that reads a property (argument 0) and applies a
+        /// literal operand (argument 1) in place in the stored body.
+        var fusedWithProperty: String?
+
+        var isAggregate: Bool { if case .aggregate = kind { true } else { false } }
     }
 
     /// The entry for `name` (lowercased), nil for an unknown function.
@@ -21,12 +62,24 @@ enum FunctionCatalog {
         var table: [String: Entry] = [:]
         /// `names` call `doc_<first name>` unless `sql` is given.
         func add(_ names: [String], _ arity: ClosedRange<Int>, _ result: SQLFragment.Kind, sql: String? = nil,
-                 patternArgument: Int? = nil) {
+                 kind: Entry.Kind = .scalar, patternArgument: Int? = nil, collation: Entry.CollationArgument? = nil,
+                 fusedWithProperty: String? = nil) {
             for name in names {
-                table[name] = Entry(sqlName: sql ?? "doc_" + names[0], arity: arity, result: result, patternArgument: patternArgument)
+                table[name] = Entry(kind: kind, sqlName: sql ?? "doc_" + names[0], arity: arity, result: result,
+                                    patternArgument: patternArgument, collationArgument: collation, fusedWithProperty: fusedWithProperty)
             }
         }
         let variadic = 127   // LiteCore's limit on a function's arguments
+        // Aggregates (SQLite's, but array_agg), metadata, full-text search
+        add(["count"], 0...1, .scalar, sql: "count", kind: .aggregate(.count))
+        add(["sum"], 1...1, .scalar, sql: "sum", kind: .aggregate(.sum))
+        add(["avg"], 1...1, .scalar, sql: "avg", kind: .aggregate(.avg))
+        add(["min"], 1...1, .any, sql: "min", kind: .aggregate(.min))
+        add(["max"], 1...1, .any, sql: "max", kind: .aggregate(.max))
+        add(["array_agg"], 1...1, .scalar, kind: .aggregate(.arrayAgg))
+        add(["meta"], 0...1, .scalar, sql: "doc_dict", kind: .meta)
+        add(["match"], 2...2, .boolean, sql: "MATCH", kind: .match)
+        add(["rank"], 1...1, .scalar, sql: "doc_fts_rank", kind: .rank)
         // Array
         for name in ["array_avg", "array_count", "array_length", "array_max", "array_min", "array_sum"] {
             add([name], 1...1, .scalar)
@@ -51,13 +104,15 @@ enum FunctionCatalog {
         for name in ["e", "pi"] { add([name], 0...0, .scalar) }
         for name in ["round", "round_even", "trunc"] { add([name], 1...2, .scalar) }
         // Pattern
-        for name in ["regexp_contains", "regexp_like"] { add([name], 2...2, .boolean, patternArgument: 1) }
+        for name in ["regexp_contains", "regexp_like"] {
+            add([name], 2...2, .boolean, patternArgument: 1, fusedWithProperty: "doc_regexp_like_at")
+        }
         add(["regexp_position"], 2...2, .scalar, patternArgument: 1)
         add(["regexp_replace"], 3...4, .scalar, patternArgument: 1)
-        add(["fl_like"], 2...2, .boolean, sql: "doc_like_collated")   // LIKE under the COLLATE in force (BINARY by default)
+        add(["fl_like"], 2...2, .boolean, sql: "doc_like_collated", collation: .inForceOrBinary)   // LIKE under the COLLATE in force
         // String (trim's two-argument form is an error in Couchbase Lite too)
         add(["concat"], 2...variadic, .scalar, sql: "doc_concat")
-        add(["contains"], 2...2, .boolean)
+        add(["contains"], 2...2, .boolean, collation: .inForce)
         for name in ["length", "lower", "upper"] { add([name], 1...1, .scalar) }
         for name in ["trim", "ltrim", "rtrim"] { add([name], 1...1, .any) }
         // Type
@@ -82,10 +137,8 @@ enum FunctionCatalog {
 }
 
 extension Query {
-    /// Whether the JSON query language has the function `name` (without "()";
-    /// any case): `META()`, `MATCH()`, `RANK()`, an aggregate, or one of the function library.
+    /// Whether the JSON query language has the function `name` (without "()"; any case).
     package static func isKnownFunction(_ name: String) -> Bool {
-        let name = name.lowercased()
-        return ["meta", "match", "rank"].contains(name) || QueryCompiler.aggregates.contains(name) || FunctionCatalog.entry(name) != nil
+        FunctionCatalog.entry(name.lowercased()) != nil
     }
 }

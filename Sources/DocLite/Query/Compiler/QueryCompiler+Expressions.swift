@@ -48,8 +48,6 @@ extension QueryCompiler {
         projection?.reference(sql) ?? sql
     }
 
-    static let aggregates: Set<String> = ["count", "sum", "avg", "min", "max", "array_agg"]
-
     /// Compiles `expression` as part of `clause`; `location` names it in errors.
     mutating func compile(_ expression: QueryExpression, in clause: Clause, at location: String,
                           insideAggregate: Bool = false) throws -> SQLFragment {
@@ -305,7 +303,7 @@ extension QueryCompiler {
         case .equal:
             guard !hasPendingCollation else { return boolean(try comparison("=")) }
             let left = try sub(0), right = try sub(1)
-            if let fused = fused("doc_eq", left, operands[1], right) { return boolean(fused) }
+            if let fused = fused("doc_eq", numbers: true, left, operands[1], right) { return boolean(fused) }
             return boolean("(\(left.sql) = \(right.sql))")
         case .less, .lessOrEqual, .greater, .greaterOrEqual:
             if let bound = try self.bound(op, operands, in: clause, at: location) { return boolean(Self.rangeSQL([bound])) }
@@ -471,12 +469,12 @@ extension QueryCompiler {
     /// with a string or number literal, unless an index covers the property.
     /// Every argument after the body must be an SQL constant: the functions
     /// cache the parsed path and operand for the statement (``BodyFunctions``).
-    private func fused(_ function: String, _ left: SQLFragment, _ rightExpression: QueryExpression,
+    private func fused(_ function: String, numbers: Bool = false, _ left: SQLFragment, _ rightExpression: QueryExpression,
                        _ right: SQLFragment) -> String? {
         guard projection == nil, let property = left.property, case .literal(let value) = rightExpression else { return nil }
         switch value {
         case .string: break
-        case .int, .double, .unsigned: guard function == "doc_eq" else { return nil }
+        case .int, .double, .unsigned: guard numbers else { return nil }
         default: return nil
         }
         if isIndexed(property.collectionID, "doc_value(body, \(SQLLiteral.string(property.path)))") { return nil }
@@ -487,7 +485,11 @@ extension QueryCompiler {
 
     private mutating func function(_ name: String, _ arguments: [QueryExpression], in clause: Clause,
                                    at location: String, insideAggregate: Bool) throws -> SQLFragment {
-        if name == "meta" {
+        guard let entry = FunctionCatalog.entry(name) else {
+            throw JSONQueryParser.error(at: location, "unknown function '\(name)()'")
+        }
+        switch entry.kind {
+        case .meta:
             let index = try metaSource(arguments, at: location)
             let source = sources[index]
             let members = [("id", "key"), ("sequence", "sequence"), ("deleted", source.includesDeleted ? "deleted" : "0"),
@@ -495,59 +497,58 @@ extension QueryCompiler {
                 SQLLiteral.string(key) + ", " + (column == "0" ? column : source.column(column))
             }
             let revision = "'revisionID', doc_revid(\(source.column("revid")))"
-            return SQLFragment(sql: projected("doc_dict(\((members + [revision]).joined(separator: ", ")))"), kind: .scalar)
-        }
-        if name == "match" || name == "rank" {
-            return try fullTextFunction(name, arguments, in: clause, at: location)
-        }
-        guard Self.aggregates.contains(name) else {
-            guard let entry = FunctionCatalog.entry(name) else {
-                throw JSONQueryParser.error(at: location, "unknown function '\(name)()'")
-            }
+            return SQLFragment(sql: projected("\(entry.sqlName)(\((members + [revision]).joined(separator: ", ")))"), kind: entry.result)
+        case .match, .rank:
+            return try fullTextFunction(entry, arguments, in: clause, at: location)
+        case .aggregate(let aggregate):
+            return try aggregateCall(aggregate, entry, name, arguments, in: clause, at: location, insideAggregate: insideAggregate)
+        case .scalar:
             return try call(entry, name, arguments, in: clause, at: location, insideAggregate: insideAggregate)
         }
+    }
+
+    /// A call of an aggregate: allowed in its clause, not nested, its arity checked.
+    private mutating func aggregateCall(_ aggregate: FunctionCatalog.Entry.Aggregate, _ entry: FunctionCatalog.Entry, _ name: String,
+                                        _ arguments: [QueryExpression], in clause: Clause, at location: String,
+                                        insideAggregate: Bool) throws -> SQLFragment {
         guard clause.allowsAggregates else {
             throw JSONQueryParser.error(at: location, "aggregate function '\(name)()' is not allowed in \(clause.rawValue)")
         }
         guard !insideAggregate else {
             throw JSONQueryParser.error(at: location, "aggregate function '\(name)()' cannot be nested inside another aggregate")
         }
-        let arity = name == "count" ? 0...1 : 1...1
-        guard arity.contains(arguments.count) else {
-            throw JSONQueryParser.error(at: location, "\(name)() takes \(name == "count" ? "0 or 1 argument" : "1 argument"), got \(arguments.count)")
+        guard entry.arity.contains(arguments.count) else {
+            throw JSONQueryParser.error(at: location, "\(name)() \(FunctionCatalog.describe(entry.arity)), got \(arguments.count)")
         }
-        guard let argument = arguments.first else { return SQLFragment(sql: "count(*)", kind: .scalar) }
-        if name == "count", case .all = argument {   // every row has a body: no need to read it
+        guard let argument = arguments.first else { return SQLFragment(sql: "\(entry.sqlName)(*)", kind: entry.result) }
+        if aggregate == .count, case .all = argument {   // every row has a body: no need to read it
             _ = try compile(argument, in: clause, at: location + "[1]", insideAggregate: true)   // checks the alias
-            return SQLFragment(sql: "count(*)", kind: .scalar)
+            return SQLFragment(sql: "\(entry.sqlName)(*)", kind: entry.result)
         }
-        let value = name == "array_agg" || name == "min" || name == "max"
-            ? try compileValue(argument, in: clause, at: location + "[1]", insideAggregate: true)
-            : try compile(argument, in: clause, at: location + "[1]", insideAggregate: true)
-        switch name {
-        case "array_agg": return SQLFragment(sql: "doc_array_agg(\(valueSQL(value)))", kind: .scalar)
-        case "min", "max": return SQLFragment(sql: "\(name)(\(valueSQL(value)))", kind: .any)
-        default: return SQLFragment(sql: "\(name)(\(value.sql))", kind: .scalar)
-        }
+        let sql = aggregate.readsValue
+            ? valueSQL(try compileValue(argument, in: clause, at: location + "[1]", insideAggregate: true))
+            : try compile(argument, in: clause, at: location + "[1]", insideAggregate: true).sql
+        return SQLFragment(sql: "\(entry.sqlName)(\(sql))", kind: entry.result)
     }
 
     /// `MATCH(index, search)` (placed and resolved by `resolveFullTextMatches`)
     /// and `RANK(index)`, which needs a MATCH of the same index.
-    private mutating func fullTextFunction(_ name: String, _ arguments: [QueryExpression], in clause: Clause,
+    private mutating func fullTextFunction(_ entry: FunctionCatalog.Entry, _ arguments: [QueryExpression], in clause: Clause,
                                            at location: String) throws -> SQLFragment {
-        guard case .literal(.string(let index))? = arguments.first, arguments.count == (name == "match" ? 2 : 1) else {
-            throw JSONQueryParser.error(at: location, name == "match" ? "MATCH() takes a full-text index name and a search string"
-                                                                       : "RANK() takes a full-text index name")
+        let isMatch = if case .match = entry.kind { true } else { false }
+        guard case .literal(.string(let index))? = arguments.first, entry.arity.contains(arguments.count) else {
+            throw JSONQueryParser.error(at: location, isMatch ? "MATCH() takes a full-text index name and a search string"
+                                                              : "RANK() takes a full-text index name")
         }
-        guard let match = fullTextIndex(named: index).flatMap({ fullTextMatches[$0.table] }), name == "rank" || clause == .whereClause else {
+        guard let match = fullTextIndex(named: index).flatMap({ fullTextMatches[$0.table] }), !isMatch || clause == .whereClause else {
             throw JSONQueryParser.error(at: location, "RANK() needs a MATCH() of full-text index '\(index)' in WHERE")
         }
-        if name == "match" {
+        if isMatch {
             let search = try compile(arguments[1], in: clause, at: location + "[2]").sql
-            return SQLFragment(sql: "(\(match.alias).\(match.table) MATCH \(search))", kind: .boolean)
+            return SQLFragment(sql: "(\(match.alias).\(match.table) \(entry.sqlName) \(search))", kind: entry.result)
         }
         guard projection == nil else { throw JSONQueryParser.error(at: location, "RANK() cannot be used in a grouped query") }
-        return SQLFragment(sql: "doc_fts_rank(matchinfo(\(match.alias).\(match.table), 'pcx'))", kind: .scalar)
+        return SQLFragment(sql: "\(entry.sqlName)(matchinfo(\(match.alias).\(match.table), 'pcx'))", kind: entry.result)
     }
 
     /// A call of a function of the ``FunctionCatalog``: its arity checked, a
@@ -565,22 +566,19 @@ extension QueryCompiler {
                 throw JSONQueryParser.error(at: "\(location)[\(index + 1)]", "\(error)")
             }
         }
-        if entry.sqlName == "doc_regexp_like" || entry.sqlName == "doc_regexp_contains",   // fused with a property read
-           case .property = arguments[0], case .literal(.string) = arguments[1] {
+        if let fusedFunction = entry.fusedWithProperty, case .property = arguments[0], case .literal(.string) = arguments[1] {
             let subject = try compile(arguments[0], in: clause, at: "\(location)[1]", insideAggregate: insideAggregate)
-            let pattern = try compile(arguments[1], in: clause, at: "\(location)[2]", insideAggregate: insideAggregate)
-            if let fused = fused("doc_regexp_like_at", subject, arguments[1], pattern) { return SQLFragment(sql: fused, kind: .boolean) }
+            let operand = try compile(arguments[1], in: clause, at: "\(location)[2]", insideAggregate: insideAggregate)
+            if let fused = fused(fusedFunction, subject, arguments[1], operand) { return SQLFragment(sql: fused, kind: entry.result) }
         }
         var sql: [String] = []
         for (i, argument) in arguments.enumerated() {
             sql.append(valueSQL(try compileValue(argument, in: clause, at: "\(location)[\(i + 1)]", insideAggregate: insideAggregate)))
         }
-        if name == "contains" || name == "fl_like" {   // these get the innermost COLLATE in force, taken or not
-            if let inForce = collation?.value {
-                sql.append(SQLLiteral.string(inForce.sqlName))
-            } else if name == "fl_like" {
-                sql.append(SQLLiteral.string(Collation().sqlName))
-            }
+        switch (entry.collationArgument, collation?.value) {   // the innermost COLLATE in force, taken or not
+        case (.some, let inForce?): sql.append(SQLLiteral.string(inForce.sqlName))
+        case (.inForceOrBinary, nil): sql.append(SQLLiteral.string(Collation().sqlName))
+        case (.inForce, nil), (nil, _): break
         }
         return SQLFragment(sql: "\(entry.sqlName)(\(sql.joined(separator: ", ")))", kind: entry.result)
     }

@@ -185,7 +185,7 @@ struct QueryCompiler {
     private func isAggregate(_ statement: SelectStatement) -> Bool {
         var found = false
         for item in statement.what {
-            item.expression.forEach { if case .function(let name, _) = $0, Self.aggregates.contains(name) { found = true } }
+            item.expression.forEach { if case .function(let name, _) = $0, FunctionCatalog.entry(name)?.isAggregate == true { found = true } }
         }
         return found
     }
