@@ -235,7 +235,7 @@ enum JSONQueryParser {
                     return try nestedPath(text, at: "\(location)[\(i + 2)]")
                 } : [])
             guard !path.isEmpty else { throw error(at: location, "'_.' needs a path") }
-            if case .function("meta", _) = base {
+            if base.arguments(ofCallTo: .meta) != nil {
                 guard path.count == 1, case .key(let key) = path[0], let meta = MetaProperty(name: key) else {
                     throw error(at: location, "'\(PropertyPath.format(path))' is not a valid Meta key "
                                 + "(\(MetaProperty.allCases.map(\.rawValue).joined(separator: ", ")))")

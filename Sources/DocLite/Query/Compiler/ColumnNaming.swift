@@ -46,16 +46,15 @@ enum ColumnNaming {
             return lastKey(rest)
         case .nested(_, let path):
             return lastKey(path[...])
-        case .function("meta", let arguments):
+        default:
             // The whole META() dictionary is titled as its source, as in LiteCore.
+            guard let arguments = expression.arguments(ofCallTo: .meta) else { return "" }
             let alias: String? = switch arguments.first {
             case .literal(.string(let name))?: name
             case .property(let path)? where path.count == 1: if case .key(let name) = path[0] { name } else { nil }
             default: nil
             }
             return (alias.flatMap { name in sources.first { $0.isNamed(name) } } ?? sources[0]).columnName
-        default:
-            return ""
         }
     }
 

@@ -8,7 +8,7 @@ enum FunctionCatalog {
     /// One function of the catalog.
     struct Entry {
         /// How a call compiles.
-        enum Kind {
+        enum Kind: Equatable {
             /// A call of the SQL function `sqlName` with the arguments as values.
             case scalar
             /// An aggregate over the rows of a group.
@@ -133,6 +133,15 @@ enum FunctionCatalog {
         if arity.upperBound >= 127 { return "takes at least " + count(arity.lowerBound) }
         if arity.count == 2 { return "takes \(arity.lowerBound) or " + count(arity.upperBound) }
         return "takes \(arity.lowerBound) to " + count(arity.upperBound)
+    }
+}
+
+extension QueryExpression {
+    /// The arguments when this is a call of a function of `kind` (`META()`,
+    /// `MATCH()`, …), nil for any other expression.
+    func arguments(ofCallTo kind: FunctionCatalog.Entry.Kind) -> [QueryExpression]? {
+        guard case .function(let name, let arguments) = self, FunctionCatalog.entry(name)?.kind == kind else { return nil }
+        return arguments
     }
 }
 

@@ -74,7 +74,7 @@ extension QueryCompiler {
             readsBodies = true
             return wholeSource(index)
         case .nested(let base, let path):
-            if case .function("meta", let arguments) = base, path.count == 1, case .key(let key) = path[0],
+            if let arguments = base.arguments(ofCallTo: .meta), path.count == 1, case .key(let key) = path[0],
                let meta = MetaProperty(name: key) {   // the parser checked the key
                 return metaColumn(meta, of: try metaSource(arguments, at: location))
             }

@@ -212,15 +212,17 @@ struct QueryCompiler {
             if let (index, rest) = try? resolve(path), case .key(let key)? = rest.first, MetaProperty(shortcut: key) == .deleted {
                 sources[index].includesDeleted = true
             }
-        case .nested(.function("meta", let arguments), let path):
-            if path.first == .key("deleted") {
+        case .nested(let base, let path):
+            if let arguments = base.arguments(ofCallTo: .meta) {
+                if path.first == .key("deleted") {
+                    sources[try metaSource(arguments, at: "META()")].includesDeleted = true
+                }
+                return
+            }
+        default:
+            if let arguments = expression.arguments(ofCallTo: .meta) {
                 sources[try metaSource(arguments, at: "META()")].includesDeleted = true
             }
-            return
-        case .function("meta", let arguments):
-            sources[try metaSource(arguments, at: "META()")].includesDeleted = true
-        default:
-            break
         }
         for child in expression.children { try markReadingDeleted(child) }
     }
@@ -233,15 +235,15 @@ struct QueryCompiler {
     private mutating func resolveFullTextMatches(_ statement: SelectStatement) throws {
         var placed: [[QueryExpression]] = []
         func collect(_ expression: QueryExpression) {
-            switch expression {
-            case .function("match", let arguments): placed.append(arguments)
-            case .operation(.and, let operands): operands.forEach(collect)
-            default: break
+            if case .operation(.and, let operands) = expression {
+                operands.forEach(collect)
+            } else if let arguments = expression.arguments(ofCallTo: .match) {
+                placed.append(arguments)
             }
         }
         statement.whereClause.map(collect)
         var total = 0
-        for expression in statement.expressions { expression.forEach { if case .function("match", _) = $0 { total += 1 } } }
+        for expression in statement.expressions { expression.forEach { if $0.arguments(ofCallTo: .match) != nil { total += 1 } } }
         guard total == placed.count else {
             throw JSONQueryParser.error(at: "WHERE", "MATCH() can only appear at the top of WHERE or in an AND there (not under OR, NOT or elsewhere)")
         }
