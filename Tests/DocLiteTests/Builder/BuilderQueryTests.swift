@@ -106,6 +106,10 @@ final class BuilderQueryTests: QueryTestCase {
             _ = try self.ids(ArrayExpression.any(ArrayExpression.variable("v")).in(Expression.property("tags"))
                                 .satisfies(ArrayExpression.variable("v..w").isValued()))
         }
+        // A malformed path is an invalid part of the tree, not a marked key: its JSON says so.
+        let malformed = QueryBuilder.select(SelectResult.property("a..b")).from(DataSource.collection(defaultCollection))
+        XCTAssertTrue(malformed.json.contains(#"["INVALID","invalid property path 'a..b'"#), malformed.json)
+        XCTAssertFalse(malformed.json.utf8.contains(0), malformed.json)
         // A closed database.
         let second = try openDatabase(name: "second")
         let source = DataSource.database(second)

@@ -20,7 +20,12 @@ public protocol VariableExpressionProtocol: ExpressionProtocol {}
 /// `ArrayExpression.variable`.
 struct VariableExpression: VariableExpressionProtocol, ExpressionNode {
     let name: String
-    var node: QueryExpression { .variable(Expression.builderPath(name)) }
+    var node: QueryExpression {
+        switch Expression.builderPath(name) {
+        case .success(let path): .variable(path)
+        case .failure(let error): .invalid(error)
+        }
+    }
 }
 
 /// `ArrayExpression.any(x)`: names the array with ``in(_:)``.

@@ -21,9 +21,6 @@ extension ValueIndexItem {
     /// An index item of any QueryBuilder expression (`Expression.property("a")`,
     /// `Function.lower(Expression.property("name"))`, …), as Couchbase Lite's.
     public static func expression(_ expression: ExpressionProtocol) -> ValueIndexItem {
-        let node = expression.node
-        // A malformed path is given as the item's path, which createIndex reports.
-        if let malformed = Expression.malformedPath(in: node) { return ValueIndexItem(path: malformed) }
-        return ValueIndexItem(path: "", expression: node)
+        ValueIndexItem(path: "", expression: expression.node)   // an invalid part: createIndex reports its error
     }
 }

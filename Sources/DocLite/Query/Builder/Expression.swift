@@ -120,39 +120,19 @@ public final class Expression {
     private init() {}
 
     /// A property of the document, by path (`"address.city"`, `"likes[0]"`): `[".address.city"]`.
-    /// Qualify it with a data source alias with `.from("alias")`.
+    /// Qualify it with a data source alias with `.from("alias")`. A malformed
+    /// path makes an invalid part, which the query reports when it is built or run.
     public static func property(_ property: String) -> PropertyExpressionProtocol {
         PropertyExpression(path: builderPath(property))
     }
 
-    /// Marks a key holding a malformed path; running the query reports it (``BuilderQuery/query()``).
-    static let malformedPathMarker = "\u{0}malformed path\u{0}"
-
-    /// The components of a builder path; a malformed one is kept whole, marked, to be reported when run.
-    static func builderPath(_ path: String) -> [PathComponent] {
-        (try? PropertyPath.parse(path)) ?? [.key(malformedPathMarker + path)]
-    }
-
-    /// Throws ``DocLiteError/Code/invalidQuery`` for a malformed property or variable path in `expression`.
-    static func checkPaths(in expression: QueryExpression) throws {
-        if let path = malformedPath(in: expression) { _ = try PropertyPath.parse(path) }
-    }
-
-    /// The first malformed property or variable path written in `expression`, if any.
-    static func malformedPath(in expression: QueryExpression) -> String? {
-        var found: String?
-        expression.forEach { node in
-            guard found == nil else { return }
-            switch node {
-            case .property(let path), .variable(let path), .nested(_, let path):
-                for case .key(let key) in path where key.hasPrefix(malformedPathMarker) {
-                    found = String(key.dropFirst(malformedPathMarker.count))
-                    return
-                }
-            default: return
-            }
+    /// The components of a builder path, or the error that makes the part invalid.
+    static func builderPath(_ path: String) -> Swift.Result<[PathComponent], DocLiteError> {
+        do {
+            return .success(try PropertyPath.parse(path))
+        } catch {
+            return .failure(error as? DocLiteError ?? DocLiteError(.invalidQuery, "invalid property path '\(path)'"))
         }
-        return found
     }
 
     /// The whole document: `["."]`; `.from("alias")` gives `[".alias."]`.
@@ -247,13 +227,16 @@ public protocol PropertyExpressionProtocol: ExpressionProtocol {
 
 /// `Expression.property` and `Expression.all`.
 struct PropertyExpression: PropertyExpressionProtocol, ExpressionNode {
-    /// nil for the whole document.
-    let path: [PathComponent]?
+    /// nil for the whole document; a failure for a malformed path.
+    let path: Swift.Result<[PathComponent], DocLiteError>?
     var alias: String? = nil
 
     var node: QueryExpression {
-        guard let path else { return .all(source: alias) }
-        return .property((alias.map { [PathComponent.key($0)] } ?? []) + path)
+        switch path {
+        case nil: .all(source: alias)
+        case .success(let path)?: .property((alias.map { [PathComponent.key($0)] } ?? []) + path)
+        case .failure(let error)?: .invalid(error)
+        }
     }
 
     func from(_ alias: String) -> ExpressionProtocol { PropertyExpression(path: path, alias: alias) }

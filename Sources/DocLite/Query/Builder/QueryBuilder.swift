@@ -67,7 +67,6 @@ public class BuilderQuery: CustomStringConvertible, @unchecked Sendable {
             guard let database else { throw DocLiteError(.notOpen, "the query's database is closed") }
             for expression in statement.expressions {
                 if let error = expression.firstError { throw error }
-                try Expression.checkPaths(in: expression)
             }
             // The rules the JSON reader enforces (a JOIN needs ON, operand counts, …) hold for built queries too.
             _ = try JSONQueryParser.parse(JSONQueryWriter.json(statement))
