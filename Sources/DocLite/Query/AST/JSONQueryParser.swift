@@ -1,7 +1,8 @@
 /// Reads LiteCore's JSON query language (`{"WHAT": …, "WHERE": …}`) into a
-/// ``SelectStatement``. Clause keys and operator names are case-insensitive;
-/// property names are not. Every error names the JSON location of the fault,
-/// such as `WHERE[2][1]`.
+/// ``SelectStatement``: it only reads (shapes, names, types); the rules every
+/// tree obeys are ``QueryValidator``'s, checked when the tree is compiled.
+/// Clause keys and operator names are case-insensitive; property names are
+/// not. Every error names the JSON location of the fault, such as `WHERE[2][1]`.
 enum JSONQueryParser {
     /// Parses query text. Malformed JSON throws with the byte ``DocLiteError/position``.
     static func parse(json: String) throws -> SelectStatement {
@@ -42,7 +43,7 @@ enum JSONQueryParser {
                 statement.distinct = distinct
             case "FROM":
                 statement.from = try list(value, at: clause).enumerated().map { i, item in
-                    try dataSource(item, at: "FROM[\(i)]", isFirst: i == 0)
+                    try dataSource(item, at: "FROM[\(i)]")
                 }
             case "WHERE": statement.whereClause = try expression(value, at: clause)
             case "GROUP_BY":
@@ -91,7 +92,7 @@ enum JSONQueryParser {
         return OrderingItem(expression: try expression(item, at: location, stringIsProperty: true))
     }
 
-    private static func dataSource(_ item: JSONValue, at location: String, isFirst: Bool) throws -> DataSourceItem {
+    private static func dataSource(_ item: JSONValue, at location: String) throws -> DataSourceItem {
         guard case .dictionary(let members) = item else { throw error(at: location, "must be an object") }
         var source = DataSourceItem()
         var joinName: String?
@@ -111,9 +112,6 @@ enum JSONQueryParser {
             default: throw error(at: here, "unknown key (expected COLLECTION, SCOPE, AS, JOIN, ON or UNNEST)")
             }
         }
-        if source.scope != nil, source.collection?.contains(".") == true {
-            throw error(at: location, "SCOPE cannot be combined with a scope-qualified COLLECTION")
-        }
         if let joinName {
             switch joinName {
             case "INNER": source.join = .inner
@@ -121,38 +119,17 @@ enum JSONQueryParser {
             case "CROSS": source.join = .cross
             default: throw error(at: location + ".JOIN", "unknown join type '\(joinName)' (expected INNER, LEFT OUTER or CROSS)")
             }
-        } else if source.on != nil {
+        } else if source.on != nil, source.unnest == nil {
             source.join = .inner
-        }
-        if source.unnest != nil {
-            guard source.join == nil else { throw error(at: location, "UNNEST cannot have JOIN or ON") }
-            guard !isFirst else { throw error(at: location, "the first FROM item cannot be an UNNEST") }
-            return source
-        }
-        if isFirst {
-            guard source.join == nil else { throw error(at: location, "the first FROM item cannot be a JOIN") }
-        } else {
-            switch source.join {
-            case nil: throw error(at: location, "a FROM item after the first must be a JOIN (with ON) or an UNNEST")
-            case .cross: if source.on != nil { throw error(at: location, "a CROSS JOIN cannot have ON") }
-            default: if source.on == nil { throw error(at: location, "a \(source.join!.rawValue) JOIN needs ON") }
-            }
         }
         return source
     }
 
     // MARK: Expressions
 
-    /// Parses an expression. `stringIsProperty`: a bare string is a property path
+    /// Reads an expression. `stringIsProperty`: a bare string is a property path
     /// (WHAT items without AS, GROUP_BY and ORDER_BY items); elsewhere it is a string literal.
     static func expression(_ value: JSONValue, at location: String, stringIsProperty: Bool = false) throws -> QueryExpression {
-        let parsed = try node(value, at: location, stringIsProperty: stringIsProperty)
-        // (Checked at every level, so the error names the innermost part that is too deep.)
-        if parsed.depth > QueryDepth.limit { throw error(at: location, QueryDepth.error.message) }
-        return parsed
-    }
-
-    private static func node(_ value: JSONValue, at location: String, stringIsProperty: Bool) throws -> QueryExpression {
         switch value {
         case .string(let text) where stringIsProperty:
             return try property(text, at: location)
@@ -191,9 +168,7 @@ enum JSONQueryParser {
                 return .all(source: Self.removingBackslashes(source))
             }
             let head = op == "." ? [] : try path(op.droppingUTF8(first: 1), at: location)
-            let path = head + (try components(from: 0))
-            guard !path.isEmpty else { throw error(at: location, "a property needs a path") }
-            return .property(path)
+            return .property(head + (try components(from: 0)))
         }
         if op.hasUTF8Prefix("$") {
             let name: String
@@ -208,17 +183,10 @@ enum JSONQueryParser {
                 guard args.isEmpty else { throw error(at: location, "a parameter takes no operands") }
                 name = op.droppingUTF8(first: 1)
             }
-            guard Parameters.isValidName(name) else {
-                throw error(at: location, "invalid parameter name '\(name)' (letters, digits and '_' only)")
-            }
             return .parameter(name)
         }
         if op.hasUTF8Prefix("?") {
-            let path = (op == "?" ? [] : try self.path(op.droppingUTF8(first: 1), at: location)) + (try components(from: 0))
-            guard case .key(let name)? = path.first, name.utf8.allSatisfy(isIdentifierByte) else {
-                throw error(at: location, "a variable needs a name of letters, digits and '_'")
-            }
-            return .variable(path)
+            return .variable((op == "?" ? [] : try self.path(op.droppingUTF8(first: 1), at: location)) + (try components(from: 0)))
         }
         if op.hasUTF8Prefix("_.") {
             guard !args.isEmpty else { throw error(at: location, "'_.' takes an expression and a path") }
@@ -234,21 +202,14 @@ enum JSONQueryParser {
                     }
                     return try nestedPath(text, at: "\(location)[\(i + 2)]")
                 } : [])
-            guard !path.isEmpty else { throw error(at: location, "'_.' needs a path") }
-            if base.arguments(ofCallTo: .meta) != nil {
-                guard path.count == 1, case .key(let key) = path[0], let meta = MetaProperty(name: key) else {
-                    throw error(at: location, "'\(PropertyPath.format(path))' is not a valid Meta key "
-                                + "(\(MetaProperty.allCases.map(\.rawValue).joined(separator: ", ")))")
-                }
+            // A META() key is written as its canonical name (the validator refuses an unknown one).
+            if base.arguments(ofCallTo: .meta) != nil, path.count == 1, case .key(let key) = path[0], let meta = MetaProperty(name: key) {
                 path = [.key(meta.rawValue)]
             }
             return .nested(base, path)
         }
         if op.hasUTF8Suffix("()") {
-            let name = op.droppingUTF8(last: 2).lowercased()
-            guard !name.isEmpty else { throw error(at: location, "empty function name") }
-            guard args.count <= 127 else { throw error(at: location, "a function takes at most 127 arguments") }
-            return .function(name, try operands())
+            return .function(op.droppingUTF8(last: 2).lowercased(), try operands())
         }
         let upper = op.uppercased()
         switch upper {
@@ -263,8 +224,7 @@ enum JSONQueryParser {
             }
             return .collate(try collation(options, at: location + "[1]"), try operand(1))
         case "ANY", "EVERY", "ANY AND EVERY":
-            guard args.count == 3, case .string(let variable) = args[0], !variable.isEmpty,
-                  variable.utf8.allSatisfy(isIdentifierByte) else {
+            guard args.count == 3, case .string(let variable) = args[0] else {
                 throw error(at: location, "\(upper) takes a variable name, an array and a condition")
             }
             return .quantified(Quantifier(rawValue: upper)!, variable: variable, in: try operand(1), satisfies: try operand(2))
@@ -278,11 +238,6 @@ enum JSONQueryParser {
         let found = upper == "-" && args.count == 1 ? .negate : QueryOperator(rawValue: upper).flatMap { $0 == .negate ? nil : $0 }
         guard let found else {
             throw error(at: location, "unknown operator '\(op)'")
-        }
-        guard found.arity.contains(args.count) else {
-            let range = found.arity
-            let expected = range.count == 1 ? "\(range.lowerBound)" : range.upperBound >= 127 ? "at least \(range.lowerBound)" : "\(range.lowerBound)–\(range.upperBound)"
-            throw error(at: location, "'\(op)' takes \(expected) operand\(range == 1...1 ? "" : "s"), got \(args.count)")
         }
         return .operation(found, try operands())
     }
@@ -343,16 +298,7 @@ enum JSONQueryParser {
         }
     }
 
-    /// An ASCII letter, digit or `_`: the bytes of parameter and variable names.
-    static func isIdentifierByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"): return true
-        default: return false
-        }
-    }
-
     static func error(at location: String, _ message: String) -> DocLiteError {
-        DocLiteError(.invalidQuery, "\(location): \(message)")
+        QueryValidator.error(at: location, message)
     }
 }

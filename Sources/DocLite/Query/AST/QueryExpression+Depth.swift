@@ -32,11 +32,4 @@ extension QueryExpression {
         for child in children { if case .invalid = child { return child } }
         return depth > QueryDepth.limit ? .invalid(QueryDepth.error) : self
     }
-
-    /// The first ``invalid(_:)`` node's error, if any.
-    var firstError: DocLiteError? {
-        if case .invalid(let error) = self { return error }
-        for child in children { if let error = child.firstError { return error } }
-        return nil
-    }
 }

@@ -65,12 +65,7 @@ public class BuilderQuery: CustomStringConvertible, @unchecked Sendable {
             if let compiled { return compiled }
             for collection in collections { _ = try collection.openDatabase() }
             guard let database else { throw DocLiteError(.notOpen, "the query's database is closed") }
-            for expression in statement.expressions {
-                if let error = expression.firstError { throw error }
-            }
-            // The rules the JSON reader enforces (a JOIN needs ON, operand counts, …) hold for built queries too.
-            _ = try JSONQueryParser.parse(JSONQueryWriter.json(statement))
-            let query = try Query(database: database, statement: statement)
+            let query = try Query(database: database, statement: statement)   // validated as every tree is (QueryValidator)
             query.parameters = storedParameters
             compiled = query
             return query

@@ -6,7 +6,7 @@ enum ColumnNaming {
     static func names(for items: [ResultItem], sources: [ResolvedSource]) throws -> [String] {
         var used = Set<ByteString>()   // (bytes: "é" and "e\u{301}" are two names)
         for alias in items.compactMap(\.alias) where !used.insert(ByteString(alias)).inserted {
-            throw JSONQueryParser.error(at: "WHAT", "duplicate column name '\(alias)'")
+            throw QueryValidator.error(at: "WHAT", "duplicate column name '\(alias)'")
         }
         var unnamedCount = 0
         return items.map { item in

@@ -60,7 +60,7 @@ struct ResolvedSource {
         for (i, item) in items.enumerated() {
             let location = "FROM[\(i)]"
             if let unnest = item.unnest {
-                guard let alias = item.alias else { throw JSONQueryParser.error(at: location, "UNNEST needs an alias ('AS')") }
+                guard let alias = item.alias else { throw QueryValidator.error(at: location, "UNNEST needs an alias ('AS')") }
                 try checkUnique(alias, in: sources, at: location)
                 sources.append(ResolvedSource(collection: sources[0].collection, alias: alias, hasExplicitAlias: true,
                                               columnName: alias, sqlAlias: "s\(i)", join: nil, on: nil, unnest: unnest))
@@ -86,7 +86,7 @@ struct ResolvedSource {
 
     private static func checkUnique(_ alias: String, in sources: [ResolvedSource], at location: String) throws {
         if sources.contains(where: { $0.alias.caseInsensitiveCompare(alias) == .orderedSame }) {
-            throw JSONQueryParser.error(at: location, "duplicate data source alias '\(alias)'")
+            throw QueryValidator.error(at: location, "duplicate data source alias '\(alias)'")
         }
     }
 
@@ -102,6 +102,6 @@ struct ResolvedSource {
         if name == "_" { name = Collection.defaultName }
         if let collection = try database.collection(name: name, scope: scope) { return collection }
         if item.scope == nil, written == database.name { return try database.defaultCollection() }
-        throw JSONQueryParser.error(at: location + ".COLLECTION", "no collection '\(written)' in database '\(database.name)'")
+        throw QueryValidator.error(at: location + ".COLLECTION", "no collection '\(written)' in database '\(database.name)'")
     }
 }

@@ -63,7 +63,7 @@ extension QueryCompiler {
             return SQLFragment(sql: "NULL", kind: .scalar)
         case .parameter(let name):
             guard Parameters.isValidName(name) else {   // (the name becomes SQL text)
-                throw JSONQueryParser.error(at: location, "invalid parameter name '\(name)' (letters, digits and '_' only)")
+                throw QueryValidator.error(at: location, "invalid parameter name '\(name)' (letters, digits and '_' only)")
             }
             parameterNames.insert(name)
             return SQLFragment(sql: "$_" + name, kind: .scalar)
@@ -139,7 +139,7 @@ extension QueryCompiler {
             }
         case .variable(let path):
             guard case .key(let name) = path[0], let alias = variables.last(where: { $0.name == name })?.sqlAlias else {
-                throw JSONQueryParser.error(at: location, "variable '\(PropertyPath.format(path))' is used outside an ANY or EVERY that binds it")
+                throw QueryValidator.error(at: location, "variable '\(PropertyPath.format(path))' is used outside an ANY or EVERY that binds it")
             }
             guard path.count > 1 else { return SQLFragment(sql: "\(alias).value", kind: .any) }
             return SQLFragment(sql: "doc_value(\(alias).value, \(SQLLiteral.string(PropertyPath.format(path.dropFirst()))))", kind: .any)
@@ -187,7 +187,7 @@ extension QueryCompiler {
         }
         if case .key(let key) = first, let meta = MetaProperty(shortcut: key), source.unnest == nil {
             guard rest.count == 1 else {
-                throw JSONQueryParser.error(at: location, "meta property '\(key)' has no sub-properties")
+                throw QueryValidator.error(at: location, "meta property '\(key)' has no sub-properties")
             }
             return metaColumn(meta, of: index)
         }
@@ -214,7 +214,7 @@ extension QueryCompiler {
             return (index, path.dropFirst())
         }
         guard sources.count == 1 else {
-            throw JSONQueryParser.error(at: location, "property '\(PropertyPath.format(path))' does not begin with a declared 'AS' alias "
+            throw QueryValidator.error(at: location, "property '\(PropertyPath.format(path))' does not begin with a declared 'AS' alias "
                                         + "(with several data sources, qualify it: \(sources.map { "'\($0.alias).…'" }.joined(separator: ", ")))")
         }
         return (0, path[...])
@@ -226,7 +226,7 @@ extension QueryCompiler {
         if let aliased = sources.firstIndex(where: { $0.alias.caseInsensitiveCompare(name) == .orderedSame }) { return aliased }
         let named = sources.indices.filter { sources[$0].isNamed(name) }
         guard named.count <= 1 else {
-            throw JSONQueryParser.error(at: location, "'\(name)' names \(named.count) data sources (qualify with "
+            throw QueryValidator.error(at: location, "'\(name)' names \(named.count) data sources (qualify with "
                                         + named.map { "'\(sources[$0].collection.fullName).…'" }.joined(separator: " or ") + ", or give each an AS alias)")
         }
         return named.first
@@ -235,7 +235,7 @@ extension QueryCompiler {
     private func sourceIndex(named name: String?, at location: String) throws -> Int {
         guard let name else { return 0 }
         guard let index = try sourceIndex(qualifying: name, at: location) else {
-            throw JSONQueryParser.error(at: location, "unknown data source alias '\(name)' (declared: \(sources.map(\.alias).joined(separator: ", ")))")
+            throw QueryValidator.error(at: location, "unknown data source alias '\(name)' (declared: \(sources.map(\.alias).joined(separator: ", ")))")
         }
         return index
     }
@@ -244,7 +244,7 @@ extension QueryCompiler {
     func metaSource(_ arguments: [QueryExpression], at location: String) throws -> Int {
         let index = try metaSourceIndex(arguments, at: location)
         guard sources[index].unnest == nil else {
-            throw JSONQueryParser.error(at: location, "META() of '\(sources[index].alias)', an UNNEST alias: only documents have meta properties")
+            throw QueryValidator.error(at: location, "META() of '\(sources[index].alias)', an UNNEST alias: only documents have meta properties")
         }
         return index
     }
@@ -253,19 +253,19 @@ extension QueryCompiler {
         switch arguments.first {
         case nil:
             guard sources.count == 1 else {
-                throw JSONQueryParser.error(at: location, "META() needs a data source alias when there are several data sources")
+                throw QueryValidator.error(at: location, "META() needs a data source alias when there are several data sources")
             }
             return 0
         case .literal(.string(let name)):
-            guard arguments.count == 1 else { throw JSONQueryParser.error(at: location, "META() takes at most one alias") }
+            guard arguments.count == 1 else { throw QueryValidator.error(at: location, "META() takes at most one alias") }
             return try sourceIndex(named: name, at: location)
         case .property(let path) where path.count == 1:
             guard arguments.count == 1, case .key(let name) = path[0] else {
-                throw JSONQueryParser.error(at: location, "META() takes at most one alias")
+                throw QueryValidator.error(at: location, "META() takes at most one alias")
             }
             return try sourceIndex(named: name, at: location)
         default:
-            throw JSONQueryParser.error(at: location, "META() takes a data source alias")
+            throw QueryValidator.error(at: location, "META() takes a data source alias")
         }
     }
 
@@ -411,7 +411,7 @@ extension QueryCompiler {
         if let diacriticSensitive = options.diacriticSensitive { value.diacriticSensitive = diacriticSensitive }
         if let locale = options.locale { value.locale = locale }
         if let locale = value.locale, !Collation.isValidLocale(locale) {
-            throw JSONQueryParser.error(at: location + "[1].LOCALE", "invalid locale '\(locale)' (expected an ICU locale ID such as 'en_US')")
+            throw QueryValidator.error(at: location + "[1].LOCALE", "invalid locale '\(locale)' (expected an ICU locale ID such as 'en_US')")
         }
         return value
     }
@@ -486,7 +486,7 @@ extension QueryCompiler {
     private mutating func function(_ name: String, _ arguments: [QueryExpression], in clause: Clause,
                                    at location: String, insideAggregate: Bool) throws -> SQLFragment {
         guard let entry = FunctionCatalog.entry(name) else {
-            throw JSONQueryParser.error(at: location, "unknown function '\(name)()'")
+            throw QueryValidator.error(at: location, "unknown function '\(name)()'")
         }
         switch entry.kind {
         case .meta:
@@ -512,13 +512,13 @@ extension QueryCompiler {
                                         _ arguments: [QueryExpression], in clause: Clause, at location: String,
                                         insideAggregate: Bool) throws -> SQLFragment {
         guard clause.allowsAggregates else {
-            throw JSONQueryParser.error(at: location, "aggregate function '\(name)()' is not allowed in \(clause.rawValue)")
+            throw QueryValidator.error(at: location, "aggregate function '\(name)()' is not allowed in \(clause.rawValue)")
         }
         guard !insideAggregate else {
-            throw JSONQueryParser.error(at: location, "aggregate function '\(name)()' cannot be nested inside another aggregate")
+            throw QueryValidator.error(at: location, "aggregate function '\(name)()' cannot be nested inside another aggregate")
         }
         guard entry.arity.contains(arguments.count) else {
-            throw JSONQueryParser.error(at: location, "\(name)() \(FunctionCatalog.describe(entry.arity)), got \(arguments.count)")
+            throw QueryValidator.error(at: location, "\(name)() \(FunctionCatalog.describe(entry.arity)), got \(arguments.count)")
         }
         guard let argument = arguments.first else { return SQLFragment(sql: "\(entry.sqlName)(*)", kind: entry.result) }
         if aggregate == .count, case .all = argument {   // every row has a body: no need to read it
@@ -537,17 +537,17 @@ extension QueryCompiler {
                                            at location: String) throws -> SQLFragment {
         let isMatch = if case .match = entry.kind { true } else { false }
         guard case .literal(.string(let index))? = arguments.first, entry.arity.contains(arguments.count) else {
-            throw JSONQueryParser.error(at: location, isMatch ? "MATCH() takes a full-text index name and a search string"
+            throw QueryValidator.error(at: location, isMatch ? "MATCH() takes a full-text index name and a search string"
                                                               : "RANK() takes a full-text index name")
         }
         guard let match = fullTextIndex(named: index).flatMap({ fullTextMatches[$0.table] }), !isMatch || clause == .whereClause else {
-            throw JSONQueryParser.error(at: location, "RANK() needs a MATCH() of full-text index '\(index)' in WHERE")
+            throw QueryValidator.error(at: location, "RANK() needs a MATCH() of full-text index '\(index)' in WHERE")
         }
         if isMatch {
             let search = try compile(arguments[1], in: clause, at: location + "[2]").sql
             return SQLFragment(sql: "(\(match.alias).\(match.table) \(entry.sqlName) \(search))", kind: entry.result)
         }
-        guard projection == nil else { throw JSONQueryParser.error(at: location, "RANK() cannot be used in a grouped query") }
+        guard projection == nil else { throw QueryValidator.error(at: location, "RANK() cannot be used in a grouped query") }
         return SQLFragment(sql: "\(entry.sqlName)(matchinfo(\(match.alias).\(match.table), 'pcx'))", kind: entry.result)
     }
 
@@ -557,13 +557,13 @@ extension QueryCompiler {
     private mutating func call(_ entry: FunctionCatalog.Entry, _ name: String, _ arguments: [QueryExpression],
                                in clause: Clause, at location: String, insideAggregate: Bool) throws -> SQLFragment {
         guard entry.arity.contains(arguments.count) else {
-            throw JSONQueryParser.error(at: location, "\(name)() \(FunctionCatalog.describe(entry.arity)), got \(arguments.count)")
+            throw QueryValidator.error(at: location, "\(name)() \(FunctionCatalog.describe(entry.arity)), got \(arguments.count)")
         }
         if let index = entry.patternArgument, case .literal(.string(let pattern)) = arguments[index] {
             do {
                 try RegexPattern.validate(pattern)
             } catch {
-                throw JSONQueryParser.error(at: "\(location)[\(index + 1)]", "\(error)")
+                throw QueryValidator.error(at: "\(location)[\(index + 1)]", "\(error)")
             }
         }
         if let fusedFunction = entry.fusedWithProperty, case .property = arguments[0], case .literal(.string) = arguments[1] {

@@ -90,6 +90,7 @@ struct QueryCompiler {
     }
 
     mutating func compile(_ statement: SelectStatement) throws -> CompiledQuery {
+        try QueryValidator.validate(statement)
         sources = try ResolvedSource.resolve(statement.from, in: database)
         try markSourcesReadingDeleted(statement)
         try resolveFullTextMatches(statement)
@@ -195,7 +196,7 @@ struct QueryCompiler {
         switch expression {
         case .literal(.int(let value)): return String(max(value, 0))
         case .literal(.unsigned(let value)): return String(value > UInt64(Int64.max) ? Int64.max : Int64(value))
-        case .literal: throw JSONQueryParser.error(at: clause.rawValue, "must be an integer")
+        case .literal: throw QueryValidator.error(at: clause.rawValue, "must be an integer")
         default: return "doc_limit(\(try compile(expression, in: clause, at: clause.rawValue).sql), '\(clause.rawValue)')"
         }
     }
@@ -245,18 +246,18 @@ struct QueryCompiler {
         var total = 0
         for expression in statement.expressions { expression.forEach { if $0.arguments(ofCallTo: .match) != nil { total += 1 } } }
         guard total == placed.count else {
-            throw JSONQueryParser.error(at: "WHERE", "MATCH() can only appear at the top of WHERE or in an AND there (not under OR, NOT or elsewhere)")
+            throw QueryValidator.error(at: "WHERE", "MATCH() can only appear at the top of WHERE or in an AND there (not under OR, NOT or elsewhere)")
         }
         for arguments in placed {
             guard arguments.count == 2, case .literal(.string(let name)) = arguments[0] else {
-                throw JSONQueryParser.error(at: "WHERE", "MATCH() takes a full-text index name and a search string")
+                throw QueryValidator.error(at: "WHERE", "MATCH() takes a full-text index name and a search string")
             }
             guard let (source, table) = fullTextIndex(named: name) else {
                 // As LiteCore: a missing index is kCBLErrorMissingIndex, not a malformed query.
                 throw DocLiteError(.missingIndex, "WHERE: MATCH() needs a full-text index: there is no full-text index '\(name)'")
             }
             guard fullTextMatches[table] == nil else {
-                throw JSONQueryParser.error(at: "WHERE", "Sorry, multiple MATCHes of the same property are not allowed (index '\(name)')")
+                throw QueryValidator.error(at: "WHERE", "Sorry, multiple MATCHes of the same property are not allowed (index '\(name)')")
             }
             fullTextMatches[table] = FullTextMatch(table: table, alias: "f\(fullTextMatches.count)", source: source)
         }
@@ -284,12 +285,13 @@ struct QueryCompiler {
     /// `collection`: the same SQL a query emits, with unqualified columns.
     static func compileIndexExpression(_ expression: QueryExpression, collection: Collection, database: Database,
                                        at location: String) throws -> String {
+        try QueryValidator.validate(expression, at: location)
         var compiler = QueryCompiler(database: database)
         compiler.sources = [ResolvedSource(collection: collection, alias: collection.name, hasExplicitAlias: false,
                                            columnName: collection.name, sqlAlias: nil, join: nil, on: nil)]
         let fragment = try compiler.compile(expression, in: .index, at: location)
         guard compiler.parameterNames.isEmpty else {
-            throw JSONQueryParser.error(at: location, "an index expression cannot use parameters")
+            throw QueryValidator.error(at: location, "an index expression cannot use parameters")
         }
         return fragment.sql
     }

@@ -82,7 +82,7 @@ public final class Parameters: @unchecked Sendable {
     /// Whether `name` can name a parameter in a query: ASCII letters, digits
     /// and `_` (what `["$name"]` and `$name` accept).
     package static func isValidName(_ name: String) -> Bool {
-        !name.isEmpty && name.utf8.allSatisfy(JSONQueryParser.isIdentifierByte)
+        QueryValidator.isIdentifier(name)
     }
 
     /// A snapshot of the values; throws the first value that could not be set.

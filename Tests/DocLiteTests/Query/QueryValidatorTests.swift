@@ -1,0 +1,69 @@
+import XCTest
+@testable import DocLite
+
+/// A query tree made directly (no JSON, no builder) is checked as a JSON query
+/// is: each kind of mistake gives the same error, at the same location.
+final class QueryValidatorTests: DatabaseTestCase {
+    private func source(_ alias: String, join: DataSourceItem.JoinKind? = nil, on: QueryExpression? = nil,
+                        unnest: QueryExpression? = nil) -> DataSourceItem {
+        DataSourceItem(collection: nil, scope: nil, alias: alias, join: join, on: on, unnest: unnest)
+    }
+
+    private func nested(_ levels: Int) -> (json: String, tree: QueryExpression) {
+        var json = "true", tree = QueryExpression.literal(.bool(true))
+        for _ in 0..<levels {
+            json = #"["NOT", \#(json)]"#
+            tree = .operation(.not, [tree])
+        }
+        return (json, tree)
+    }
+
+    func testATreeMadeDirectlyGetsTheJSONFormsErrors() throws {
+        let yes = QueryExpression.literal(.bool(true))
+        let tooDeep = nested(QueryDepth.limit + 1)
+        let cases: [(json: String, tree: SelectStatement)] = [
+            (#"{"FROM": [{"AS": "a"}, {"AS": "b"}]}"#, SelectStatement(from: [source("a"), source("b")])),
+            (#"{"FROM": [{"AS": "a", "JOIN": "INNER", "ON": true}]}"#, SelectStatement(from: [source("a", join: .inner, on: yes)])),
+            (#"{"FROM": [{"AS": "a"}, {"AS": "b", "JOIN": "CROSS", "ON": true}]}"#,
+             SelectStatement(from: [source("a"), source("b", join: .cross, on: yes)])),
+            (#"{"FROM": [{"AS": "a"}, {"AS": "b", "JOIN": "LEFT OUTER"}]}"#,
+             SelectStatement(from: [source("a"), source("b", join: .leftOuter)])),
+            (#"{"FROM": [{"AS": "a", "UNNEST": [".x"]}]}"#, SelectStatement(from: [source("a", unnest: .property([.key("x")]))])),
+            (#"{"FROM": [{"COLLECTION": "s.c", "SCOPE": "s"}]}"#,
+             SelectStatement(from: [DataSourceItem(collection: "s.c", scope: "s", alias: nil, join: nil, on: nil, unnest: nil)])),
+            (#"{"WHERE": ["AND", true, ["NOT", true, false]]}"#,
+             SelectStatement(whereClause: .operation(.and, [yes, .operation(.not, [yes, .literal(.bool(false))])]))),
+            (#"{"WHERE": ["=", ["$bad-name"], 1]}"#, SelectStatement(whereClause: .operation(.equal, [.parameter("bad-name"), .literal(.int(1))]))),
+            (#"{"WHERE": ["ANY", "x-y", [".a"], true]}"#,
+             SelectStatement(whereClause: .quantified(.any, variable: "x-y", in: .property([.key("a")]), satisfies: yes))),
+            (#"{"WHAT": [["_.", ["META()"], "nope"]]}"#,
+             SelectStatement(what: [ResultItem(expression: .nested(.function("meta", []), [.key("nope")]))])),
+            (#"{"WHAT": [["AS", ["LOWER()", ["?"]], "v"]]}"#,
+             SelectStatement(what: [ResultItem(expression: .function("lower", [.variable([])]), alias: "v")])),
+            (#"{"ORDER_BY": [["DESC", ["-", 1, 2, 3]]]}"#,
+             SelectStatement(orderBy: [OrderingItem(expression: .operation(.subtract, [.literal(.int(1)), .literal(.int(2)), .literal(.int(3))]),
+                                                    descending: true)])),
+            (#"{"WHERE": \#(tooDeep.json)}"#, SelectStatement(whereClause: tooDeep.tree)),
+        ]
+        for (json, tree) in cases {
+            var fromJSON: DocLiteError?
+            XCTAssertThrowsError(try db.createQuery(json: json), json) { fromJSON = $0 as? DocLiteError }
+            var fromTree: DocLiteError?
+            XCTAssertThrowsError(try Query(database: db, statement: tree), json) { fromTree = $0 as? DocLiteError }
+            XCTAssertEqual(fromTree?.message, fromJSON?.message, json)
+            XCTAssertEqual(fromTree.map { $0.is(.invalidQuery) }, true, json)
+        }
+    }
+
+    /// Index expressions are checked the same way, whatever wrote them.
+    func testIndexExpressionsAreValidated() throws {
+        let collection = try db.defaultCollection()
+        assertThrows(.invalidQuery, containing: "expressions[0]: 'NOT' takes 1 operand, got 2") {
+            try collection.createIndex(withName: "bad", config: ValueIndexConfiguration(json: #"[["NOT", true, false]]"#))
+        }
+        assertThrows(.invalidQuery, containing: "expressions[0]: 'NOT' takes 1 operand, got 2") {
+            try collection.createIndex(IndexBuilder.valueIndex(
+                items: ValueIndexItem(path: "", expression: .operation(.not, [.literal(.bool(true)), .literal(.bool(false))]))), name: "bad")
+        }
+    }
+}
