@@ -523,25 +523,40 @@ typedef struct CBLQueryCollation CBLQueryCollation;
 /** The LIMIT (and OFFSET) of the query builder. */
 typedef struct CBLQueryLimit CBLQueryLimit;
 
-/** A document property by path ("address.city", "likes[0]"): [".address.city"]. Returns +1. */
-CBLQueryExpression* CBLQueryExpression_Property(const char* name);
-/** A property of the data source named `alias`: [".alias.name"]. Returns +1. */
-CBLQueryExpression* CBLQueryExpression_PropertyFrom(const char* name, const char* alias);
-/** The whole document, of the data source `alias` (optional): ["."] or [".alias."]. Returns +1. */
-CBLQueryExpression* CBLQueryExpression_All(const char* alias);
+/* Literals and parameters */
 /** A string literal. Returns +1. */
 CBLQueryExpression* CBLQueryExpression_String(const char* value);
 /** An integer literal. Returns +1. */
 CBLQueryExpression* CBLQueryExpression_Int(int64_t value);
+/** A floating-point literal, written as its shortest decimal form (1.1f is 1.1). Returns +1. */
+CBLQueryExpression* CBLQueryExpression_Float(float value);
 /** A floating-point literal. Returns +1. */
 CBLQueryExpression* CBLQueryExpression_Double(double value);
 /** A boolean literal. Returns +1. */
 CBLQueryExpression* CBLQueryExpression_Bool(bool value);
 /** The JSON null literal. Returns +1. */
 CBLQueryExpression* CBLQueryExpression_Null(void);
+/** A date literal, `millis` milliseconds since 1970: its ISO-8601 UTC string with
+    milliseconds ("2024-01-10T14:31:14.000Z"). Returns +1. */
+CBLQueryExpression* CBLQueryExpression_Date(int64_t millis);
 /** A query parameter, set with CBLQuery_SetParameters: ["$name"]. Returns +1. */
 CBLQueryExpression* CBLQueryExpression_Parameter(const char* name);
+/** An array literal of `count` expressions: ["[]", item1, item2…]. The array is borrowed,
+    each item consumed. Returns +1. */
+CBLQueryExpression* CBLQueryExpression_Array(CBLQueryExpression* const* items, size_t count);
+/** A dictionary literal {keys[i]: values[i]…} of `count` members; the keys must be unique.
+    Both arrays are borrowed, each value consumed. Returns +1. */
+CBLQueryExpression* CBLQueryExpression_Dictionary(const char* const* keys, CBLQueryExpression* const* values, size_t count);
 
+/* Properties */
+/** A document property by path ("address.city", "likes[0]"): [".address.city"]. Returns +1. */
+CBLQueryExpression* CBLQueryExpression_Property(const char* name);
+/** A property of the data source named `alias`: [".alias.name"]. Returns +1. */
+CBLQueryExpression* CBLQueryExpression_PropertyFrom(const char* name, const char* alias);
+/** The whole document, of the data source `alias` (optional): ["."] or [".alias."]. Returns +1. */
+CBLQueryExpression* CBLQueryExpression_All(const char* alias);
+
+/* Comparisons */
 /** a = b. Consumes a and b; returns +1. */
 CBLQueryExpression* CBLQueryExpression_EqualTo(CBLQueryExpression* a, CBLQueryExpression* b);
 /** a != b. Consumes a and b; returns +1. */
@@ -554,23 +569,10 @@ CBLQueryExpression* CBLQueryExpression_LessThanOrEqualTo(CBLQueryExpression* a, 
 CBLQueryExpression* CBLQueryExpression_GreaterThan(CBLQueryExpression* a, CBLQueryExpression* b);
 /** a >= b. Consumes a and b; returns +1. */
 CBLQueryExpression* CBLQueryExpression_GreaterThanOrEqualTo(CBLQueryExpression* a, CBLQueryExpression* b);
-/** a AND b. Consumes a and b; returns +1. */
-CBLQueryExpression* CBLQueryExpression_And(CBLQueryExpression* a, CBLQueryExpression* b);
-/** a OR b. Consumes a and b; returns +1. */
-CBLQueryExpression* CBLQueryExpression_Or(CBLQueryExpression* a, CBLQueryExpression* b);
-/** NOT a. Consumes a; returns +1. */
-CBLQueryExpression* CBLQueryExpression_Not(CBLQueryExpression* a);
-/** a LIKE pattern (% and _ wildcards). Consumes both; returns +1. */
-CBLQueryExpression* CBLQueryExpression_Like(CBLQueryExpression* a, CBLQueryExpression* pattern);
-/** a + b. Consumes a and b; returns +1. */
-CBLQueryExpression* CBLQueryExpression_Add(CBLQueryExpression* a, CBLQueryExpression* b);
-/** a - b. Consumes a and b; returns +1. */
-CBLQueryExpression* CBLQueryExpression_Subtract(CBLQueryExpression* a, CBLQueryExpression* b);
-/** a * b. Consumes a and b; returns +1. */
-CBLQueryExpression* CBLQueryExpression_Multiply(CBLQueryExpression* a, CBLQueryExpression* b);
-/** a / b; two integers divide as integers, the quotient truncated toward zero (7 / 2 is 3,
-    7.0 / 2 is 3.5), as in Couchbase Lite. Consumes a and b; returns +1. */
-CBLQueryExpression* CBLQueryExpression_Divide(CBLQueryExpression* a, CBLQueryExpression* b);
+/** a IS b (null IS null is true). Consumes a and b; returns +1. */
+CBLQueryExpression* CBLQueryExpression_Is(CBLQueryExpression* a, CBLQueryExpression* b);
+/** a IS NOT b. Consumes a and b; returns +1. */
+CBLQueryExpression* CBLQueryExpression_IsNot(CBLQueryExpression* a, CBLQueryExpression* b);
 /** Whether a is neither null nor missing. Consumes a; returns +1. */
 CBLQueryExpression* CBLQueryExpression_IsValued(CBLQueryExpression* a);
 /** Whether a is null or missing. Consumes a; returns +1. */
@@ -580,36 +582,44 @@ CBLQueryExpression* CBLQueryExpression_Between(CBLQueryExpression* a, CBLQueryEx
 /** Whether a equals one of `items` (the array borrowed, each of its `count` items
     consumed). Consumes a; returns +1. */
 CBLQueryExpression* CBLQueryExpression_In(CBLQueryExpression* a, CBLQueryExpression* const* items, size_t count);
-
-/** A floating-point literal, written as its shortest decimal form (1.1f is 1.1). Returns +1. */
-CBLQueryExpression* CBLQueryExpression_Float(float value);
-/** A date literal, `millis` milliseconds since 1970: its ISO-8601 UTC string with
-    milliseconds ("2024-01-10T14:31:14.000Z"). Returns +1. */
-CBLQueryExpression* CBLQueryExpression_Date(int64_t millis);
-/** NOT a, as CBLQueryExpression_Not: ["NOT", a]. Consumes a; returns +1. */
-CBLQueryExpression* CBLQueryExpression_Negated(CBLQueryExpression* a);
-/** a % b. Consumes a and b; returns +1. */
-CBLQueryExpression* CBLQueryExpression_Modulo(CBLQueryExpression* a, CBLQueryExpression* b);
-/** a IS b (null IS null is true). Consumes a and b; returns +1. */
-CBLQueryExpression* CBLQueryExpression_Is(CBLQueryExpression* a, CBLQueryExpression* b);
-/** a IS NOT b. Consumes a and b; returns +1. */
-CBLQueryExpression* CBLQueryExpression_IsNot(CBLQueryExpression* a, CBLQueryExpression* b);
+/** a LIKE pattern (% and _ wildcards). Consumes both; returns +1. */
+CBLQueryExpression* CBLQueryExpression_Like(CBLQueryExpression* a, CBLQueryExpression* pattern);
 /** Whether a matches the regular expression `pattern`: ["REGEXP_LIKE()", a, pattern].
     Consumes both; returns +1. */
 CBLQueryExpression* CBLQueryExpression_Regex(CBLQueryExpression* a, CBLQueryExpression* pattern);
+
+/* Arithmetic */
+/** a + b. Consumes a and b; returns +1. */
+CBLQueryExpression* CBLQueryExpression_Add(CBLQueryExpression* a, CBLQueryExpression* b);
+/** a - b. Consumes a and b; returns +1. */
+CBLQueryExpression* CBLQueryExpression_Subtract(CBLQueryExpression* a, CBLQueryExpression* b);
+/** a * b. Consumes a and b; returns +1. */
+CBLQueryExpression* CBLQueryExpression_Multiply(CBLQueryExpression* a, CBLQueryExpression* b);
+/** a / b; two integers divide as integers, the quotient truncated toward zero (7 / 2 is 3,
+    7.0 / 2 is 3.5), as in Couchbase Lite. Consumes a and b; returns +1. */
+CBLQueryExpression* CBLQueryExpression_Divide(CBLQueryExpression* a, CBLQueryExpression* b);
+/** a % b. Consumes a and b; returns +1. */
+CBLQueryExpression* CBLQueryExpression_Modulo(CBLQueryExpression* a, CBLQueryExpression* b);
+/** NOT a, as CBLQueryExpression_Not: ["NOT", a]. Consumes a; returns +1. */
+CBLQueryExpression* CBLQueryExpression_Negated(CBLQueryExpression* a);
+
+/* Logic */
+/** a AND b. Consumes a and b; returns +1. */
+CBLQueryExpression* CBLQueryExpression_And(CBLQueryExpression* a, CBLQueryExpression* b);
+/** a OR b. Consumes a and b; returns +1. */
+CBLQueryExpression* CBLQueryExpression_Or(CBLQueryExpression* a, CBLQueryExpression* b);
+/** NOT a. Consumes a; returns +1. */
+CBLQueryExpression* CBLQueryExpression_Not(CBLQueryExpression* a);
+
+/* COLLATE */
 /** `a` under `collation`: ["COLLATE", {…}, a]. Around a condition
     (Collate(EqualTo(x, y), c), Collate(Like(x, p), c)) it collates the first comparison
     or LIKE inside; around an operand (EqualTo(Collate(x, c), y), Like(Collate(x, c), p),
     Like(x, Collate(p, c))) the comparison or LIKE it is an operand of; around an
     ORDER BY key, the ordering. Consumes a and collation; returns +1. */
 CBLQueryExpression* CBLQueryExpression_Collate(CBLQueryExpression* a, CBLQueryCollation* collation);
-/** An array literal of `count` expressions: ["[]", item1, item2…]. The array is borrowed,
-    each item consumed. Returns +1. */
-CBLQueryExpression* CBLQueryExpression_Array(CBLQueryExpression* const* items, size_t count);
-/** A dictionary literal {keys[i]: values[i]…} of `count` members; the keys must be unique.
-    Both arrays are borrowed, each value consumed. Returns +1. */
-CBLQueryExpression* CBLQueryExpression_Dictionary(const char* const* keys, CBLQueryExpression* const* values, size_t count);
 
+/* Collations, for CBLQueryExpression_Collate */
 /** ASCII collation (byte order); `caseSensitive` false makes ASCII letters of either
     case equal: {"UNICODE": false, "LOCALE": null, "CASE": caseSensitive, "DIAC": true}. Returns +1. */
 CBLQueryCollation* CBLQueryCollation_ASCII(bool caseSensitive);
@@ -617,6 +627,7 @@ CBLQueryCollation* CBLQueryCollation_ASCII(bool caseSensitive);
     "DIAC": diacriticSensitive}; `locale` ("en_US", "se") optional: NULL is the current locale. Returns +1. */
 CBLQueryCollation* CBLQueryCollation_Unicode(bool caseSensitive, bool diacriticSensitive, const char* locale);
 
+/* Metadata (META()) */
 /** The document ID, of the data source `alias` (optional): ["._id"]; column title `id`. Returns +1. */
 CBLQueryExpression* CBLQueryMeta_ID(const char* alias);
 /** The document's sequence number, of the data source `alias` (optional): ["._sequence"];
@@ -631,6 +642,7 @@ CBLQueryExpression* CBLQueryMeta_Expiration(const char* alias);
 /** The current revision ID, of the data source `alias` (optional): ["._revisionID"]. Returns +1. */
 CBLQueryExpression* CBLQueryMeta_RevisionID(const char* alias);
 
+/* Aggregates */
 /** COUNT(a); `a` optional (NULL counts rows). Consumes a; returns +1. */
 CBLQueryExpression* CBLQueryFunction_Count(CBLQueryExpression* a);
 /** SUM(a). Consumes a; returns +1. */
@@ -641,12 +653,8 @@ CBLQueryExpression* CBLQueryFunction_Avg(CBLQueryExpression* a);
 CBLQueryExpression* CBLQueryFunction_Min(CBLQueryExpression* a);
 /** MAX(a). Consumes a; returns +1. */
 CBLQueryExpression* CBLQueryFunction_Max(CBLQueryExpression* a);
-/** LOWER(a). Consumes a; returns +1. */
-CBLQueryExpression* CBLQueryFunction_Lower(CBLQueryExpression* a);
-/** UPPER(a). Consumes a; returns +1. */
-CBLQueryExpression* CBLQueryFunction_Upper(CBLQueryExpression* a);
-/** LENGTH(a), in characters. Consumes a; returns +1. */
-CBLQueryExpression* CBLQueryFunction_Length(CBLQueryExpression* a);
+
+/* Math */
 /** ABS(a), the absolute value. Consumes a; returns +1. */
 CBLQueryExpression* CBLQueryFunction_Abs(CBLQueryExpression* a);
 /** ACOS(a), in radians. Consumes a; returns +1. */
@@ -655,12 +663,16 @@ CBLQueryExpression* CBLQueryFunction_Acos(CBLQueryExpression* a);
 CBLQueryExpression* CBLQueryFunction_Asin(CBLQueryExpression* a);
 /** ATAN(a), in radians. Consumes a; returns +1. */
 CBLQueryExpression* CBLQueryFunction_Atan(CBLQueryExpression* a);
+/** ATAN2(y, x), the arctangent of y/x in radians. Consumes y and x; returns +1. */
+CBLQueryExpression* CBLQueryFunction_Atan2(CBLQueryExpression* y, CBLQueryExpression* x);
 /** CEIL(a), the smallest integer not below a. Consumes a; returns +1. */
 CBLQueryExpression* CBLQueryFunction_Ceil(CBLQueryExpression* a);
 /** COS(a), a in radians. Consumes a; returns +1. */
 CBLQueryExpression* CBLQueryFunction_Cos(CBLQueryExpression* a);
 /** DEGREES(a): radians to degrees. Consumes a; returns +1. */
 CBLQueryExpression* CBLQueryFunction_Degrees(CBLQueryExpression* a);
+/** E(), Euler's number. Returns +1. */
+CBLQueryExpression* CBLQueryFunction_E(void);
 /** EXP(a): e to the power a. Consumes a; returns +1. */
 CBLQueryExpression* CBLQueryFunction_Exp(CBLQueryExpression* a);
 /** FLOOR(a), the largest integer not above a. Consumes a; returns +1. */
@@ -669,10 +681,16 @@ CBLQueryExpression* CBLQueryFunction_Floor(CBLQueryExpression* a);
 CBLQueryExpression* CBLQueryFunction_Ln(CBLQueryExpression* a);
 /** LOG(a), the base-10 logarithm. Consumes a; returns +1. */
 CBLQueryExpression* CBLQueryFunction_Log(CBLQueryExpression* a);
+/** PI(). Returns +1. */
+CBLQueryExpression* CBLQueryFunction_Pi(void);
+/** POWER(base, exponent). Consumes both; returns +1. */
+CBLQueryExpression* CBLQueryFunction_Power(CBLQueryExpression* base, CBLQueryExpression* exponent);
 /** RADIANS(a): degrees to radians. Consumes a; returns +1. */
 CBLQueryExpression* CBLQueryFunction_Radians(CBLQueryExpression* a);
 /** ROUND(a), to an integer. Consumes a; returns +1. */
 CBLQueryExpression* CBLQueryFunction_Round(CBLQueryExpression* a);
+/** ROUND(a, digits), to `digits` decimals. Consumes both; returns +1. */
+CBLQueryExpression* CBLQueryFunction_RoundDigits(CBLQueryExpression* a, CBLQueryExpression* digits);
 /** SIGN(a): -1, 0 or 1. Consumes a; returns +1. */
 CBLQueryExpression* CBLQueryFunction_Sign(CBLQueryExpression* a);
 /** SIN(a), a in radians. Consumes a; returns +1. */
@@ -683,12 +701,26 @@ CBLQueryExpression* CBLQueryFunction_Sqrt(CBLQueryExpression* a);
 CBLQueryExpression* CBLQueryFunction_Tan(CBLQueryExpression* a);
 /** TRUNC(a), truncated to an integer. Consumes a; returns +1. */
 CBLQueryExpression* CBLQueryFunction_Trunc(CBLQueryExpression* a);
+/** TRUNC(a, digits), truncated to `digits` decimals. Consumes both; returns +1. */
+CBLQueryExpression* CBLQueryFunction_TruncDigits(CBLQueryExpression* a, CBLQueryExpression* digits);
+
+/* Strings */
+/** CONTAINS(a, substring): whether the string a contains `substring`. Consumes both; returns +1. */
+CBLQueryExpression* CBLQueryFunction_Contains(CBLQueryExpression* a, CBLQueryExpression* substring);
+/** LENGTH(a), in characters. Consumes a; returns +1. */
+CBLQueryExpression* CBLQueryFunction_Length(CBLQueryExpression* a);
+/** LOWER(a). Consumes a; returns +1. */
+CBLQueryExpression* CBLQueryFunction_Lower(CBLQueryExpression* a);
+/** UPPER(a). Consumes a; returns +1. */
+CBLQueryExpression* CBLQueryFunction_Upper(CBLQueryExpression* a);
 /** LTRIM(a), without leading whitespace. Consumes a; returns +1. */
 CBLQueryExpression* CBLQueryFunction_Ltrim(CBLQueryExpression* a);
 /** RTRIM(a), without trailing whitespace. Consumes a; returns +1. */
 CBLQueryExpression* CBLQueryFunction_Rtrim(CBLQueryExpression* a);
 /** TRIM(a), without leading and trailing whitespace. Consumes a; returns +1. */
 CBLQueryExpression* CBLQueryFunction_Trim(CBLQueryExpression* a);
+
+/* Dates */
 /** STR_TO_MILLIS(a): an ISO-8601 date string to milliseconds since 1970. Consumes a; returns +1. */
 CBLQueryExpression* CBLQueryFunction_StringToMillis(CBLQueryExpression* a);
 /** STR_TO_UTC(a): an ISO-8601 date string to the same instant in UTC. Consumes a; returns +1. */
@@ -697,26 +729,12 @@ CBLQueryExpression* CBLQueryFunction_StringToUTC(CBLQueryExpression* a);
 CBLQueryExpression* CBLQueryFunction_MillisToString(CBLQueryExpression* a);
 /** MILLIS_TO_UTC(a): milliseconds since 1970 to an ISO-8601 UTC string. Consumes a; returns +1. */
 CBLQueryExpression* CBLQueryFunction_MillisToUTC(CBLQueryExpression* a);
-/** E(), Euler's number. Returns +1. */
-CBLQueryExpression* CBLQueryFunction_E(void);
-/** PI(). Returns +1. */
-CBLQueryExpression* CBLQueryFunction_Pi(void);
-/** ATAN2(y, x), the arctangent of y/x in radians. Consumes y and x; returns +1. */
-CBLQueryExpression* CBLQueryFunction_Atan2(CBLQueryExpression* y, CBLQueryExpression* x);
-/** POWER(base, exponent). Consumes both; returns +1. */
-CBLQueryExpression* CBLQueryFunction_Power(CBLQueryExpression* base, CBLQueryExpression* exponent);
-/** ROUND(a, digits), to `digits` decimals. Consumes both; returns +1. */
-CBLQueryExpression* CBLQueryFunction_RoundDigits(CBLQueryExpression* a, CBLQueryExpression* digits);
-/** TRUNC(a, digits), truncated to `digits` decimals. Consumes both; returns +1. */
-CBLQueryExpression* CBLQueryFunction_TruncDigits(CBLQueryExpression* a, CBLQueryExpression* digits);
-/** CONTAINS(a, substring): whether the string a contains `substring`. Consumes both; returns +1. */
-CBLQueryExpression* CBLQueryFunction_Contains(CBLQueryExpression* a, CBLQueryExpression* substring);
 
+/* Arrays: functions, variables and ANY / EVERY */
 /** ARRAY_CONTAINS(a, value): whether the array a contains `value`. Consumes both; returns +1. */
 CBLQueryExpression* CBLQueryArrayFunction_Contains(CBLQueryExpression* a, CBLQueryExpression* value);
 /** ARRAY_LENGTH(a), the number of items of the array a. Consumes a; returns +1. */
 CBLQueryExpression* CBLQueryArrayFunction_Length(CBLQueryExpression* a);
-
 /** A variable bound by CBLQueryArrayExpression_Any/_Every/_AnyAndEvery, usable in their
     condition; "x.name" is a property of the item: ["?x.name"]. Returns +1. */
 CBLQueryExpression* CBLQueryArrayExpression_Variable(const char* name);
@@ -734,6 +752,7 @@ CBLQueryExpression* CBLQueryArrayExpression_Every(CBLQueryExpression* variable, 
 CBLQueryExpression* CBLQueryArrayExpression_AnyAndEvery(CBLQueryExpression* variable, CBLQueryExpression* inArray,
                                                         CBLQueryExpression* satisfies);
 
+/* Full-text search */
 /** MATCH(index, query): whether the document matches the full-text `query` in the
     full-text index `indexName` (see CBLCollection_CreateFullTextIndex) of the data source
     `alias` (optional: needed with joins): ["MATCH()", "alias.indexName", "query"]. Returns +1. */
