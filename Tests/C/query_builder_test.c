@@ -1,4 +1,4 @@
-/* The QueryBuilder by handle: seed-style queries (Objective-C examples of the
+/* The QueryBuilder by handle: guide-style queries (Objective-C examples of the
    Couchbase Lite guide written in C) built by nested construction without
    naming parts, run and checked row by row; the query's JSON; and misuse
    (NULL, consumed, released and wrong-kind parts) as errors, never crashes.

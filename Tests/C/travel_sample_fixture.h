@@ -1,6 +1,6 @@
 /* A small travel-sample-shaped database for the C tests of the Objective-C
- * QueryBuilder guides (seed_query_builder_test.c, seed_result_set_test.c),
- * modelled on the Swift fixture of BuilderSeedExampleTests: airlines, hotels,
+ * QueryBuilder guides (query_builder_guide_test.c, result_set_guide_test.c),
+ * modelled on the Swift fixture of QueryBuilderGuideTests: airlines, hotels,
  * landmarks, routes, airports, users and one deleted document, saved into the
  * default collection of a database named "travel-sample". */
 #ifndef DOCLITE_TRAVEL_SAMPLE_FIXTURE_H

@@ -1,6 +1,6 @@
 import CSQLite
 
-/// N1QL array functions (reference §3.3); `array_contains` is `doc_array_contains`
+/// N1QL array functions; `array_contains` is `doc_array_contains`
 /// and `array_of` is `doc_array` (``QueryFunctions``). A non-array argument gives null.
 ///
 /// - `doc_array_avg(a)`: the mean of the elements as a double, non-numbers counting as 0; `[]` → 0.

@@ -14,9 +14,9 @@ import CSQLite
 enum BodyFunctions {
     typealias Function = @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void
 
-    static func register(on connection: SQLiteConnection, keys: SharedKeys) {
+    static func register(with registrar: FunctionRegistrar) {
         func add(_ name: String, _ arity: Int32, _ function: @escaping Function) {
-            register(name, arity, function, on: connection, keys: keys)
+            registrar.add(name, arity, readsSubtypes: false, function)
         }
         add("doc_value", 2) { context, _, argv in
             BodyFunctions.withProperty(context, argv) { body, offset in
@@ -42,17 +42,6 @@ enum BodyFunctions {
                 let matched = BodyFunctions.withText(of: body, at: offset) { pattern.matches($0) }
                 sqlite3_result_int(context, matched == true ? 1 : 0)
             }
-        }
-    }
-
-    /// Registers a deterministic scalar function whose user data is `keys`.
-    /// `readsSubtypes`: the function reads the boolean subtype of its arguments.
-    static func register(_ name: String, _ arity: Int32, readsSubtypes: Bool = false, _ function: @escaping Function,
-                         on connection: SQLiteConnection, keys: SharedKeys) {
-        let flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS | (readsSubtypes ? SQLITE_SUBTYPE : 0)
-        let userData = Unmanaged.passRetained(keys).toOpaque()
-        sqlite3_create_function_v2(connection.handle, name, arity, flags, userData, function, nil, nil) {
-            Unmanaged<SharedKeys>.fromOpaque($0!).release()
         }
     }
 

@@ -93,8 +93,8 @@ final class CollationFolding {
 /// non-binary collation (both sides folded by ``CollationFolding``; MISSING
 /// and null propagate; other blobs never match).
 enum Collations {
-    static func register(on connection: SQLiteConnection, keys: SharedKeys) {
-        BodyFunctions.register("doc_like_collated", 3, { context, _, argv in
+    static func register(with registrar: FunctionRegistrar) {
+        registrar.add("doc_like_collated", 3, readsSubtypes: false) { context, _, argv in
             let value = argv![0], pattern = argv![1]
             for argument in [value, pattern] {
                 switch sqlite3_value_type(argument) {
@@ -114,8 +114,8 @@ enum Collations {
                 cached.value.0.fold(BodyFunctions.rawText(value)).withUnsafeBytes { cached.value.1.matches($0) }
             }
             if let matched { sqlite3_result_int(context, matched ? 1 : 0) }
-        }, on: connection, keys: keys)
-        sqlite3_collation_needed(connection.handle, nil) { _, db, _, name in
+        }
+        sqlite3_collation_needed(registrar.connection.handle, nil) { _, db, _, name in
             guard let name, let collation = Collation(sqlName: String(cString: name)), collation.unicode,
                   let collator = UnicodeCollator(collation) else { return }
             let pointer = Unmanaged.passRetained(collator).toOpaque()

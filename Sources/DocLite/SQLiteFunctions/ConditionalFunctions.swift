@@ -1,6 +1,6 @@
 import CSQLite
 
-/// N1QL conditional functions (reference §3.3). They return one of their
+/// N1QL conditional functions. They return one of their
 /// arguments as is (a boolean stays a boolean).
 ///
 /// - `doc_ifmissing(v…)`: the first argument that is not MISSING, else MISSING.

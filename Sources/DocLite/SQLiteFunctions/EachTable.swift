@@ -7,10 +7,10 @@ import CSQLite
 /// included) is one row holding itself, as in LiteCore's `fl_each`; MISSING
 /// has no rows. ANY / EVERY and UNNEST compile to it.
 enum EachTable {
-    /// Registers `doc_each` on `connection`; dict keys are read with `keys`.
-    static func register(on connection: SQLiteConnection, keys: SharedKeys) {
-        let keysPointer = Unmanaged.passRetained(keys).toOpaque()
-        sqlite3_create_module_v2(connection.handle, "doc_each", module, keysPointer) {
+    /// Registers `doc_each`; dict keys are read with the registrar's keys.
+    static func register(with registrar: FunctionRegistrar) {
+        let keysPointer = Unmanaged.passRetained(registrar.keys).toOpaque()
+        sqlite3_create_module_v2(registrar.connection.handle, "doc_each", module, keysPointer) {
             Unmanaged<SharedKeys>.fromOpaque($0!).release()
         }
     }

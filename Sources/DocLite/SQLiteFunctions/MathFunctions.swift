@@ -5,7 +5,7 @@ import Darwin
 #endif
 import CSQLite
 
-/// N1QL math functions (reference §2.7, §3.3), computed as doubles. A number
+/// N1QL math functions, computed as doubles. A number
 /// is an SQL number or a boolean (0 or 1); a non-finite result (NaN, infinity)
 /// is null.
 ///

@@ -18,11 +18,10 @@ import CSQLite
 ///   there with SQLite's bare "datatype mismatch").
 /// - aggregate `doc_array_agg(v)`: the values as an array (MISSING skipped).
 ///
-/// The N1QL function library is registered with them (``FunctionLibrary``).
 enum QueryFunctions {
-    static func register(on connection: SQLiteConnection, keys: SharedKeys) {
+    static func register(with registrar: FunctionRegistrar) {
         func add(_ name: String, _ arity: Int32, readsSubtypes: Bool = false, _ function: @escaping BodyFunctions.Function) {
-            BodyFunctions.register(name, arity, readsSubtypes: readsSubtypes, function, on: connection, keys: keys)
+            registrar.add(name, arity, readsSubtypes: readsSubtypes, function)
         }
         add("doc_result", 2) { context, _, argv in
             BodyFunctions.withProperty(context, argv) { body, offset in
@@ -120,8 +119,7 @@ enum QueryFunctions {
                 }
             }
         }
-        ArrayAggregate.register(on: connection, keys: keys)
-        FunctionLibrary.register(on: connection, keys: keys)
+        ArrayAggregate.register(with: registrar)
     }
 
     /// Builds a value with an encoder over the database's shared keys (assigning
@@ -241,12 +239,10 @@ private enum ArrayAggregate {
         }
     }
 
-    static func register(on connection: SQLiteConnection, keys: SharedKeys) {
-        let flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS | SQLITE_SUBTYPE
-        let userData = Unmanaged.passRetained(keys).toOpaque()
-        sqlite3_create_function_v2(connection.handle, "doc_array_agg", 1, flags, userData, nil, { context, _, argv in
+    static func register(with registrar: FunctionRegistrar) {
+        registrar.addAggregate("doc_array_agg", 1, step: { context, _, argv in
             ArrayAggregate.state(context, create: true)?.takeUnretainedValue().encoder.write(argv![0])
-        }, { context in
+        }, final: { context in
             let keys = BodyFunctions.keys(context).takeUnretainedValue()
             let state = ArrayAggregate.state(context, create: false)?.takeRetainedValue() ?? ArrayAggregate.State(keys: keys)
             state.encoder.endArray()
@@ -254,9 +250,7 @@ private enum ArrayAggregate {
                 sqlite3_result_blob(context, $0.baseAddress, Int32($0.count), csqlite_transient())
             }
             sqlite3_result_subtype(context, RuntimeSubtype.container)
-        }) {
-            Unmanaged<SharedKeys>.fromOpaque($0!).release()
-        }
+        })
     }
 
     /// The state stored in the aggregate context (a retained reference), made on first use.

@@ -1,7 +1,6 @@
 import CSQLite
 
-/// N1QL regular-expression functions on PCRE2 (reference §2.6; the syntax's
-/// differences from Couchbase Lite's ECMAScript are in docs/differences.md).
+/// N1QL regular-expression functions on PCRE2 (the syntax's differences from Couchbase Lite's ECMAScript are in docs/differences.md).
 /// The pattern is compiled once per statement (``RegexPattern``, cached as
 /// auxiliary data on the pattern argument); an invalid one is an SQL error.
 /// A non-string subject, pattern or replacement gives null.

@@ -5,7 +5,7 @@ import Darwin
 #endif
 import CSQLite
 
-/// N1QL string functions (reference §2.9, §3.3); `concat` is `doc_concat` (``QueryFunctions``).
+/// N1QL string functions; `concat` is `doc_concat` (``QueryFunctions``).
 ///
 /// - `doc_contains(s, sub)`: boolean; a string or number is searched as its text,
 ///   other values (booleans, containers) contain nothing. `doc_contains(s, sub, collation)`

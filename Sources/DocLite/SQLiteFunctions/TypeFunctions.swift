@@ -5,7 +5,7 @@ import Darwin
 #endif
 import CSQLite
 
-/// N1QL type functions (reference §2.8, §3.3).
+/// N1QL type functions: the `IS*` tests and the `TO*` conversions.
 ///
 /// - `doc_isarray`, `doc_isatom` (boolean, number or string), `doc_isboolean`,
 ///   `doc_isnumber`, `doc_isobject`, `doc_isstring`: booleans.

@@ -168,7 +168,7 @@ public final class Database: @unchecked Sendable {
     private static func prepare(_ connection: SQLiteConnection, keys: SharedKeys, fullSync: Bool) throws {
         try connection.execute("PRAGMA journal_mode = WAL")
         try connection.execute("PRAGMA synchronous = \(fullSync ? "FULL" : "NORMAL")")
-        registerFunctions(on: connection, keys: keys)
+        FunctionLibrary.register(on: connection, keys: keys)
         func schemaVersion() throws -> Int64 {
             try connection.withStatement("PRAGMA user_version") { version in
                 try version.step()
@@ -199,15 +199,6 @@ public final class Database: @unchecked Sendable {
         if found > Schema.version {
             throw DocLiteError(.databaseTooNew, "the database file was written by a newer DocLite (schema \(found), this one reads \(Schema.version))")
         }
-    }
-
-    /// Registers the SQL functions queries use on a connection of this database.
-    static func registerFunctions(on connection: SQLiteConnection, keys: SharedKeys) {
-        BodyFunctions.register(on: connection, keys: keys)
-        QueryFunctions.register(on: connection, keys: keys)
-        EachTable.register(on: connection, keys: keys)
-        Collations.register(on: connection, keys: keys)
-        DateFunctions.register(on: connection)
     }
 
     /// Loads the shared keys `connection` sees that are not in memory yet.

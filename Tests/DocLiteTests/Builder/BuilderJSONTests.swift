@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 @testable import DocLite
 
-/// Every builder call's JSON against the reference rendering (`cbl-query-semantics.md` §1).
+/// Every builder call's JSON against the JSON Couchbase Lite's builders write for it.
 final class BuilderJSONTests: XCTestCase {
     private func assertJSON(_ expression: ExpressionProtocol, _ expected: String, file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertEqual(JSONQueryWriter.json(expression.node), try JSONValue(json: expected), "\(expected)", file: file, line: line)
@@ -12,7 +12,7 @@ final class BuilderJSONTests: XCTestCase {
         let a = DocLite.Expression.property("a"), b = DocLite.Expression.property("b")
         let date = Date(timeIntervalSince1970: 1_704_897_074)   // 2024-01-10T14:31:14Z
         let table: [(ExpressionProtocol, String)] = [
-            // §1.5 literals
+            // literals
             (DocLite.Expression.string("s"), #""s""#),
             (DocLite.Expression.int(123), "123"),
             (DocLite.Expression.int64(-9_000_000_000), "-9000000000"),
@@ -34,12 +34,12 @@ final class BuilderJSONTests: XCTestCase {
             (DocLite.Expression.dictionary(["k": "v", "n": 1, "e": a]), #"{"k": "v", "n": 1, "e": [".a"]}"#),
             (DocLite.Expression.array(["v", 1, a]), #"["[]", "v", 1, [".a"]]"#),
             (DocLite.Expression.value(["x", 2]), #"["[]", "x", 2]"#),
-            // §1.6 properties
+            // properties
             (DocLite.Expression.property("a.b[0].c"), #"[".a.b[0].c"]"#),
             (DocLite.Expression.property("p").from("x"), #"[".x.p"]"#),
             (DocLite.Expression.all(), #"["."]"#),
             (DocLite.Expression.all().from("x"), #"[".x."]"#),
-            // §1.7 meta
+            // meta
             (Meta.id, #"["._id"]"#),
             (Meta.sequence, #"["._sequence"]"#),
             (Meta.isDeleted, #"["._deleted"]"#),
@@ -47,9 +47,9 @@ final class BuilderJSONTests: XCTestCase {
             (Meta.revisionID, #"["._revisionID"]"#),
             (Meta.id.from("a"), #"[".a._id"]"#),
             (Meta.sequence.from("a"), #"[".a._sequence"]"#),
-            // §1.8 parameters
+            // parameters
             (DocLite.Expression.parameter("name"), #"["$name"]"#),
-            // §1.9 operators
+            // operators
             (a.lessThan(b), #"["<", [".a"], [".b"]]"#),
             (a.lessThanOrEqualTo(b), #"["<=", [".a"], [".b"]]"#),
             (a.greaterThan(b), #"[">", [".a"], [".b"]]"#),
@@ -73,7 +73,7 @@ final class BuilderJSONTests: XCTestCase {
             (a.or(b), #"["OR", [".a"], [".b"]]"#),
             (DocLite.Expression.not(a), #"["NOT", [".a"]]"#),
             (DocLite.Expression.negated(a), #"["NOT", [".a"]]"#),
-            // §1.9 collations
+            // collations
             (a.collate(Collation.ascii()), #"["COLLATE", {"UNICODE": false, "LOCALE": null, "CASE": true, "DIAC": true}, [".a"]]"#),
             (a.collate(Collation.ascii().ignoreCase(true)), #"["COLLATE", {"UNICODE": false, "LOCALE": null, "CASE": false, "DIAC": true}, [".a"]]"#),
             (a.collate(Collation.unicode().locale("fr")), #"["COLLATE", {"UNICODE": true, "LOCALE": "fr", "CASE": true, "DIAC": true}, [".a"]]"#),
@@ -81,7 +81,7 @@ final class BuilderJSONTests: XCTestCase {
              #"["COLLATE", {"UNICODE": true, "LOCALE": "en_US", "CASE": false, "DIAC": false}, [".a"]]"#),
             (a.collate(Collation.unicode().ignoreAccents(true).locale(nil)),
              #"["COLLATE", {"UNICODE": true, "LOCALE": "\#(Locale.current.identifier)", "CASE": true, "DIAC": false}, [".a"]]"#),
-            // §1.10 array expressions
+            // array expressions
             (ArrayExpression.variable("x"), #"["?x"]"#),
             (ArrayExpression.variable("x.name"), #"["?x.name"]"#),
             (ArrayExpression.any(ArrayExpression.variable("x")).in(a).satisfies(ArrayExpression.variable("x").equalTo(DocLite.Expression.int(1))),
@@ -90,10 +90,10 @@ final class BuilderJSONTests: XCTestCase {
              #"["EVERY", "x", [".a"], [">", ["?x.n"], 1]]"#),
             (ArrayExpression.anyAndEvery(ArrayExpression.variable("x")).in(a).satisfies(ArrayExpression.variable("x").isValued()),
              #"["ANY AND EVERY", "x", [".a"], ["IS VALUED", ["?x"]]]"#),
-            // §1.11 array functions
+            // array functions
             (ArrayFunction.contains(a, value: DocLite.Expression.string("v")), #"["ARRAY_CONTAINS()", [".a"], "v"]"#),
             (ArrayFunction.length(a), #"["ARRAY_LENGTH()", [".a"]]"#),
-            // §1.13 full-text
+            // full-text
             (FullTextFunction.match(DocLite.Expression.fullTextIndex("idx"), query: "q"), #"["MATCH()", "idx", "q"]"#),
             (FullTextFunction.match(DocLite.Expression.fullTextIndex("idx").from("h"), query: "q"), #"["MATCH()", "h.idx", "q"]"#),
             (FullTextFunction.rank(DocLite.Expression.fullTextIndex("idx")), #"["RANK()", "idx"]"#),
@@ -101,7 +101,7 @@ final class BuilderJSONTests: XCTestCase {
         for (expression, expected) in table { assertJSON(expression, expected) }
     }
 
-    /// §1.12: every `Function` is `["NAME()", args…]`.
+    /// Every `Function` is `["NAME()", args…]`.
     func testFunctions() throws {
         let a = DocLite.Expression.property("a"), b = DocLite.Expression.property("b")
         let unary: [(String, (ExpressionProtocol) -> ExpressionProtocol)] = [
@@ -129,7 +129,7 @@ final class BuilderJSONTests: XCTestCase {
         assertJSON(Function.contains(a, substring: DocLite.Expression.string("x")), #"["CONTAINS()", [".a"], "x"]"#)
     }
 
-    /// §1.2–1.4 and §1.14: result columns, sources, joins, ordering, clauses.
+    /// Result columns, sources, joins, ordering, clauses.
     func testStatements() throws {
         let directory = NSTemporaryDirectory() + "doclite-builder-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -166,7 +166,7 @@ final class BuilderJSONTests: XCTestCase {
         assertQuery(QueryBuilder.select(SelectResult.property("a")).from(h).limit(DocLite.Expression.int(5)),
                     #"{"WHAT": [[".a"]], "FROM": [{"COLLECTION": "travel.hotels"}], "LIMIT": 5}"#)
 
-        // The reference's full example (§1.0).
+        // A query with every clause.
         let count = Function.count(DocLite.Expression.all().from("r"))
         let query = QueryBuilder
             .select(SelectResult.expression(Meta.id.from("h")),

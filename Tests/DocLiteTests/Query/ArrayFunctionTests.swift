@@ -1,7 +1,7 @@
 import XCTest
 @testable import DocLite
 
-/// Array and comparison functions (reference §2.17, §3.3): MISSING stays
+/// Array and comparison functions: MISSING stays
 /// MISSING; a non-array is null.
 final class ArrayFunctionTests: QueryTestCase {
     override func setUpWithError() throws {

@@ -1,7 +1,8 @@
 import XCTest
 @testable import DocLite
 
-/// Result column titles (reference §2.12, §2.13).
+/// Result column titles: a property's last path component, `$1`, `$2`… for
+/// other expressions, aliases, and the suffixes that keep titles unique.
 final class ColumnNamingTests: QueryTestCase {
     func names(_ json: String) throws -> [String] { try db.createQuery(json: json).columnNames }
 

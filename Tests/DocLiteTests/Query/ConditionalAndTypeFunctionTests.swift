@@ -1,7 +1,7 @@
 import XCTest
 @testable import DocLite
 
-/// Conditional and type functions (reference §2.8, §3.3).
+/// Conditional functions (IFMISSING, IFNULL, …) and type functions (IS*, TO*).
 final class ConditionalAndTypeFunctionTests: QueryTestCase {
     override func setUpWithError() throws {
         try super.setUpWithError()

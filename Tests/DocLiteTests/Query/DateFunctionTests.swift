@@ -3,7 +3,7 @@ import Foundation
 import XCTest
 @testable import DocLite
 
-/// The date functions (reference §2.10) through JSON queries: MISSING and
+/// The date functions through JSON queries: MISSING and
 /// null, wrong types, invalid dates, formats, zones, calendar arithmetic,
 /// negative years, local time, and random inputs.
 final class DateFunctionTests: QueryTestCase {

@@ -1,7 +1,7 @@
 import XCTest
 @testable import DocLite
 
-/// Math functions (reference §2.7, §3.3): computed as doubles; a non-number
+/// Math functions: computed as doubles; a non-number
 /// or a non-finite result is null.
 final class MathFunctionTests: QueryTestCase {
     override func setUpWithError() throws {

@@ -1,7 +1,7 @@
 import XCTest
 @testable import DocLite
 
-/// Each operator family with MISSING and JSON null (reference §2.2).
+/// Each operator family with MISSING and JSON null: MISSING propagates as SQL NULL, JSON null is a value.
 final class OperatorTests: QueryTestCase {
     override func setUpWithError() throws {
         try super.setUpWithError()

@@ -2,7 +2,8 @@ import CSQLite
 import XCTest
 @testable import DocLite
 
-/// Regular-expression functions on PCRE2 (reference §2.6).
+/// Regular-expression functions on PCRE2: matching, contains, position,
+/// replace, and the errors an invalid pattern gives.
 final class RegexFunctionTests: QueryTestCase {
     override func setUpWithError() throws {
         try super.setUpWithError()

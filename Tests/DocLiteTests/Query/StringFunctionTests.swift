@@ -1,7 +1,7 @@
 import XCTest
 @testable import DocLite
 
-/// String functions (reference §2.9): MISSING and null pass through; other
+/// String functions: MISSING and null pass through; other
 /// non-strings are null, or unchanged for the trims.
 final class StringFunctionTests: QueryTestCase {
     override func setUpWithError() throws {

@@ -1,6 +1,6 @@
 /// An expression of the query tree. Every front end (JSON, the builders, SQL++)
-/// produces these; the compiler turns them into SQL. Names follow LiteCore's
-/// JSON query operators (`../reference` §1.18).
+/// produces these; the compiler turns them into SQL. Names follow the
+/// operators of Couchbase Lite's JSON query form.
 indirect enum QueryExpression: Equatable, Sendable {
     /// A JSON scalar: null, boolean, number or string.
     case literal(JSONValue)

@@ -1,4 +1,5 @@
-/// The date functions of the query language (reference §2.10, §3.1): their
+/// The date functions of the query language (Couchbase Lite's `MILLIS_TO_STR`,
+/// `DATE_DIFF_STR`, …; lower case in the JSON form): their
 /// JSON names, which are also their SQL names (``DateFunctions``), and arities.
 enum DateFunction: String, CaseIterable {
     case strToMillis = "str_to_millis"

@@ -112,7 +112,7 @@ extension Database {
         let connection = try SQLiteConnection(path: filePath)
         do {
             try connection.execute("PRAGMA query_only = ON")
-            Self.registerFunctions(on: connection, keys: sharedKeys)
+            FunctionLibrary.register(on: connection, keys: sharedKeys)
         } catch {
             connection.close()
             throw error

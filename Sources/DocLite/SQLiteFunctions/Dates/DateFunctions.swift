@@ -1,6 +1,6 @@
 import CSQLite
 
-/// The SQL date functions (``DateFunction``, reference §2.10), registered on
+/// The SQL date functions (``DateFunction``), registered on
 /// every connection under their JSON names.
 ///
 /// A MISSING (NULL) argument gives MISSING; otherwise a JSON null argument
@@ -23,11 +23,11 @@ enum DateFunctions {
     /// The functions, indexed by the user data they are registered with (index + 1).
     private static let functions = DateFunction.allCases
 
-    static func register(on connection: SQLiteConnection) {
+    static func register(with registrar: FunctionRegistrar) {
         let flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS | SQLITE_SUBTYPE
         for (index, function) in functions.enumerated() {
             for arity in function.arity {
-                sqlite3_create_function_v2(connection.handle, function.rawValue, Int32(arity), flags,
+                sqlite3_create_function_v2(registrar.connection.handle, function.rawValue, Int32(arity), flags,
                                            UnsafeMutableRawPointer(bitPattern: index + 1), { context, argc, argv in
                     guard let argv else { return sqlite3_result_null(context) }
                     let function = DateFunctions.functions[Int(bitPattern: sqlite3_user_data(context)) - 1]

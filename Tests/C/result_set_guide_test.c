@@ -1,4 +1,4 @@
-/* Seed 003, the Objective-C QueryBuilder guide with its Result Sets section
+/* The Objective-C QueryBuilder guide with its Result Sets section
    (Couchbase Lite 2.x, `[CBLQueryDataSource database:db]`): every Objective-C
    example written in C, built step by step (CBLQueryBuilder_New, _Select,
    _From, _Join, _Where, _GroupBy, _OrderBy, _Limit, _Build), run against the
@@ -589,7 +589,7 @@ static void example_25_pagination(void) {
 }
 
 int main(void) {
-    const char* dir = test_directory("seed_result_set");
+    const char* dir = test_directory("result_set_guide");
     uint64_t start = CBL_InstanceCount();
     database = travel_sample_open(dir);
     CBLError err = {0};
@@ -626,5 +626,5 @@ int main(void) {
     if (db) close_database(db);
     if (database) close_database(database);
     CHECK(CBL_InstanceCount() == start);
-    return test_finish("seed_result_set_test");
+    return test_finish("result_set_guide_test");
 }

@@ -2,10 +2,10 @@ import Foundation
 import XCTest
 @testable import DocLite
 
-/// The Swift examples of the QueryBuilder guide (seed 000), written as in the
+/// The Swift examples of the QueryBuilder guide, written as in the
 /// guide, run against a small travel-sample-shaped database (its default
 /// collection, as `DataSource.database` reads it).
-final class BuilderSeedExampleTests: DatabaseTestCase {
+final class QueryBuilderGuideTests: DatabaseTestCase {
     var database: Database!
 
     override func setUpWithError() throws {

@@ -1,4 +1,4 @@
-/* Seed 001, the Objective-C QueryBuilder guide of Couchbase Lite: every
+/* The Objective-C QueryBuilder guide of Couchbase Lite: every
    Objective-C example written in C with the query builder by handle
    (CBLQuery*_ of doclite.h), run against a travel-sample-shaped database
    (travel_sample_fixture.h) and checked against what the guide documents:
@@ -651,7 +651,7 @@ static void example_28_json_results(void) {
 }
 
 int main(void) {
-    const char* dir = test_directory("seed_query_builder");
+    const char* dir = test_directory("query_builder_guide");
     uint64_t start = CBL_InstanceCount();
     database = travel_sample_open(dir);
     CBLError err = {0};
@@ -686,5 +686,5 @@ int main(void) {
     CBL_Release(collection);
     if (database) close_database(database);
     CHECK(CBL_InstanceCount() == start);
-    return test_finish("seed_query_builder_test");
+    return test_finish("query_builder_guide_test");
 }

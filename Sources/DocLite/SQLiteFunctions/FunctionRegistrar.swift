@@ -1,0 +1,47 @@
+import CSQLite
+
+/// Registers the library's functions on one connection, all deterministic and
+/// innocuous, with the database's shared keys as user data unless a function
+/// brings its own (``FunctionLibrary/register(on:keys:)`` makes one per connection).
+struct FunctionRegistrar {
+    let connection: SQLiteConnection
+    let keys: SharedKeys
+
+    /// Registers scalar `function` as `name` with `arity` (-1: any); its user
+    /// data is the shared keys (``BodyFunctions/keys(_:)``). `readsSubtypes`: the
+    /// function reads its arguments' subtypes (booleans, JSON null).
+    func add(_ name: String, _ arity: Int32, readsSubtypes: Bool = true, _ function: @escaping BodyFunctions.Function) {
+        let flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS | (readsSubtypes ? SQLITE_SUBTYPE : 0)
+        sqlite3_create_function_v2(connection.handle, name, arity, flags, Unmanaged.passRetained(keys).toOpaque(),
+                                   function, nil, nil) {
+            Unmanaged<SharedKeys>.fromOpaque($0!).release()
+        }
+    }
+
+    /// Registers scalar `function` as `name` with `userData` (retained until the
+    /// function is replaced or the connection closes) instead of the shared keys.
+    func add(_ name: String, _ arity: Int32, userData: AnyObject, _ function: @escaping BodyFunctions.Function) {
+        let flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS | SQLITE_SUBTYPE
+        sqlite3_create_function_v2(connection.handle, name, arity, flags, Unmanaged.passRetained(userData).toOpaque(),
+                                   function, nil, nil) {
+            Unmanaged<AnyObject>.fromOpaque($0!).release()
+        }
+    }
+
+    /// Registers aggregate `name` (`step` per row, `final` once); its user data
+    /// is the shared keys.
+    func addAggregate(_ name: String, _ arity: Int32, step: @escaping BodyFunctions.Function,
+                      final: @escaping @convention(c) (OpaquePointer?) -> Void) {
+        let flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS | SQLITE_SUBTYPE
+        sqlite3_create_function_v2(connection.handle, name, arity, flags, Unmanaged.passRetained(keys).toOpaque(),
+                                   nil, step, final) {
+            Unmanaged<SharedKeys>.fromOpaque($0!).release()
+        }
+    }
+
+    /// The user data registered with ``add(_:_:userData:_:)``.
+    @inline(__always)
+    static func userData<T: AnyObject>(_ context: OpaquePointer?, as type: T.Type) -> Unmanaged<T> {
+        Unmanaged<T>.fromOpaque(sqlite3_user_data(context))
+    }
+}
