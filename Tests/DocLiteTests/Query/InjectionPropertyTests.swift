@@ -170,7 +170,7 @@ final class InjectionPropertyTests: QueryTestCase {
     }
 
     private func indexes(_ random: inout SeededGenerator, count: Int) throws {
-        for round in 0..<count {
+        for _ in 0..<count {
             let name = random.hostileText(), key = random.hostileText(), language = random.hostileText()
             try resetDefaultCollection(documents: [("hit", .dictionary([ByteString(key): .string("needle")])), ("miss", .dictionary(["k": .string("needle")]))])
             let path = "." + PropertyPath.format([.key(key)])

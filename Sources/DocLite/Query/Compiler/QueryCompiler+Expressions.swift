@@ -36,11 +36,9 @@ extension QueryCompiler {
     /// Compiles an expression whose SQL is used only through ``resultSQL(_:)`` or
     /// ``valueSQL(_:)``: in a grouped query, a bare property then projects only
     /// its result form.
-    mutating func compileValue(_ expression: QueryExpression, in clause: Clause, at location: String,
-                               insideAggregate: Bool = false) throws -> SQLFragment {
-        if projection != nil, case .property = expression { deferProjection = true }
-        defer { deferProjection = false }
-        return try compile(expression, in: clause, at: location, insideAggregate: insideAggregate)
+    mutating func compileValue(_ expression: QueryExpression, _ context: CompileContext) throws -> SQLFragment {
+        guard projection != nil, case .property = expression else { return try compile(expression, context) }
+        return try compile(expression, context.with { $0.resultFormOnly = true })
     }
 
     /// A per-document value: as is, or in a grouped query the inner query's column for it.
@@ -48,12 +46,8 @@ extension QueryCompiler {
         projection?.reference(sql) ?? sql
     }
 
-    /// Compiles `expression` as part of `clause`; `location` names it in errors.
-    mutating func compile(_ expression: QueryExpression, in clause: Clause, at location: String,
-                          insideAggregate: Bool = false) throws -> SQLFragment {
-        func sub(_ child: QueryExpression, _ index: Int) throws -> SQLFragment {
-            try compile(child, in: clause, at: "\(location)[\(index)]", insideAggregate: insideAggregate)
-        }
+    /// Compiles `expression` in `context`.
+    mutating func compile(_ expression: QueryExpression, _ context: CompileContext) throws -> SQLFragment {
         switch expression {
         case .invalid(let error):
             throw error
@@ -63,73 +57,68 @@ extension QueryCompiler {
             return SQLFragment(sql: "NULL", kind: .scalar)
         case .parameter(let name):
             guard Parameters.isValidName(name) else {   // (the name becomes SQL text)
-                throw QueryValidator.error(at: location, "invalid parameter name '\(name)' (letters, digits and '_' only)")
+                throw QueryValidator.error(at: context.location, "invalid parameter name '\(name)' (letters, digits and '_' only)")
             }
             parameterNames.insert(name)
             return SQLFragment(sql: "$_" + name, kind: .scalar)
         case .property(let path):
-            return try property(path, in: clause, at: location, insideAggregate: insideAggregate)
+            return try property(path, context)
         case .all(let name):
-            let index = try sourceIndex(named: name, at: location)
+            let index = try sourceIndex(named: name, at: context.location)
             readsBodies = true
             return wholeSource(index)
         case .nested(let base, let path):
             if let arguments = base.arguments(ofCallTo: .meta), path.count == 1, case .key(let key) = path[0],
                let meta = MetaProperty(name: key) {   // the parser checked the key
-                return metaColumn(meta, of: try metaSource(arguments, at: location))
+                return metaColumn(meta, of: try metaSource(arguments, at: context.location))
             }
-            let value = try sub(base, 1)
+            let value = try compile(base, context.operand(1))
             return SQLFragment(sql: "doc_value(\(value.sql), \(SQLLiteral.string(PropertyPath.format(path))))", kind: .any)
         case .array(let items):
             var arguments: [String] = []
             for (i, item) in items.enumerated() {
-                arguments.append(valueSQL(try compileValue(item, in: clause, at: "\(location)[\(i + 1)]", insideAggregate: insideAggregate)))
+                arguments.append(valueSQL(try compileValue(item, context.operand(i + 1))))
             }
             return SQLFragment(sql: "doc_array(\(arguments.joined(separator: ", ")))", kind: .scalar)
         case .dictionary(let members):
             var arguments: [String] = []
             for (key, value) in members.sorted(by: { $0.key < $1.key }) {
                 arguments.append(SQLLiteral.string(key.string))
-                arguments.append(valueSQL(try compileValue(value, in: clause, at: "\(location).\(key)", insideAggregate: insideAggregate)))
+                arguments.append(valueSQL(try compileValue(value, context.member(key.string))))
             }
             return SQLFragment(sql: "doc_dict(\(arguments.joined(separator: ", ")))", kind: .scalar)
         case .operation(let op, let operands):
-            return try operation(op, operands, in: clause, at: location, insideAggregate: insideAggregate)
+            return try operation(op, operands, context)
         case .function(let name, let arguments):
-            return try function(name, arguments, in: clause, at: location, insideAggregate: insideAggregate)
+            return try function(name, arguments, context)
         case .caseWhen(let expression):
             var sql = "CASE"
-            if let subject = expression.subject { sql += " " + (try sub(subject, 1).sql) }
+            if let subject = expression.subject { sql += " " + (try compile(subject, context.operand(1)).sql) }
             var index = 2
             for branch in expression.branches {
-                sql += " WHEN " + (try sub(branch.when, index).sql)
-                sql += " THEN " + valueSQL(try compileValue(branch.then, in: clause, at: "\(location)[\(index + 1)]", insideAggregate: insideAggregate))
+                sql += " WHEN " + (try compile(branch.when, context.operand(index)).sql)
+                sql += " THEN " + valueSQL(try compileValue(branch.then, context.operand(index + 1)))
                 index += 2
             }
             sql += " ELSE " + (try expression.otherwise.map {
-                valueSQL(try compileValue($0, in: clause, at: "\(location)[\(index)]", insideAggregate: insideAggregate))
+                valueSQL(try compileValue($0, context.operand(index)))
             } ?? SQLLiteral.null) + " END"
             return SQLFragment(sql: sql, kind: .any)
         case .collate(let options, let child):
             // Options override the enclosing COLLATE's. The first comparison or LIKE
             // inside takes the collation; if none does, it applies to the whole
             // value (an ORDER BY key, an operand).
-            let outer = collation
-            let value = try Self.collation(options, over: outer?.value, at: location)
-            collation = (value, false)
-            defer { collation = outer }
-            let fragment = try sub(child, 2)
-            if collation!.applied { return fragment }
-            return SQLFragment(sql: "\(fragment.sql) COLLATE \(SQLLiteral.identifier(value.sqlName))", kind: fragment.kind)
+            let scope = CollationScope(try Self.collation(options, over: context.collation?.value, at: context.location))
+            let fragment = try compile(child, context.operand(2).with { $0.collation = scope })
+            if scope.isTaken { return fragment }
+            return SQLFragment(sql: "\(fragment.sql) COLLATE \(SQLLiteral.identifier(scope.value.sqlName))", kind: fragment.kind)
         case .quantified(let quantifier, let variable, let array, let condition):
             // One row per element: ANY = some row satisfies, EVERY = no row fails
             // (true for an empty or MISSING array), ANY AND EVERY = both and not empty.
-            let elements = "doc_each(\(try sub(array, 2).sql))"
+            let elements = "doc_each(\(try compile(array, context.operand(2)).sql))"
             let alias = "v\(variableAliasCount)"
             variableAliasCount += 1
-            variables.append((variable, alias))
-            defer { variables.removeLast() }
-            let test = try sub(condition, 3).sql
+            let test = try compile(condition, context.operand(3).with { $0.variables.append((variable, alias)) }).sql
             let any = "EXISTS (SELECT 1 FROM \(elements) AS \(alias) WHERE \(test))"
             let every = "NOT EXISTS (SELECT 1 FROM \(elements) AS \(alias) WHERE NOT (\(test)))"
             switch quantifier {
@@ -138,8 +127,8 @@ extension QueryCompiler {
             case .anyAndEvery: return SQLFragment(sql: "(EXISTS (SELECT 1 FROM \(elements)) AND \(every))", kind: .boolean)
             }
         case .variable(let path):
-            guard case .key(let name) = path[0], let alias = variables.last(where: { $0.name == name })?.sqlAlias else {
-                throw QueryValidator.error(at: location, "variable '\(PropertyPath.format(path))' is used outside an ANY or EVERY that binds it")
+            guard case .key(let name) = path[0], let alias = context.variables.last(where: { $0.name == name })?.sqlAlias else {
+                throw QueryValidator.error(at: context.location, "variable '\(PropertyPath.format(path))' is used outside an ANY or EVERY that binds it")
             }
             guard path.count > 1 else { return SQLFragment(sql: "\(alias).value", kind: .any) }
             return SQLFragment(sql: "doc_value(\(alias).value, \(SQLLiteral.string(PropertyPath.format(path.dropFirst()))))", kind: .any)

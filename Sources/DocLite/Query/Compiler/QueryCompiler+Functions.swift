@@ -1,14 +1,13 @@
 /// Compiling function calls through the ``FunctionCatalog``: scalar functions,
 /// aggregates, META(), MATCH() and RANK().
 extension QueryCompiler {
-    mutating func function(_ name: String, _ arguments: [QueryExpression], in clause: Clause,
-                           at location: String, insideAggregate: Bool) throws -> SQLFragment {
+    mutating func function(_ name: String, _ arguments: [QueryExpression], _ context: CompileContext) throws -> SQLFragment {
         guard let entry = FunctionCatalog.entry(name) else {
-            throw QueryValidator.error(at: location, "unknown function '\(name)()'")
+            throw QueryValidator.error(at: context.location, "unknown function '\(name)()'")
         }
         switch entry.kind {
         case .meta:
-            let index = try metaSource(arguments, at: location)
+            let index = try metaSource(arguments, at: context.location)
             let source = sources[index]
             let members = [("id", "key"), ("sequence", "sequence"), ("deleted", source.includesDeleted ? "deleted" : "0"),
                            ("expiration", "expiration")].map { key, column in
@@ -17,52 +16,54 @@ extension QueryCompiler {
             let revision = "'revisionID', doc_revid(\(source.column("revid")))"
             return SQLFragment(sql: projected("\(entry.sqlName)(\((members + [revision]).joined(separator: ", ")))"), kind: entry.result)
         case .match, .rank:
-            return try fullTextFunction(entry, arguments, in: clause, at: location)
+            return try fullTextFunction(entry, arguments, context)
         case .aggregate(let aggregate):
-            return try aggregateCall(aggregate, entry, name, arguments, in: clause, at: location, insideAggregate: insideAggregate)
+            return try aggregateCall(aggregate, entry, name, arguments, context)
         case .scalar:
-            return try call(entry, name, arguments, in: clause, at: location, insideAggregate: insideAggregate)
+            return try call(entry, name, arguments, context)
         }
     }
 
     /// A call of an aggregate: allowed in its clause, not nested, its arity checked.
     private mutating func aggregateCall(_ aggregate: FunctionCatalog.Entry.Aggregate, _ entry: FunctionCatalog.Entry, _ name: String,
-                                        _ arguments: [QueryExpression], in clause: Clause, at location: String,
-                                        insideAggregate: Bool) throws -> SQLFragment {
-        guard clause.allowsAggregates else {
-            throw QueryValidator.error(at: location, "aggregate function '\(name)()' is not allowed in \(clause.rawValue)")
+                                        _ arguments: [QueryExpression], _ context: CompileContext) throws -> SQLFragment {
+        let location = context.location
+        guard context.clause.allowsAggregates else {
+            throw QueryValidator.error(at: location, "aggregate function '\(name)()' is not allowed in \(context.clause.rawValue)")
         }
-        guard !insideAggregate else {
+        guard !context.insideAggregate else {
             throw QueryValidator.error(at: location, "aggregate function '\(name)()' cannot be nested inside another aggregate")
         }
         guard entry.arity.contains(arguments.count) else {
             throw QueryValidator.error(at: location, "\(name)() \(FunctionCatalog.describe(entry.arity)), got \(arguments.count)")
         }
         guard let argument = arguments.first else { return SQLFragment(sql: "\(entry.sqlName)(*)", kind: entry.result) }
+        let argumentContext = context.operand(1).with { $0.insideAggregate = true }
         if aggregate == .count, case .all = argument {   // every row has a body: no need to read it
-            _ = try compile(argument, in: clause, at: location + "[1]", insideAggregate: true)   // checks the alias
+            _ = try compile(argument, argumentContext)   // checks the alias
             return SQLFragment(sql: "\(entry.sqlName)(*)", kind: entry.result)
         }
         let sql = aggregate.readsValue
-            ? valueSQL(try compileValue(argument, in: clause, at: location + "[1]", insideAggregate: true))
-            : try compile(argument, in: clause, at: location + "[1]", insideAggregate: true).sql
+            ? valueSQL(try compileValue(argument, argumentContext))
+            : try compile(argument, argumentContext).sql
         return SQLFragment(sql: "\(entry.sqlName)(\(sql))", kind: entry.result)
     }
 
     /// `MATCH(index, search)` (placed and resolved by `resolveFullTextMatches`)
     /// and `RANK(index)`, which needs a MATCH of the same index.
-    private mutating func fullTextFunction(_ entry: FunctionCatalog.Entry, _ arguments: [QueryExpression], in clause: Clause,
-                                           at location: String) throws -> SQLFragment {
+    private mutating func fullTextFunction(_ entry: FunctionCatalog.Entry, _ arguments: [QueryExpression],
+                                           _ context: CompileContext) throws -> SQLFragment {
+        let location = context.location
         let isMatch = if case .match = entry.kind { true } else { false }
         guard case .literal(.string(let index))? = arguments.first, entry.arity.contains(arguments.count) else {
             throw QueryValidator.error(at: location, isMatch ? "MATCH() takes a full-text index name and a search string"
                                                               : "RANK() takes a full-text index name")
         }
-        guard let match = fullTextIndex(named: index).flatMap({ fullTextMatches[$0.table] }), !isMatch || clause == .whereClause else {
+        guard let match = fullTextIndex(named: index).flatMap({ fullTextMatches[$0.table] }), !isMatch || context.clause == .whereClause else {
             throw QueryValidator.error(at: location, "RANK() needs a MATCH() of full-text index '\(index)' in WHERE")
         }
         if isMatch {
-            let search = try compile(arguments[1], in: clause, at: location + "[2]").sql
+            let search = try compile(arguments[1], context.operand(2)).sql
             return SQLFragment(sql: "(\(match.alias).\(match.table) \(entry.sqlName) \(search))", kind: entry.result)
         }
         guard projection == nil else { throw QueryValidator.error(at: location, "RANK() cannot be used in a grouped query") }
@@ -73,27 +74,27 @@ extension QueryCompiler {
     /// literal regular expression compiled (so that an invalid one fails here),
     /// its arguments passed as values (booleans keep their type).
     private mutating func call(_ entry: FunctionCatalog.Entry, _ name: String, _ arguments: [QueryExpression],
-                               in clause: Clause, at location: String, insideAggregate: Bool) throws -> SQLFragment {
+                               _ context: CompileContext) throws -> SQLFragment {
         guard entry.arity.contains(arguments.count) else {
-            throw QueryValidator.error(at: location, "\(name)() \(FunctionCatalog.describe(entry.arity)), got \(arguments.count)")
+            throw QueryValidator.error(at: context.location, "\(name)() \(FunctionCatalog.describe(entry.arity)), got \(arguments.count)")
         }
         if let index = entry.patternArgument, case .literal(.string(let pattern)) = arguments[index] {
             do {
                 try RegexPattern.validate(pattern)
             } catch {
-                throw QueryValidator.error(at: "\(location)[\(index + 1)]", "\(error)")
+                throw QueryValidator.error(at: context.operand(index + 1).location, "\(error)")
             }
         }
         if let fusedFunction = entry.fusedWithProperty, case .property = arguments[0], case .literal(.string) = arguments[1] {
-            let subject = try compile(arguments[0], in: clause, at: "\(location)[1]", insideAggregate: insideAggregate)
-            let operand = try compile(arguments[1], in: clause, at: "\(location)[2]", insideAggregate: insideAggregate)
+            let subject = try compile(arguments[0], context.operand(1))
+            let operand = try compile(arguments[1], context.operand(2))
             if let fused = fused(fusedFunction, subject, arguments[1], operand) { return SQLFragment(sql: fused, kind: entry.result) }
         }
         var sql: [String] = []
         for (i, argument) in arguments.enumerated() {
-            sql.append(valueSQL(try compileValue(argument, in: clause, at: "\(location)[\(i + 1)]", insideAggregate: insideAggregate)))
+            sql.append(valueSQL(try compileValue(argument, context.operand(i + 1))))
         }
-        switch (entry.collationArgument, collation?.value) {   // the innermost COLLATE in force, taken or not
+        switch (entry.collationArgument, context.collation?.value) {   // the innermost COLLATE in force, taken or not
         case (.some, let inForce?): sql.append(SQLLiteral.string(inForce.sqlName))
         case (.inForceOrBinary, nil): sql.append(SQLLiteral.string(Collation().sqlName))
         case (.inForce, nil), (nil, _): break

@@ -1,10 +1,9 @@
 /// Compiling operators: comparisons (under the COLLATE in force), logic,
 /// arithmetic, and their fusion with a property read.
 extension QueryCompiler {
-    mutating func operation(_ op: QueryOperator, _ operands: [QueryExpression], in clause: Clause,
-                            at location: String, insideAggregate: Bool) throws -> SQLFragment {
+    mutating func operation(_ op: QueryOperator, _ operands: [QueryExpression], _ context: CompileContext) throws -> SQLFragment {
         func sub(_ index: Int) throws -> SQLFragment {
-            try compile(operands[index], in: clause, at: "\(location)[\(index + 1)]", insideAggregate: insideAggregate)
+            try compile(operands[index], context.operand(index + 1))
         }
         func boolean(_ sql: String) -> SQLFragment { SQLFragment(sql: sql, kind: .boolean) }
         func infix(_ symbol: String) throws -> String {
@@ -12,22 +11,22 @@ extension QueryCompiler {
         }
         /// `a op b` with the pending COLLATE on `a`.
         func comparison(_ symbol: String) throws -> String {
-            let collate = takeCollation()
+            let collate = takeCollation(context)
             return "(\(try sub(0).sql)\(collate) \(symbol) \(try sub(1).sql))"
         }
         switch op {
         case .equal:
-            guard !hasPendingCollation else { return boolean(try comparison("=")) }
+            guard !hasPendingCollation(context) else { return boolean(try comparison("=")) }
             let left = try sub(0), right = try sub(1)
             if let fused = fused("doc_eq", numbers: true, left, operands[1], right) { return boolean(fused) }
             return boolean("(\(left.sql) = \(right.sql))")
         case .less, .lessOrEqual, .greater, .greaterOrEqual:
-            if let bound = try self.bound(op, operands, in: clause, at: location) { return boolean(Self.rangeSQL([bound])) }
+            if let bound = try self.bound(op, operands, context) { return boolean(Self.rangeSQL([bound])) }
             return boolean(try comparison(op.rawValue))
         case .notEqual:
             return boolean(try comparison(op.rawValue))
         case .is, .isNot:
-            let left = try sub(0).sql + takeCollation()
+            let left = try sub(0).sql + takeCollation(context)
             let negated = op == .isNot
             switch operands[1] {
             case .literal(.null): return boolean("(\(left) \(negated ? "!=" : "=") \(SQLLiteral.null))")
@@ -39,44 +38,42 @@ extension QueryCompiler {
         case .in, .notIn:
             let negated = op == .notIn ? "NOT " : ""
             if case .array(let items) = operands[1] {   // a literal list: SQL's IN
-                let value = try sub(0).sql + takeCollation()
+                let value = try sub(0).sql + takeCollation(context)
                 let list = try items.enumerated().map { i, item in
-                    try compile(item, in: clause, at: "\(location)[2][\(i + 1)]", insideAggregate: insideAggregate).sql
+                    try compile(item, context.operand(2).operand(i + 1)).sql
                 }
                 return boolean("(\(value) \(negated)IN (\(list.joined(separator: ", "))))")
             }
             let array = try sub(1).sql
-            let member = valueSQL(try compileValue(operands[0], in: clause, at: "\(location)[1]", insideAggregate: insideAggregate))
+            let member = valueSQL(try compileValue(operands[0], context.operand(1)))
             return boolean("(\(negated)doc_array_contains(\(array), \(member)))")
         case .like:
-            if !hasPendingCollation, let index = operands.firstIndex(where: { if case .collate = $0 { true } else { false } }),
+            if !hasPendingCollation(context), let index = operands.firstIndex(where: { if case .collate = $0 { true } else { false } }),
                case .collate(let options, let inner) = operands[index] {
                 // A COLLATE around an operand collates the LIKE (as SQLite's explicit
                 // COLLATE on an operand of a comparison does), rather than being lost
                 // inside it: Like(Collate(p), q) is Collate(Like(p, q)).
-                let outer = collation
-                collation = (try Self.collation(options, over: nil, at: "\(location)[\(index + 1)]"), false)
-                defer { collation = outer }
+                let scope = CollationScope(try Self.collation(options, over: nil, at: context.operand(index + 1).location))
                 var unwrapped = operands
                 unwrapped[index] = inner
-                return try operation(.like, unwrapped, in: clause, at: location, insideAggregate: insideAggregate)
+                return try operation(.like, unwrapped, context.with { $0.collation = scope })
             }
-            if let pending = collation, !pending.applied, !pending.value.isBinary {
-                collation!.applied = true
+            if let pending = context.collation, !pending.isTaken, !pending.value.isBinary {
+                pending.isTaken = true
                 let collationName = SQLLiteral.string(pending.value.sqlName)
                 return boolean("doc_like_collated(\(try sub(0).sql), \(try sub(1).sql), \(collationName))")
             }
-            _ = takeCollation()   // BINARY: LIKE as it is
+            _ = takeCollation(context)   // BINARY: LIKE as it is
             let left = try sub(0), right = try sub(1)
             if let fused = fused("doc_like", left, operands[1], right) { return boolean(fused) }
             return boolean("doc_like(\(left.sql), \(right.sql))")
         case .between:
-            if !hasPendingCollation, case .property = operands[0],
-               let low = try bound(.greaterOrEqual, [operands[0], operands[1]], in: clause, at: location),
-               let high = try bound(.lessOrEqual, [operands[0], operands[2]], in: clause, at: location) {
+            if !hasPendingCollation(context), case .property = operands[0],
+               let low = try bound(.greaterOrEqual, [operands[0], operands[1]], context),
+               let high = try bound(.lessOrEqual, [operands[0], operands[2]], context) {
                 return boolean(Self.rangeSQL([low, high]))
             }
-            let collate = takeCollation()
+            let collate = takeCollation(context)
             return boolean("(\(try sub(0).sql)\(collate) BETWEEN \(try sub(1).sql) AND \(try sub(2).sql))")
         case .exists:
             return boolean("(\(try sub(0).sql) IS NOT NULL)")
@@ -87,7 +84,7 @@ extension QueryCompiler {
             var bounds: [Bound] = [], others: [String] = []
             for (i, operand) in operands.enumerated() {
                 if case .operation(let inner, let pair) = operand, pair.count == 2,
-                   let bound = try bound(inner, pair, in: clause, at: "\(location)[\(i + 1)]") {
+                   let bound = try bound(inner, pair, context.operand(i + 1)) {
                     bounds.append(bound)
                 } else {
                     others.append(try sub(i).sql)
@@ -112,13 +109,12 @@ extension QueryCompiler {
         case .concat:
             var arguments: [String] = []
             for (i, operand) in operands.enumerated() {
-                arguments.append(valueSQL(try compileValue(operand, in: clause, at: "\(location)[\(i + 1)]", insideAggregate: insideAggregate)))
+                arguments.append(valueSQL(try compileValue(operand, context.operand(i + 1))))
             }
             return SQLFragment(sql: "doc_concat(\(arguments.joined(separator: ", ")))", kind: .scalar)
         }
     }
 
-    /// Whether a COLLATE is waiting for the comparison that takes it.
     /// The collation a COLLATE's `options` (at `location`) give over the enclosing one's `outer` value.
     static func collation(_ options: QueryCollation, over outer: Collation?, at location: String) throws -> Collation {
         var value = outer ?? Collation()
@@ -132,13 +128,14 @@ extension QueryCompiler {
         return value
     }
 
-    var hasPendingCollation: Bool { collation.map { !$0.applied } ?? false }
+    /// Whether a COLLATE in force is waiting for the comparison that takes it.
+    func hasPendingCollation(_ context: CompileContext) -> Bool { context.collation.map { !$0.isTaken } ?? false }
 
     /// Takes the pending COLLATE for the comparison being compiled: the
     /// ` COLLATE name` its left operand is written with, or "" when none.
-    mutating func takeCollation() -> String {
-        guard let pending = collation, !pending.applied else { return "" }
-        collation!.applied = true
+    func takeCollation(_ context: CompileContext) -> String {
+        guard let pending = context.collation, !pending.isTaken else { return "" }
+        pending.isTaken = true
         return " COLLATE " + SQLLiteral.identifier(pending.value.sqlName)
     }
 
@@ -153,9 +150,8 @@ extension QueryCompiler {
 
     /// `operands[0] op operands[1]` as a bound, when one side is a document
     /// property and the other a number or string literal.
-    private mutating func bound(_ op: QueryOperator, _ operands: [QueryExpression], in clause: Clause,
-                                at location: String) throws -> Bound? {
-        guard projection == nil, !hasPendingCollation, [.less, .lessOrEqual, .greater, .greaterOrEqual].contains(op),
+    private mutating func bound(_ op: QueryOperator, _ operands: [QueryExpression], _ context: CompileContext) throws -> Bound? {
+        guard projection == nil, !hasPendingCollation(context), [.less, .lessOrEqual, .greater, .greaterOrEqual].contains(op),
               operands.count == 2 else { return nil }
         func isBoundLiteral(_ expression: QueryExpression) -> Bool {
             switch expression {
@@ -166,7 +162,7 @@ extension QueryCompiler {
         var (subject, limit, isLower) = (operands[0], operands[1], op == .greater || op == .greaterOrEqual)
         if isBoundLiteral(subject) { (subject, limit, isLower) = (limit, subject, !isLower) }   // literal < property
         guard case .property = subject, isBoundLiteral(limit), case .literal(let value) = limit else { return nil }
-        let fragment = try compile(subject, in: clause, at: location)
+        let fragment = try compile(subject, context)
         guard let property = fragment.property,
               !isIndexed(property.collectionID, "doc_value(body, \(SQLLiteral.string(property.path)))") else { return nil }
         return Bound(property: "\(property.body), \(SQLLiteral.string(property.path))", isLower: isLower,

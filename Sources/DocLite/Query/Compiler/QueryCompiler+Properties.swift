@@ -1,16 +1,11 @@
 /// Compiling properties, whole documents and META() of the query's sources.
 extension QueryCompiler {
-    mutating func property(_ path: [PathComponent], in clause: Clause, at location: String,
-                           insideAggregate: Bool) throws -> SQLFragment {
-        let deferred = deferProjection
-        deferProjection = false
-        if clause.allowsResultAliases, case .key(let first) = path[0], let aliased = resultAliases[ByteString(first)],
-           !sources.contains(where: { $0.isNamed(first) }) {
+    mutating func property(_ path: [PathComponent], _ context: CompileContext) throws -> SQLFragment {
+        let location = context.location
+        if context.clause.allowsResultAliases, context.readsResultAliases, case .key(let first) = path[0],
+           let aliased = resultAliases[ByteString(first)], !sources.contains(where: { $0.isNamed(first) }) {
             // A result alias used as a property: its expression, compiled without alias lookups.
-            let aliases = resultAliases
-            resultAliases = [:]
-            defer { resultAliases = aliases }
-            var value = try compile(aliased, in: clause, at: location, insideAggregate: insideAggregate)
+            var value = try compile(aliased, context.with { $0.readsResultAliases = false; $0.resultFormOnly = false })
             if path.count > 1 {
                 value = SQLFragment(sql: "doc_value(\(value.sql), \(SQLLiteral.string(PropertyPath.format(path.dropFirst()))))", kind: .any)
             }
@@ -31,7 +26,7 @@ extension QueryCompiler {
         readsBodies = true
         let body = source.column("body"), pathText = PropertyPath.format(rest)
         let value = "doc_value(\(body), \(SQLLiteral.string(pathText)))"
-        return SQLFragment(sql: deferred ? value : projected(value), kind: .any, property: (body, pathText, source.collection.id))
+        return SQLFragment(sql: context.resultFormOnly ? value : projected(value), kind: .any, property: (body, pathText, source.collection.id))
     }
 
     /// The whole document of source `index`; for an UNNEST its element, a

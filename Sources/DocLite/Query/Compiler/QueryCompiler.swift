@@ -42,15 +42,8 @@ struct QueryCompiler {
     var readsBodies = false
     /// In a grouped query: the values the outer query reads from the inner one.
     var projection: Projection?
-    /// Set by ``compileValue``: the next property projects only its result form.
-    var deferProjection = false
-    /// The ANY / EVERY variables in scope, innermost last, with their `doc_each` aliases.
-    var variables: [(name: String, sqlAlias: String)] = []
     /// How many `doc_each` aliases (`v0`, `v1`, …) ANY / EVERY have used.
     var variableAliasCount = 0
-    /// The innermost `COLLATE` being compiled, and whether a comparison inside
-    /// it has taken it (Couchbase Lite applies it to the first one only).
-    var collation: (value: Collation, applied: Bool)?
     /// The full-text indexes the WHERE clause searches (`MATCH()`), by FTS table.
     var fullTextMatches: [String: FullTextMatch] = [:]
 
@@ -104,7 +97,7 @@ struct QueryCompiler {
         var from = ""
         for (i, source) in sources.enumerated() {
             if let unnest = source.unnest {   // a row per element (none for an empty or MISSING array)
-                let array = try compile(unnest, in: .unnest, at: "FROM[\(i)].UNNEST").sql
+                let array = try compile(unnest, CompileContext(.unnest, at: "FROM[\(i)].UNNEST")).sql
                 from += " JOIN doc_each(\(array)) AS \(source.sqlAlias!)"
                 continue
             }
@@ -112,14 +105,14 @@ struct QueryCompiler {
             guard let join = source.join else { from += table; continue }
             from += " \(join.rawValue) JOIN \(table)"
             if let on = source.on {
-                from += " ON " + (try compile(on, in: .on, at: "FROM[\(i)].ON").sql)
+                from += " ON " + (try compile(on, CompileContext(.on, at: "FROM[\(i)].ON")).sql)
             }
         }
         for match in fullTextMatches.values.sorted(by: { $0.alias < $1.alias }) {
             from += " JOIN \(match.table) AS \(match.alias) ON \(match.alias).docid = \(sources[match.source].column("sequence"))"
         }
         if let clause = statement.whereClause {
-            from += " WHERE " + (try compile(clause, in: .whereClause, at: "WHERE").sql)
+            from += " WHERE " + (try compile(clause, CompileContext(.whereClause, at: "WHERE")).sql)
         }
         if !statement.groupBy.isEmpty && sources.count == 1 { projection = Projection() }
 
@@ -130,7 +123,7 @@ struct QueryCompiler {
         var columns: [ResultColumn] = []
         let names = try ColumnNaming.names(for: what, sources: sources)
         for (i, item) in what.enumerated() {
-            let fragment = try compileValue(item.expression, in: .what, at: "WHAT[\(i)]")
+            let fragment = try compileValue(item.expression, CompileContext(.what, at: "WHAT[\(i)]"))
             columnSQL.append(resultSQL(fragment))
             var column = ResultColumn(name: names[i], isBoolean: fragment.kind == .boolean)
             if case .parameter(let name) = item.expression { column.parameter = name }
@@ -139,15 +132,15 @@ struct QueryCompiler {
         var clauses = ""
         if !statement.groupBy.isEmpty {
             clauses += " GROUP BY " + (try statement.groupBy.enumerated().map { i, item in
-                try keySQL(item, in: .groupBy, at: "GROUP_BY[\(i)]")
+                try keySQL(item, CompileContext(.groupBy, at: "GROUP_BY[\(i)]"))
             }.joined(separator: ", "))
         }
         if let clause = statement.having {
-            clauses += " HAVING " + (try compile(clause, in: .having, at: "HAVING").sql)
+            clauses += " HAVING " + (try compile(clause, CompileContext(.having, at: "HAVING")).sql)
         }
         if !statement.orderBy.isEmpty {
             clauses += " ORDER BY " + (try statement.orderBy.enumerated().map { i, item in
-                try keySQL(item.expression, in: .orderBy, at: "ORDER_BY[\(i)]") + (item.descending ? " DESC" : "")
+                try keySQL(item.expression, CompileContext(.orderBy, at: "ORDER_BY[\(i)]")) + (item.descending ? " DESC" : "")
             }.joined(separator: ", "))
         } else if statement.groupBy.isEmpty && !statement.distinct && !isAggregate(statement)
                     && (sources[0].includesDeleted || !readsBodies) {
@@ -177,9 +170,9 @@ struct QueryCompiler {
     /// A GROUP BY or ORDER BY key. In a grouped query a bare property is keyed
     /// by its result form, the column the result reads too, so that each row
     /// computes it once (booleans then group and sort as encoded values).
-    private mutating func keySQL(_ expression: QueryExpression, in clause: Clause, at location: String) throws -> String {
-        guard projection != nil else { return try compile(expression, in: clause, at: location).sql }
-        return resultSQL(try compileValue(expression, in: clause, at: location))
+    private mutating func keySQL(_ expression: QueryExpression, _ context: CompileContext) throws -> String {
+        guard projection != nil else { return try compile(expression, context).sql }
+        return resultSQL(try compileValue(expression, context))
     }
 
     /// Whether a WHAT item calls an aggregate function (the query then returns one row).
@@ -197,7 +190,7 @@ struct QueryCompiler {
         case .literal(.int(let value)): return String(max(value, 0))
         case .literal(.unsigned(let value)): return String(value > UInt64(Int64.max) ? Int64.max : Int64(value))
         case .literal: throw QueryValidator.error(at: clause.rawValue, "must be an integer")
-        default: return "doc_limit(\(try compile(expression, in: clause, at: clause.rawValue).sql), '\(clause.rawValue)')"
+        default: return "doc_limit(\(try compile(expression, CompileContext(clause, at: clause.rawValue)).sql), '\(clause.rawValue)')"
         }
     }
 
@@ -289,7 +282,7 @@ struct QueryCompiler {
         var compiler = QueryCompiler(database: database)
         compiler.sources = [ResolvedSource(collection: collection, alias: collection.name, hasExplicitAlias: false,
                                            columnName: collection.name, sqlAlias: nil, join: nil, on: nil)]
-        let fragment = try compiler.compile(expression, in: .index, at: location)
+        let fragment = try compiler.compile(expression, CompileContext(.index, at: location))
         guard compiler.parameterNames.isEmpty else {
             throw QueryValidator.error(at: location, "an index expression cannot use parameters")
         }
