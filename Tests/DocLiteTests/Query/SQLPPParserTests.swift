@@ -1,0 +1,93 @@
+import XCTest
+@testable import DocLite
+
+/// The SQL++ reader: LiteCore's precedence and literal forms, the same tree
+/// as the JSON form, errors with positions, and queries that run.
+final class SQLPPParserTests: QueryTestCase {
+    private func what(_ sqlpp: String) throws -> QueryExpression {
+        try SQLPPParser.parse("SELECT " + sqlpp).what[0].expression
+    }
+
+    private func json(_ expression: String) throws -> QueryExpression {
+        try JSONQueryParser.expression(JSONValue(json: expression), at: "")
+    }
+
+    func testPrecedenceIsLiteCores() throws {
+        XCTAssertEqual(try what("NOT a = b"), try json(#"["=", ["NOT", [".a"]], [".b"]]"#))   // prefix NOT takes a primary
+        XCTAssertEqual(try what("a * b || c"), try json(#"["*", [".a"], ["||", [".b"], [".c"]]]"#))
+        XCTAssertEqual(try what("3 + 4 * 5 - 6"), try json(#"["-", ["+", 3, ["*", 4, 5]], 6]"#))
+        XCTAssertEqual(try what("a = 1 OR b = 2 AND c = 3"),
+                       try json(#"["OR", ["=", [".a"], 1], ["AND", ["=", [".b"], 2], ["=", [".c"], 3]]]"#))
+        XCTAssertEqual(try what("a = 'x' COLLATE NOCASE"), try json(#"["COLLATE", {"CASE": false}, ["=", [".a"], "x"]]"#))
+        XCTAssertEqual(try what("a NOT BETWEEN 1 AND 2"), try json(#"["NOT", ["BETWEEN", [".a"], 1, 2]]"#))
+        XCTAssertEqual(try what("a IS NOT VALUED"), try json(#"["NOT", ["IS VALUED", [".a"]]]"#))
+        XCTAssertEqual(try what("a NOT IN ('x', 'y')"), try json(#"["NOT IN", [".a"], ["[]", "x", "y"]]"#))
+    }
+
+    func testLiterals() throws {
+        XCTAssertEqual(try what("-5"), .literal(.int(-5)))
+        XCTAssertEqual(try what("- 5"), .operation(.negate, [.literal(.int(5))]))
+        XCTAssertEqual(try what("3 -5"), .operation(.subtract, [.literal(.int(3)), .literal(.int(5))]))
+        XCTAssertEqual(try what("-9223372036854775808"), .literal(.int(.min)))
+        XCTAssertEqual(try what("9223372036854775807"), .literal(.int(.max)))
+        XCTAssertEqual(try what("17.25e2"), .literal(.double(1725)))
+        XCTAssertEqual(try what(".25"), .literal(.double(0.25)))
+        XCTAssertEqual(try what("'a.b'"), .property([.key("a"), .key("b")]))   // a bare string result is a path, as in JSON
+        XCTAssertEqual(try what("'it''s' AS s"), .literal(.string("it's")))
+        let dashes = try SQLPPParser.parse("SELECT x -- not a comment").what[0]   // SQL++ for Mobile has no comments
+        XCTAssertEqual(dashes.expression, try json(#"["-", [".x"], ["-", ["NOT", [".a"]]]]"#))
+        XCTAssertEqual(dashes.alias, "comment")
+        XCTAssertEqual(try what("{'a': [1, TRUE, NULL, MISSING]}"), try json(#"{"a": ["[]", 1, true, null, ["MISSING"]]}"#))
+        XCTAssertEqual(try what("`select`.`a.b`[2]"), .property([.key("select"), .key("a.b"), .index(2)]))
+        XCTAssertEqual(try what("META(h).ID"), .nested(.function("meta", [.literal(.string("h"))]), [.key("id")]))
+    }
+
+    func testQuantifiersBindTheirVariable() throws {
+        XCTAssertEqual(try what("ANY v IN tags SATISFIES v.name = 'x' END"),
+                       try json(#"["ANY", "v", [".tags"], ["=", ["?v.name"], "x"]]"#))
+        XCTAssertEqual(try what("SOME AND EVERY v IN tags SATISFIES v > vx END"),
+                       try json(#"["ANY AND EVERY", "v", [".tags"], [">", ["?v"], [".vx"]]]"#))
+        XCTAssertEqual(try what("some"), .property([.key("some")]))   // not reserved
+    }
+
+    func testSyntaxErrorsGiveTheirPosition() {
+        for (text, position, message) in [
+            ("SELECT 3+4) FROM _", 10, "unexpected ')'"),
+            ("SELECT squee()", 7, "unknown function 'squee()'"),
+            ("SELECT a FROM _ WHERE unnest = 1", 22, "expected an expression, found 'unnest'"),
+            ("SELECT 'open", 7, "unterminated string"),
+            ("SELECT a COLLATE UNICODE NOCASE", 25, "parentheses"),
+            ("SELECT a FROM _ WHERE a IN b", 27, "IN takes a list"),
+            ("SELECT 1x", 7, "malformed number"),
+            ("SELECT a « b", 9, "unexpected byte 0xc2"),
+            ("SELECT a <<  b", 9, "bitwise operator '<<'"),
+        ] {
+            XCTAssertThrowsError(try SQLPPParser.parse(text), text) { error in
+                let error = error as? DocLiteError
+                XCTAssertEqual(error?.position, position, text)
+                XCTAssertTrue(error?.message.contains(message) == true, "\(text): \(error?.message ?? "")")
+                XCTAssertTrue(error?.message.hasPrefix("SQL++ syntax error near character \(position + 1): ") == true, text)
+            }
+        }
+    }
+
+    func testDeepNestingIsAnErrorNotACrash() {
+        let deep = String(repeating: "(", count: 10_000) + "1" + String(repeating: ")", count: 10_000)
+        XCTAssertThrowsError(try SQLPPParser.parse("SELECT " + deep + " FROM _"))
+        XCTAssertThrowsError(try db.createQuery("SELECT " + String(repeating: "NOT ", count: 10_000) + "a FROM _"))
+    }
+
+    func testAQueryRunsAndNeedsAFromClause() throws {
+        try load([("h1", #"{"type": "hotel", "name": "Ritz", "city": "Paris"}"#),
+                  ("h2", #"{"type": "hotel", "name": "Savoy", "city": "London"}"#),
+                  ("a1", #"{"type": "airport", "name": "CDG", "city": "Paris"}"#)])
+        let query = try db.createQuery("SELECT META().id, name FROM _ WHERE type = $type AND city IN ['Paris', 'London'] ORDER BY name DESC")
+        query.parameters = Parameters().setString("hotel", forName: "type")
+        let results = try query.execute().allResults()
+        XCTAssertEqual(results.map { $0.string(at: 0) }, ["h2", "h1"])
+        XCTAssertEqual(query.columnNames, ["id", "name"])
+        XCTAssertThrowsError(try db.createQuery("SELECT name WHERE type = 'hotel'")) { error in
+            XCTAssertTrue((error as? DocLiteError)?.message.contains("needs a FROM clause") == true, "\(error)")
+        }
+    }
+}
