@@ -1,9 +1,10 @@
 import DocLite
 import Foundation
 
-/// Runs the query conformance corpus (`cases.jsonl`, format in its README)
-/// through ``Database/createQuery(json:)``: each case gets a fresh database
-/// with its dataset, and its rows are compared with the expectation.
+/// Runs the query conformance corpus (`cases.jsonl`, format in its README):
+/// each case gets a fresh database with its dataset, its query is compiled
+/// (``Database/createQuery(json:)``, or ``Database/createQuery(_:)`` for a
+/// query given as a SQL++ string) and its rows are compared with the expectation.
 public struct ConformanceRunner {
     /// How one case ended.
     public enum Outcome: Equatable, Sendable {
@@ -29,10 +30,14 @@ public struct ConformanceRunner {
     private let cases: [ConformanceCase]
     private let loader: DatasetLoader
     private let workDirectory: String
+    private let throughSQLPP: Bool
 
     /// Reads the cases from `casesFile`; data files come from `dataDirectory`
-    /// (by default the `data` folder beside the cases file).
-    public init(casesFile: String, dataDirectory: String? = nil) throws {
+    /// (by default the `data` folder beside the cases file). `throughSQLPP`:
+    /// each JSON query is printed as SQL++ (``Query/sqlpp``) and that text is
+    /// what runs, so that the rows show the round trip keeps the query.
+    public init(casesFile: String, dataDirectory: String? = nil, throughSQLPP: Bool = false) throws {
+        self.throughSQLPP = throughSQLPP
         let casesURL = URL(fileURLWithPath: casesFile)
         let text = try String(contentsOf: casesURL, encoding: .utf8)
         cases = try text.split(whereSeparator: \.isNewline).map { try ConformanceCase(line: String($0)) }
@@ -79,7 +84,7 @@ public struct ConformanceRunner {
         let expect = testCase.expect.mapValues { $0.resolvingNow(nowMillis) }
         let query: Query
         do {
-            query = try database.createQuery(json: testCase.query.json)
+            query = try makeQuery(testCase.query, in: database)
             if let params = testCase.params?.resolvingNow(nowMillis) {
                 query.parameters = try Parameters(json: params.json)
             }
@@ -93,6 +98,12 @@ public struct ConformanceRunner {
         let rows = results.allResults()
         if let error = results.error { throw error }
         return ResultComparison(expect: expect, columns: query.columnNames, rows: rows.map(\.values)).outcome
+    }
+
+    private func makeQuery(_ text: JSONValue, in database: Database) throws -> Query {
+        if case .string(let sqlpp) = text { return try database.createQuery(sqlpp) }
+        let query = try database.createQuery(json: text.json)
+        return throughSQLPP ? try database.createQuery(query.sqlpp) : query
     }
 
     /// Loads the case's documents and applies its setup; true when an expiration is already past.

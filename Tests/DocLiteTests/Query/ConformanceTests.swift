@@ -14,13 +14,29 @@ final class ConformanceTests: XCTestCase {
     ]
 
     func testConformanceCorpus() throws {
+        let report = try ConformanceRunner(casesFile: try Self.casesFile()).run()
+        check(report)
+        print("conformance: \(report.summary)")
+    }
+
+    /// Every case's JSON query printed as SQL++, and that text run: the same rows.
+    func testConformanceCorpusThroughSQLPP() throws {
+        let report = try ConformanceRunner(casesFile: try Self.casesFile(), throughSQLPP: true).run()
+        check(report)
+        print("conformance through SQL++: \(report.summary)")
+    }
+
+    private static func casesFile() throws -> String {
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
         let cases = repository.deletingLastPathComponent().appendingPathComponent("shared/conformance/cases.jsonl").path
         guard FileManager.default.fileExists(atPath: cases) else {
             throw XCTSkip("the conformance corpus is not at \(cases) (the shared folder is not beside the repository)")
         }
-        let report = try ConformanceRunner(casesFile: cases).run()
+        return cases
+    }
+
+    private func check(_ report: ConformanceRunner.Report) {
         for (id, message) in report.failed where !Self.knownDifferences.contains(id) {
             XCTFail("\(id): \(message)")
         }
@@ -29,6 +45,5 @@ final class ConformanceTests: XCTestCase {
             XCTFail("\(id) passes now: remove it from the known differences and docs/differences.md")
         }
         XCTAssertGreaterThanOrEqual(report.passed, 220, report.summary)   // 222 with TZ=UTC (2 date cases need it)
-        print("conformance: \(report.summary)")
     }
 }

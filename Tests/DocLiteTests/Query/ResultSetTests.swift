@@ -165,10 +165,11 @@ final class ResultSetTests: QueryTestCase {
         XCTAssertEqual(again.first?.string(at: 1), "yes")
     }
 
-    func testExplainShowsSQLPlanAndJSON() throws {
+    func testExplainShowsSQLPlanJSONAndSQLPP() throws {
         let query = try db.createQuery(json: #"{"WHAT": [[".number1"]], "WHERE": ["=", [".number2"], 5]}"#)
         let parts = try query.explain().components(separatedBy: "\n\n")
-        XCTAssertEqual(parts.count, 3)
+        XCTAssertEqual(parts.count, 4)
+        XCTAssertEqual(parts[3], "SELECT number1 FROM _ AS _doc WHERE (number2 = 5)")
         XCTAssertTrue(parts[0].hasPrefix("SELECT doc_result(s0.body, 'number1') FROM kv_1 AS s0 WHERE doc_eq(s0.body, 'number2', 5)"), parts[0])
         XCTAssertTrue(parts[1].contains("SCAN s0"), parts[1])
         XCTAssertEqual(try JSONValue(json: parts[2]), try JSONValue(json: query.json))

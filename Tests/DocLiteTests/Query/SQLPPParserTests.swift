@@ -57,7 +57,7 @@ final class SQLPPParserTests: QueryTestCase {
             ("SELECT a FROM _ WHERE unnest = 1", 22, "expected an expression, found 'unnest'"),
             ("SELECT 'open", 7, "unterminated string"),
             ("SELECT a COLLATE UNICODE NOCASE", 25, "parentheses"),
-            ("SELECT a FROM _ WHERE a IN b", 27, "IN takes a list"),
+            ("SELECT a FROM _ WHERE a IN", 26, "expected an expression, found the end of the text"),
             ("SELECT 1x", 7, "malformed number"),
             ("SELECT a « b", 9, "unexpected byte 0xc2"),
             ("SELECT a <<  b", 9, "bitwise operator '<<'"),

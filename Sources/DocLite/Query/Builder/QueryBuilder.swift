@@ -103,6 +103,9 @@ public class BuilderQuery: CustomStringConvertible, @unchecked Sendable {
     /// The query in LiteCore's JSON query language.
     public var json: String { JSONQueryWriter.json(statement).json }
 
+    /// The query as SQL++ text (see ``Query/sqlpp``).
+    public var sqlpp: String { SQLPPWriter.text(statement) }
+
     public var description: String { json }
 
     func adding(_ change: (inout SelectStatement) -> Void) -> SelectStatement {

@@ -50,11 +50,15 @@ enum FunctionCatalog {
         /// The SQL function that reads a property (argument 0) and applies a
         /// literal operand (argument 1) in place in the stored body.
         var fusedWithProperty: String?
-        /// Whether SQL++ calls it as `name(…)`. META, MATCH and RANK have forms
-        /// of their own there; `fl_like` exists only in the JSON form.
-        var isSQLPPFunction = true
-
         var isAggregate: Bool { if case .aggregate = kind { true } else { false } }
+
+        /// Whether SQL++ calls it as `name(…)`: META, MATCH and RANK have forms of their own there.
+        var isSQLPPFunction: Bool {
+            switch kind {
+            case .scalar, .aggregate: true
+            case .meta, .match, .rank: false
+            }
+        }
     }
 
     /// The entry for `name` (lowercased), nil for an unknown function.
@@ -66,11 +70,10 @@ enum FunctionCatalog {
         /// `names` call `doc_<first name>` unless `sql` is given.
         func add(_ names: [String], _ arity: ClosedRange<Int>, _ result: SQLFragment.Kind, sql: String? = nil,
                  kind: Entry.Kind = .scalar, patternArgument: Int? = nil, collation: Entry.CollationArgument? = nil,
-                 fusedWithProperty: String? = nil, sqlpp: Bool = true) {
+                 fusedWithProperty: String? = nil) {
             for name in names {
                 table[name] = Entry(kind: kind, sqlName: sql ?? "doc_" + names[0], arity: arity, result: result,
-                                    patternArgument: patternArgument, collationArgument: collation, fusedWithProperty: fusedWithProperty,
-                                    isSQLPPFunction: sqlpp)
+                                    patternArgument: patternArgument, collationArgument: collation, fusedWithProperty: fusedWithProperty)
             }
         }
         let variadic = 127   // LiteCore's limit on a function's arguments
@@ -81,9 +84,9 @@ enum FunctionCatalog {
         add(["min"], 1...1, .any, sql: "min", kind: .aggregate(.min))
         add(["max"], 1...1, .any, sql: "max", kind: .aggregate(.max))
         add(["array_agg"], 1...1, .scalar, kind: .aggregate(.arrayAgg))
-        add(["meta"], 0...1, .scalar, sql: "doc_dict", kind: .meta, sqlpp: false)
-        add(["match"], 2...2, .boolean, sql: "MATCH", kind: .match, sqlpp: false)
-        add(["rank"], 1...1, .scalar, sql: "doc_fts_rank", kind: .rank, sqlpp: false)
+        add(["meta"], 0...1, .scalar, sql: "doc_dict", kind: .meta)
+        add(["match"], 2...2, .boolean, sql: "MATCH", kind: .match)
+        add(["rank"], 1...1, .scalar, sql: "doc_fts_rank", kind: .rank)
         // Array
         for name in ["array_avg", "array_count", "array_length", "array_max", "array_min", "array_sum"] {
             add([name], 1...1, .scalar)
@@ -113,7 +116,7 @@ enum FunctionCatalog {
         }
         add(["regexp_position"], 2...2, .scalar, patternArgument: 1)
         add(["regexp_replace"], 3...4, .scalar, patternArgument: 1)
-        add(["fl_like"], 2...2, .boolean, sql: "doc_like_collated", collation: .inForceOrBinary, sqlpp: false)   // LIKE under the COLLATE in force
+        add(["fl_like"], 2...2, .boolean, sql: "doc_like_collated", collation: .inForceOrBinary)   // LIKE under the COLLATE in force
         // String (trim's two-argument form is an error in Couchbase Lite too)
         add(["concat"], 2...variadic, .scalar, sql: "doc_concat")
         add(["contains"], 2...2, .boolean, collation: .inForce)

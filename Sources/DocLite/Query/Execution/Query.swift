@@ -71,6 +71,11 @@ public final class Query: CustomStringConvertible, @unchecked Sendable {
     /// The query in LiteCore's JSON query language (its canonical text).
     public var json: String { JSONQueryWriter.json(statement).json }
 
+    /// The query as SQL++ text, which ``Database/createQuery(_:)`` reads back
+    /// to the same query: `SELECT name FROM _ WHERE (type = 'hotel')`. Every
+    /// query has it, however it was made (the builder, JSON or SQL++).
+    public var sqlpp: String { SQLPPWriter.text(statement) }
+
     /// The result column titles.
     public var columnNames: [String] { lock.withLock { compiled.columns.map(\.name) } }
 
@@ -106,7 +111,7 @@ public final class Query: CustomStringConvertible, @unchecked Sendable {
     }
 
     /// The SQL, SQLite's query plan (one `id|parent|notused|detail` line per
-    /// step), and the JSON query, separated by blank lines.
+    /// step), the JSON query and the SQL++ text, separated by blank lines.
     public func explain() throws -> String {
         try database.lock.withLock {
             let sql = try current().0.sql
@@ -123,7 +128,7 @@ public final class Query: CustomStringConvertible, @unchecked Sendable {
                 }
                 return lines.joined(separator: "\n")
             }
-            return "\(sql)\n\n\(plan)\n\n\(json)"
+            return "\(sql)\n\n\(plan)\n\n\(json)\n\n\(sqlpp)"
         }
     }
 

@@ -67,6 +67,9 @@ struct SQLPPLexer {
             return token(.identifier(text, quoted: true))
         case UInt8(ascii: "$"):
             position += 1
+            if position < bytes.count, bytes[position] == UInt8(ascii: "`") {   // $`name`
+                return token(.parameter(try quoted(by: UInt8(ascii: "`"), what: "parameter name")))
+            }
             guard position < bytes.count, Self.isWordStart(bytes[position]) else {
                 throw SQLPPParser.syntaxError(at: start, "expected a parameter name after '$'")
             }

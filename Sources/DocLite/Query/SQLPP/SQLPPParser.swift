@@ -82,13 +82,17 @@ struct SQLPPParser {
         if accept(keyword: "WHERE") { statement.whereClause = try expression() }
         if accept(keyword: "GROUP") {
             try expect(keyword: "BY")
-            statement.groupBy = try list { Self.propertyIfString(try $0.expression()) }
+            statement.groupBy = try list { parser in
+                let start = parser.index
+                return parser.propertyIfLoneString(try parser.expression(), from: start)
+            }
             if accept(keyword: "HAVING") { statement.having = try expression() }
         }
         if accept(keyword: "ORDER") {
             try expect(keyword: "BY")
             statement.orderBy = try list { parser in
-                let expression = Self.propertyIfString(try parser.expression())
+                let start = parser.index
+                let expression = parser.propertyIfLoneString(try parser.expression(), from: start)
                 if parser.accept(keyword: "DESC") { return OrderingItem(expression: expression, descending: true) }
                 _ = parser.accept(keyword: "ASC")
                 return OrderingItem(expression: expression)
@@ -107,9 +111,10 @@ struct SQLPPParser {
     /// `expression [[AS] alias]`; a bare string literal without an alias is a
     /// property path, as in the JSON form.
     private mutating func resultItem() throws -> ResultItem {
+        let start = index
         let expression = try expression()
         if let alias = try alias() { return ResultItem(expression: expression, alias: alias) }
-        return ResultItem(expression: Self.propertyIfString(expression))
+        return ResultItem(expression: propertyIfLoneString(expression, from: start))
     }
 
     /// An optional `[AS] name`.
@@ -218,8 +223,8 @@ struct SQLPPParser {
                 list = .array(try items(closedBy: ")"))
             } else if accept(symbol: "[") {
                 list = .array(try items(closedBy: "]"))
-            } else {
-                throw Self.syntaxError(at: current.start, "IN takes a list: (a, b) or [a, b]")
+            } else {   // an array-valued expression: DocLite's, as the JSON form's ["IN", x, [".tags"]]
+                list = try postfix()
             }
             return .operation(negated ? .notIn : .in, [left, list])
         }
@@ -264,16 +269,21 @@ struct SQLPPParser {
         return left
     }
 
-    /// A primary, then `.path` into its value (`(expr).a`, `META().id`).
+    /// A primary, then a path into its value (`(expr).a`, `META().id`; `(expr)[0]`
+    /// too, which LiteCore's grammar lacks). A property path has taken its own.
     private mutating func postfix() throws -> QueryExpression {
+        let start = current
         let base = try primary()
-        switch base {
-        case .property: return base
-        default: break
+        if case .property = base, case .identifier = start.kind { return base }
+        var path: [PathComponent]
+        if current.kind == .symbol("."), case .identifier = tokens[index + 1].kind {
+            index += 1
+            path = try pathComponents()
+        } else if current.kind == .symbol("[") {
+            path = try pathComponents(after: [])
+        } else {
+            return base
         }
-        guard current.kind == .symbol("."), case .identifier = tokens[index + 1].kind else { return base }
-        index += 1
-        var path = try pathComponents()
         if base.arguments(ofCallTo: .meta) != nil, path.count == 1, case .key(let key) = path[0], let meta = MetaProperty(name: key) {
             path = [.key(meta.rawValue)]   // the canonical name, as the JSON reader writes it
         }
@@ -333,8 +343,12 @@ struct SQLPPParser {
         case .identifier(let name, let quoted):
             let next = tokens[index + 1]
             if !quoted, name.uppercased() == "SOME", Self.startsQuantifier(after: index, in: tokens) { return try quantified() }
-            if !quoted, name.uppercased() == "EXISTS", next.kind == .symbol("("), tokens[index + 2].keyword == "SELECT" {
-                throw Self.syntaxError(at: token.start, "sub-queries (SELECT inside an expression) are not supported")
+            if !quoted, name.uppercased() == "EXISTS", next.kind == .symbol("(") {
+                guard tokens[index + 2].keyword != "SELECT" else {
+                    throw Self.syntaxError(at: token.start, "sub-queries (SELECT inside an expression) are not supported")
+                }
+                index += 1   // EXISTS(expression): DocLite's, as the JSON form's ["EXISTS", x]
+                return .operation(.exists, [try primary()])
             }
             if next.kind == .symbol("(") { return try call(name, quoted: quoted) }
             if next.kind == .symbol("."), tokens[index + 2].kind == .symbol("*") {
@@ -360,7 +374,12 @@ struct SQLPPParser {
 
     /// `name { . name | [index] }`: a property path, keys as written.
     private mutating func pathComponents() throws -> [PathComponent] {
-        var path: [PathComponent] = [.key(try name("a property name"))]
+        try pathComponents(after: [.key(try name("a property name"))])
+    }
+
+    /// `{ . name | [index] }` after `path`.
+    private mutating func pathComponents(after path: [PathComponent]) throws -> [PathComponent] {
+        var path = path
         while true {
             if current.kind == .symbol("."), case .identifier(let key, _) = tokens[index + 1].kind {
                 index += 2
@@ -614,11 +633,12 @@ struct SQLPPParser {
         return items
     }
 
-    /// A top-level string literal of a result, grouping or ordering item is a
-    /// property path (the JSON form's rule); an unparsable one stays a literal
-    /// for the validator to report.
-    private static func propertyIfString(_ expression: QueryExpression) -> QueryExpression {
-        guard case .literal(.string(let text)) = expression, let path = try? PropertyPath.parse(text) else { return expression }
+    /// A result, grouping or ordering item that is a lone string token (not
+    /// `('text')`) is a property path, the JSON form's rule; an unparsable one
+    /// stays a literal for the validator to report.
+    private func propertyIfLoneString(_ expression: QueryExpression, from start: Int) -> QueryExpression {
+        guard index == start + 1, case .literal(.string(let text)) = expression,
+              let path = try? PropertyPath.parse(text) else { return expression }
         return .property(path)
     }
 
