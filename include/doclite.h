@@ -399,7 +399,8 @@ CBL_REFCOUNTED(CBLResultSet, ResultSet)
 /** The language of a query's text. */
 typedef uint8_t CBLQueryLanguage;
 enum {
-    kCBLJSONLanguage = 0 /**< LiteCore's JSON query language: {"WHAT": [[".name"]], "WHERE": ["=", [".type"], "hotel"]}. */
+    kCBLJSONLanguage = 0, /**< LiteCore's JSON query language: {"WHAT": [[".name"]], "WHERE": ["=", [".type"], "hotel"]}. */
+    kCBLN1QLLanguage = 1  /**< SQL++ for Mobile: SELECT name FROM _ WHERE type = 'hotel'. */
 };
 
 /** Compiles `queryString`. On failure (kCBLErrorInvalidQuery, with a message naming
@@ -415,8 +416,12 @@ bool CBLQuery_SetParameters(CBLQuery* query, const char* json, CBLError* outErro
 /** Runs the query with its current parameters. Returns +1. */
 CBLResultSet* CBLQuery_Execute(CBLQuery* query, CBLError* outError);
 
-/** The SQL, SQLite's query plan and the JSON query, separated by blank lines; owned. */
+/** The SQL, SQLite's query plan, the JSON query and its SQL++ text, separated by blank lines; owned. */
 char* CBLQuery_Explain(const CBLQuery* query, CBLError* outError);
+
+/** The query as SQL++ text, which CBLDatabase_CreateQuery(db, kCBLN1QLLanguage, …) reads back
+    to the same query, however it was made (JSON, SQL++ or the query builder); owned. */
+char* CBLQuery_CopySQLPP(const CBLQuery* query, CBLError* outError);
 
 /** The number of result columns; 0 for a bad handle. */
 unsigned CBLQuery_ColumnCount(const CBLQuery* query);
@@ -926,8 +931,9 @@ CBLQueryParameters* CBLQuery_CopyParameters(const CBLQuery* query);
 
 /* ---- Indexes ---------------------------------------------------------------- */
 
-/** A value index: `expressions` is a JSON array of expressions in `expressionLanguage`
-    (`[[".name"], [".address.city"]]`); `where` (optional) a condition making it partial. */
+/** A value index: `expressions` in `expressionLanguage`: with kCBLN1QLLanguage a comma-separated
+    list of SQL++ expressions (`name, lower(address.city)`), with kCBLJSONLanguage a JSON array
+    (`[[".name"], [".address.city"]]`); `where` (optional, same language) a condition making it partial. */
 typedef struct {
     CBLQueryLanguage expressionLanguage;
     const char* expressions;
@@ -938,8 +944,8 @@ typedef struct {
 bool CBLCollection_CreateValueIndex(CBLCollection* collection, const char* name, CBLValueIndexConfiguration config,
                                     CBLError* outError);
 
-/** A full-text index (searched with `MATCH()`, ranked with `RANK()`): `expressions` is a
-    JSON array of expressions in `expressionLanguage`; `ignoreAccents` makes `é` match `e`;
+/** A full-text index (searched with `MATCH()`, ranked with `RANK()`): `expressions` in
+    `expressionLanguage`, as for CBLValueIndexConfiguration; `ignoreAccents` makes `é` match `e`;
     `language` (optional) picks the stemmer (`"en"`: Porter; NULL or another: none);
     `where` (optional) a condition making it partial. */
 typedef struct {

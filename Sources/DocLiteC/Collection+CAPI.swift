@@ -120,8 +120,10 @@ public func CBLCollection_CreateValueIndex(_ handle: OpaquePointer?, _ name: Uns
                                           _ config: CBLValueIndexConfiguration, _ outError: UnsafeMutablePointer<CBLError>?) -> Bool {
     bridge(outError, failure: false) {
         let target = try collection(handle)
-        let configuration = ValueIndexConfiguration(json: try indexExpressions(config.expressionLanguage, config.expressions),
-                                                    where: try optionalString(config.where, "index where clause"))
+        let expressions = try string(config.expressions, "index expressions")
+        let condition = try optionalString(config.where, "index where clause")
+        let configuration = try indexLanguage(config.expressionLanguage) == .sqlpp
+            ? ValueIndexConfiguration([expressions], where: condition) : ValueIndexConfiguration(json: expressions, where: condition)
         try target.createIndex(withName: try string(name, "index name"), config: configuration)
         return true
     }
@@ -132,10 +134,12 @@ public func CBLCollection_CreateFullTextIndex(_ handle: OpaquePointer?, _ name: 
                                              _ config: CBLFullTextIndexConfiguration, _ outError: UnsafeMutablePointer<CBLError>?) -> Bool {
     bridge(outError, failure: false) {
         let target = try collection(handle)
-        let configuration = FullTextIndexConfiguration(json: try indexExpressions(config.expressionLanguage, config.expressions),
-                                                       where: try optionalString(config.where, "index where clause"),
-                                                       ignoreAccents: config.ignoreAccents,
-                                                       language: try optionalString(config.language, "index language"))
+        let expressions = try string(config.expressions, "index expressions")
+        let condition = try optionalString(config.where, "index where clause")
+        let language = try optionalString(config.language, "index language")
+        let configuration = try indexLanguage(config.expressionLanguage) == .sqlpp
+            ? FullTextIndexConfiguration([expressions], where: condition, ignoreAccents: config.ignoreAccents, language: language)
+            : FullTextIndexConfiguration(json: expressions, where: condition, ignoreAccents: config.ignoreAccents, language: language)
         try target.createIndex(withName: try string(name, "index name"), config: configuration)
         return true
     }
@@ -157,10 +161,11 @@ public func CBLCollection_GetIndexNames(_ handle: OpaquePointer?, _ outError: Un
     }
 }
 
-/// An index configuration's expressions: JSON text, the only expression language so far.
-private func indexExpressions(_ language: CBLQueryLanguage, _ expressions: UnsafePointer<CChar>?) throws -> String {
-    guard language == CBLQueryLanguage(kCBLJSONLanguage) else {
-        throw DocLiteError(.invalidParameter, "unknown expression language \(language)")
+/// The language of an index configuration's expressions.
+private func indexLanguage(_ language: CBLQueryLanguage) throws -> IndexExpressionLanguage {
+    switch language {
+    case CBLQueryLanguage(kCBLN1QLLanguage): return .sqlpp
+    case CBLQueryLanguage(kCBLJSONLanguage): return .json
+    default: throw DocLiteError(.invalidParameter, "unknown expression language \(language) (kCBLJSONLanguage or kCBLN1QLLanguage)")
     }
-    return try string(expressions, "index expressions")
 }

@@ -28,12 +28,14 @@ public func CBLDatabase_CreateQuery(_ db: OpaquePointer?, _ language: CBLQueryLa
     outErrorPos?.pointee = -1
     return bridge(outError, failure: nil) {
         let database = try database(db)
-        guard language == CBLQueryLanguage(kCBLJSONLanguage) else {
-            throw DocLiteError(.invalidParameter, "unknown query language \(language) (kCBLJSONLanguage is \(kCBLJSONLanguage))")
-        }
         let text = try string(queryString, "query text")
         do {
-            return HandleRegistry.shared.register(try database.createQuery(json: text))
+            switch language {
+            case CBLQueryLanguage(kCBLJSONLanguage): return HandleRegistry.shared.register(try database.createQuery(json: text))
+            case CBLQueryLanguage(kCBLN1QLLanguage): return HandleRegistry.shared.register(try database.createQuery(text))
+            default:
+                throw DocLiteError(.invalidParameter, "unknown query language \(language) (kCBLJSONLanguage or kCBLN1QLLanguage)")
+            }
         } catch let error as DocLiteError {
             if let position = error.position { outErrorPos?.pointee = Int32(clamping: position) }
             throw error
@@ -62,6 +64,11 @@ public func CBLQuery_Execute(_ handle: OpaquePointer?, _ outError: UnsafeMutable
 @c @implementation
 public func CBLQuery_Explain(_ handle: OpaquePointer?, _ outError: UnsafeMutablePointer<CBLError>?) -> UnsafeMutablePointer<CChar>? {
     bridge(outError, failure: nil) { ownedString(try query(handle).explain()) }
+}
+
+@c @implementation
+public func CBLQuery_CopySQLPP(_ handle: OpaquePointer?, _ outError: UnsafeMutablePointer<CBLError>?) -> UnsafeMutablePointer<CChar>? {
+    bridge(outError, failure: nil) { ownedString(try query(handle).sqlpp) }
 }
 
 @c @implementation

@@ -1,6 +1,6 @@
 /* Queries through the C ABI: JSON queries with parameters, every value type
    read by index and by key (MISSING told from null), whole rows as JSON,
-   explain, value indexes, and errors with positions. */
+   explain, value indexes, SQL++ queries and indexes, and errors with positions. */
 #include "test_support.h"
 
 static CBLQuery* create_query(CBLDatabase* db, const char* json) {
@@ -122,6 +122,72 @@ static void test_indexes_and_explain(CBLDatabase* db, CBLCollection* collection)
     CHECK_OK(CBLCollection_DeleteIndex(collection, "byText", &err), err);
 }
 
+static void test_sqlpp(CBLDatabase* db, CBLCollection* collection) {
+    CBLError err;
+    int position = 99;
+    CBLQuery* query = CBLDatabase_CreateQuery(db, kCBLN1QLLanguage,
+        "SELECT META().id, i FROM _ WHERE kind = $kind AND i >= 2 ORDER BY i DESC", &position, &err);
+    CHECK_OK(query != NULL, err);
+    CHECK(position == -1);
+    CHECK_OK(CBLQuery_SetParameters(query, "{\"kind\": \"t\"}", &err), err);
+    CBLResultSet* rs = CBLQuery_Execute(query, &err);
+    CHECK_OK(rs != NULL, err);
+    CHECK_OK(CBLResultSet_Next(rs, &err), err);
+    CHECK_STR(CBLResultSet_StringForKey(rs, "id"), "d3");
+    CHECK_OK(CBLResultSet_Next(rs, &err), err);
+    CHECK_STR(CBLResultSet_StringAtIndex(rs, 0), "d2");
+    CHECK(!CBLResultSet_Next(rs, &err) && err.code == 0);
+    CBL_Release(rs);
+
+    /* Any query prints as SQL++, which reads back. */
+    char* sqlpp = CBLQuery_CopySQLPP(query, &err);
+    CHECK_STR(sqlpp, "SELECT META().id, i FROM _ WHERE ((kind = $kind) AND (i >= 2)) ORDER BY i DESC");
+    CBLQuery* again = CBLDatabase_CreateQuery(db, kCBLN1QLLanguage, sqlpp, NULL, &err);
+    CHECK_OK(again != NULL, err);
+    CBL_FreeString(sqlpp);
+    CBL_Release(again);
+    CBL_Release(query);
+    query = create_query(db, "{\"WHAT\": [[\".s\"]], \"WHERE\": [\"IS VALUED\", [\".s\"]]}");
+    sqlpp = CBLQuery_CopySQLPP(query, &err);
+    CHECK_STR(sqlpp, "SELECT s FROM _ AS _doc WHERE (s IS VALUED)");
+    CBL_FreeString(sqlpp);
+    CBL_Release(query);
+    CHECK(CBLQuery_CopySQLPP(NULL, &err) == NULL);
+    CHECK_CODE(err, kCBLDomain, kCBLErrorInvalidParameter);
+
+    /* Indexes from SQL++ expressions: a value index SQLite uses, a partial full-text index. */
+    CBLValueIndexConfiguration value = { kCBLN1QLLanguage, "kind, i", NULL };
+    CHECK_OK(CBLCollection_CreateValueIndex(collection, "byKind", value, &err), err);
+    query = CBLDatabase_CreateQuery(db, kCBLN1QLLanguage, "SELECT META().id FROM _ WHERE kind = 'u'", NULL, &err);
+    CHECK_OK(query != NULL, err);
+    char* plan = CBLQuery_Explain(query, &err);
+    CHECK(plan && strstr(plan, "USING INDEX") != NULL);
+    CBL_FreeString(plan);
+    CBL_Release(query);
+    CBLFullTextIndexConfiguration text = { kCBLN1QLLanguage, "s", false, NULL, "kind = 't'" };
+    CHECK_OK(CBLCollection_CreateFullTextIndex(collection, "words", text, &err), err);
+    query = CBLDatabase_CreateQuery(db, kCBLN1QLLanguage, "SELECT META().id FROM _ WHERE MATCH(words, 'two')", NULL, &err);
+    CHECK_OK(query != NULL, err);
+    rs = CBLQuery_Execute(query, &err);
+    CHECK_OK(rs != NULL && CBLResultSet_Next(rs, &err), err);
+    CHECK_STR(CBLResultSet_StringAtIndex(rs, 0), "d2");
+    CBL_Release(rs);
+    CBL_Release(query);
+    value.expressions = "kind,";
+    CHECK(!CBLCollection_CreateValueIndex(collection, "bad", value, &err));
+    CHECK_ERROR(err, kCBLDomain, kCBLErrorInvalidQuery, "SQL++ syntax error near character 6");
+    CHECK_OK(CBLCollection_DeleteIndex(collection, "byKind", &err), err);
+    CHECK_OK(CBLCollection_DeleteIndex(collection, "words", &err), err);
+
+    /* Syntax errors give their byte offset. */
+    CHECK(CBLDatabase_CreateQuery(db, kCBLN1QLLanguage, "SELECT i FROM _ WHERE i = = 2", &position, &err) == NULL);
+    CHECK_ERROR(err, kCBLDomain, kCBLErrorInvalidQuery, "SQL++ syntax error near character 27");
+    CHECK(position == 26);
+    CHECK(CBLDatabase_CreateQuery(db, kCBLN1QLLanguage, "SELECT i WHERE i = 2", &position, &err) == NULL);
+    CHECK_ERROR(err, kCBLDomain, kCBLErrorInvalidQuery, "needs a FROM clause");
+    CHECK(position == -1);
+}
+
 static void test_errors(CBLDatabase* db) {
     CBLError err;
     int position = 0;
@@ -174,6 +240,7 @@ int main(void) {
 
     test_parameterized_query_reads_every_type(db);
     test_indexes_and_explain(db, collection);
+    test_sqlpp(db, collection);
     test_errors(db);
 
     CBL_Release(collection);

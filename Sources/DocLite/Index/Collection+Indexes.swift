@@ -8,11 +8,12 @@ extension Collection {
     public func createIndex(withName name: String, config: IndexConfiguration) throws {
         switch config {
         case let config as ValueIndexConfiguration:
-            try createIndex(name: name, kind: .value, expressions: try Self.expressions(config.expressions),
-                            where: try Self.condition(config.whereClause))
+            try createIndex(name: name, kind: .value, expressions: try Self.expressions(config.expressions, config.language),
+                            where: try Self.condition(config.whereClause, config.language))
         case let config as FullTextIndexConfiguration:
             try createIndex(name: name, kind: .fullText(ignoreAccents: config.ignoreAccents, language: config.language),
-                            expressions: try Self.expressions(config.expressions), where: try Self.condition(config.whereClause))
+                            expressions: try Self.expressions(config.expressions, config.expressionLanguage),
+                            where: try Self.condition(config.whereClause, config.expressionLanguage))
         default:
             throw DocLiteError(.unsupported, "index configuration \(type(of: config)) is not supported")
         }
@@ -113,17 +114,39 @@ extension Collection {
         }
     }
 
-    private static func expressions(_ json: String) throws -> [QueryExpression] {
-        guard case .array(let items) = try parseJSON(json, what: "index expressions"), !items.isEmpty else {
-            throw DocLiteError(.invalidQuery, "the index expressions must be a non-empty JSON array")
+    private static func expressions(_ texts: [String], _ language: IndexExpressionLanguage) throws -> [QueryExpression] {
+        let expressions: [QueryExpression]
+        switch language {
+        case .sqlpp:
+            expressions = try texts.flatMap { text in try sqlpp(text, what: "index expression") { try SQLPPParser.parseExpressions($0) } }
+        case .json:
+            guard case .array(let items) = try parseJSON(texts.first ?? "", what: "index expressions") else {
+                throw DocLiteError(.invalidQuery, "the index expressions must be a JSON array")
+            }
+            expressions = try items.enumerated().map { i, item in
+                try JSONQueryParser.expression(item, at: "expressions[\(i)]", stringIsProperty: true)
+            }
         }
-        return try items.enumerated().map { i, item in
-            try JSONQueryParser.expression(item, at: "expressions[\(i)]", stringIsProperty: true)
+        guard !expressions.isEmpty else { throw DocLiteError(.invalidQuery, "an index needs at least one expression") }
+        return expressions
+    }
+
+    private static func condition(_ text: String?, _ language: IndexExpressionLanguage) throws -> QueryExpression? {
+        try text.map { text in
+            switch language {
+            case .sqlpp: return try sqlpp(text, what: "index condition") { try SQLPPParser.parseExpression($0) }
+            case .json: return try JSONQueryParser.expression(try parseJSON(text, what: "where clause"), at: "where")
+            }
         }
     }
 
-    private static func condition(_ json: String?) throws -> QueryExpression? {
-        try json.map { try JSONQueryParser.expression(try parseJSON($0, what: "where clause"), at: "where") }
+    /// Parses SQL++ `text`, naming it in a syntax error.
+    private static func sqlpp<T>(_ text: String, what: String, _ parse: (String) throws -> T) throws -> T {
+        do {
+            return try parse(text)
+        } catch let error as DocLiteError {
+            throw DocLiteError(.invalidQuery, "\(what) '\(text)': \(error.message)", position: error.position)
+        }
     }
 
     /// An SQL identifier for the index: the collection ID and the name in hex, so no name reaches SQL.

@@ -1,50 +1,80 @@
 /// How an index is described to ``Collection/createIndex(withName:config:)``.
 public protocol IndexConfiguration: Sendable {}
 
+/// The language an index configuration's expressions are written in.
+package enum IndexExpressionLanguage: Sendable {
+    /// SQL++ expressions (`lower(city)`), each string a comma-separated list of them.
+    case sqlpp
+    /// One JSON array of LiteCore JSON expressions (`[[".type"], [".name"]]`).
+    case json
+}
+
 /// A value index: an SQLite index over one or more expressions of the
 /// collection's documents, used by queries that filter or sort on them.
 ///
-/// The expressions are given in LiteCore's JSON query language, as a JSON
-/// array (`[[".type"], [".name"]]`); `where` (a JSON expression) makes it a
-/// partial index. (SQL++ expressions arrive with the SQL++ parser.)
+/// The expressions are SQL++, as in Couchbase Lite
+/// (`ValueIndexConfiguration(["type", "lower(city)"], where: "country = 'France'")`),
+/// or LiteCore's JSON query language (``init(json:where:)``); `where` makes
+/// it a partial index.
 public struct ValueIndexConfiguration: IndexConfiguration {
-    /// The JSON array of expressions.
-    public let expressions: String
-    /// The partial-index condition (a JSON expression), if any.
+    /// The SQL++ expressions; for ``init(json:where:)``, one string: the JSON array.
+    public let expressions: [String]
+    /// The partial-index condition, if any, in the expressions' language.
     public let whereClause: String?
+    let language: IndexExpressionLanguage
 
-    /// A value index on the JSON array `expressions`, partial with `where`.
-    public init(json expressions: String, where whereClause: String? = nil) {
+    /// A value index on SQL++ `expressions`, partial with the SQL++ condition `where`.
+    public init(_ expressions: [String], where whereClause: String? = nil) {
         self.expressions = expressions
         self.whereClause = whereClause
+        language = .sqlpp
+    }
+
+    /// A value index on the JSON array `expressions`, partial with the JSON expression `where`.
+    public init(json expressions: String, where whereClause: String? = nil) {
+        self.expressions = [expressions]
+        self.whereClause = whereClause
+        language = .json
     }
 }
 
 /// A full-text index: the words of one or more expressions of the
 /// collection's documents, searched with `MATCH()` and ranked with `RANK()`.
 ///
-/// The expressions are a JSON array (`[[".title"], [".body"]]`); `where` (a
-/// JSON expression) makes it partial. `language` picks the stemmer: English
-/// (`"en"`, `"english"`) stems words with the Porter stemmer; nil or any other
+/// The expressions are SQL++ (`FullTextIndexConfiguration(["description"])`)
+/// or a JSON array (``init(json:where:ignoreAccents:language:)``); `where`
+/// makes it partial. `language` picks the stemmer: English (`"en"`,
+/// `"english"`) stems words with the Porter stemmer; nil or any other
 /// language indexes words as written (Unicode-aware, lower-cased).
 /// `ignoreAccents` makes `é` match `e` (not with the English stemmer, which
 /// folds ASCII only).
 public struct FullTextIndexConfiguration: IndexConfiguration {
-    /// The JSON array of expressions.
-    public let expressions: String
-    /// The partial-index condition (a JSON expression), if any.
+    /// The SQL++ expressions; for ``init(json:where:ignoreAccents:language:)``, one string: the JSON array.
+    public let expressions: [String]
+    /// The partial-index condition, if any, in the expressions' language.
     public let whereClause: String?
     /// Whether `é` matches `e`.
     public let ignoreAccents: Bool
     /// The language whose stemmer is used (English only; nil for none).
     public let language: String?
+    let expressionLanguage: IndexExpressionLanguage
 
-    /// A full-text index on the JSON array `expressions`, partial with `where`.
-    public init(json expressions: String, where whereClause: String? = nil, ignoreAccents: Bool = false, language: String? = nil) {
+    /// A full-text index on SQL++ `expressions`, partial with the SQL++ condition `where`.
+    public init(_ expressions: [String], where whereClause: String? = nil, ignoreAccents: Bool = false, language: String? = nil) {
         self.expressions = expressions
         self.whereClause = whereClause
         self.ignoreAccents = ignoreAccents
         self.language = language
+        expressionLanguage = .sqlpp
+    }
+
+    /// A full-text index on the JSON array `expressions`, partial with the JSON expression `where`.
+    public init(json expressions: String, where whereClause: String? = nil, ignoreAccents: Bool = false, language: String? = nil) {
+        self.expressions = [expressions]
+        self.whereClause = whereClause
+        self.ignoreAccents = ignoreAccents
+        self.language = language
+        expressionLanguage = .json
     }
 }
 

@@ -34,6 +34,14 @@ final class FullTextSearchTests: QueryTestCase {
         XCTAssertEqual(try idsWhere(#"["AND", ["=", [".lang"], "en"], ["MATCH()", "text", "clean OR fast"]]"#), ["a", "c"])
     }
 
+    func testSQLPPIndexAndQuery() throws {
+        try defaultCollection.createIndex(withName: "english", config: FullTextIndexConfiguration(["title", "body"], where: "lang = 'en'",
+                                                                                                  language: "en"))
+        let query = try db.createQuery("SELECT META().id, RANK(english) FROM _ WHERE MATCH(english, 'run') ORDER BY RANK(english) DESC")
+        XCTAssertEqual(try query.execute().allResults().map { $0.string(at: 0) }, ["a"])   // stemmed: running → run
+        XCTAssertEqual(try db.createQuery("SELECT META().id FROM _ WHERE MATCH(english, 'coffee')").execute().allResults().count, 0)
+    }
+
     func testTheIndexFollowsSavesDeletesAndPurges() throws {
         try defaultCollection.createIndex(withName: "text", config: FullTextIndexConfiguration(json: #"[[".body"]]"#))
         let doc = try XCTUnwrap(defaultCollection.document(id: "a")).toMutable()

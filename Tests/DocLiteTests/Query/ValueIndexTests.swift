@@ -28,6 +28,23 @@ final class ValueIndexTests: QueryTestCase {
         XCTAssertEqual(try rows(range).map { $0[0] }, [.int(108), .int(107), .int(105)])
     }
 
+    func testSQLPPIndexesAreTheSameIndexes() throws {
+        try defaultCollection.createIndex(withName: "byTypeAndPrice", config: ValueIndexConfiguration(["type", "price"]))
+        let sqlpp = try db.createQuery("SELECT META().id FROM _ WHERE type = 'hotel' AND price > 240 ORDER BY price")
+        let plan = try sqlpp.explain()
+        XCTAssertTrue(plan.contains("USING INDEX"), plan)
+        XCTAssertEqual(try sqlpp.execute().allResults().map { $0.string(at: 0) }, ["h164", "h82", "h166"])
+        // The same index in JSON: the same definition, so a no-op.
+        try defaultCollection.createIndex(withName: "byTypeAndPrice", config: ValueIndexConfiguration(json: #"[[".type"], [".price"]]"#))
+        // Expressions and a partial index's condition in SQL++ (the same index as its JSON form).
+        try defaultCollection.createIndex(withName: "cheapNames", config: ValueIndexConfiguration(["lower(name), rating"], where: "price < 10"))
+        let partial = try db.createQuery("SELECT META().id FROM _ WHERE price < 10 AND lower(name) = 'hotel 3'")
+        XCTAssertEqual(try partial.execute().allResults().map { $0.string(at: 0) }, ["h3"])
+        try defaultCollection.createIndex(withName: "cheapNames", config: ValueIndexConfiguration(
+            json: #"[["LOWER()", [".name"]], [".rating"]]"#, where: #"["<", [".price"], 10]"#))   // no-op: the same definition
+        XCTAssertEqual(try defaultCollection.indexes(), ["byTypeAndPrice", "cheapNames"])
+    }
+
     func testAQueryCompiledBeforeTheIndexUsesItAfterwards() throws {
         let query = try db.createQuery(json: #"{"WHAT": [["._id"]], "WHERE": ["=", [".name"], "Hotel 7"]}"#)
         XCTAssertTrue(try query.explain().contains("doc_eq("))   // unindexed: the fused comparison
@@ -86,8 +103,14 @@ final class ValueIndexTests: QueryTestCase {
         assertThrows(.invalidQuery, containing: "not valid JSON") {
             try collection.createIndex(withName: "x", config: ValueIndexConfiguration(json: "[[.name]"))
         }
-        assertThrows(.invalidQuery, containing: "non-empty JSON array") {
+        assertThrows(.invalidQuery, containing: "at least one expression") {
             try collection.createIndex(withName: "x", config: ValueIndexConfiguration(json: "[]"))
+        }
+        assertThrows(.invalidQuery, containing: "index expression 'name,': SQL++ syntax error near character 6") {
+            try collection.createIndex(withName: "x", config: ValueIndexConfiguration(["name,"]))
+        }
+        assertThrows(.invalidQuery, containing: "at least one expression") {
+            try collection.createIndex(withName: "x", config: ValueIndexConfiguration([]))
         }
         assertThrows(.invalidQuery, containing: "an index expression cannot use parameters") {
             try collection.createIndex(withName: "x", config: ValueIndexConfiguration(json: #"[["$p"]]"#))

@@ -60,7 +60,12 @@ enum SQLPPWriter {
         case .variable(let path): return self.path(path)
         case .nested(let base, let path):
             let rest = self.path(path)
-            return "(\(text(base)))" + (rest.hasUTF8Prefix("[") ? rest : "." + rest)
+            let baseText: String
+            switch base {
+            case .function, .parameter, .array, .dictionary: baseText = text(base)   // `META().id`, `$p.x`
+            default: baseText = "(\(text(base)))"
+            }
+            return baseText + (rest.hasUTF8Prefix("[") ? rest : "." + rest)
         case .array(let items): return "[" + items.map(text).joined(separator: ", ") + "]"
         case .dictionary(let members):
             return "{" + members.sorted { $0.key < $1.key }.map { "\(literal(.string($0.key.string))): \(text($0.value))" }
