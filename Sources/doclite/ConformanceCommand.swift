@@ -5,8 +5,11 @@ import DocLiteConformance
 struct ConformanceCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "conformance",
-        abstract: "Run query conformance cases (LiteCore JSON queries with expected results).",
-        discussion: "Prints one line per failing case, then 'N passed, N failed, N skipped'. Exits 1 when a case fails."
+        abstract: "Run query conformance cases (JSON or SQL++ queries with expected results).",
+        discussion: """
+            A case's query is a LiteCore JSON query, or a string of SQL++. Prints one line per failing case, \
+            then 'N passed, N failed, N skipped'. Exits 1 when a case fails.
+            """
     )
 
     @Argument(help: "The cases file (JSON lines).")
@@ -21,8 +24,11 @@ struct ConformanceCommand: ParsableCommand {
     @Flag(help: "Also list the skipped cases with the feature each needs.")
     var showSkipped = false
 
+    @Flag(help: "Run each JSON query's SQL++ text instead of the JSON (the SQL++ round trip).")
+    var throughSQLPP = false
+
     func run() throws {
-        let report = try ConformanceRunner(casesFile: cases, dataDirectory: data).run(matching: only)
+        let report = try ConformanceRunner(casesFile: cases, dataDirectory: data, throughSQLPP: throughSQLPP).run(matching: only)
         for (id, message) in report.failed { print("FAIL \(id): \(message)") }
         if showSkipped {
             for (id, reason) in report.skipped { print("SKIP \(id): \(reason)") }

@@ -7,8 +7,9 @@ struct IndexCommand: ParsableCommand {
         commandName: "index",
         abstract: "Create, list or drop value indexes.",
         discussion: """
-            create NAME EXPRESSIONS: EXPRESSIONS is a JSON array of JSON-query expressions, e.g. '[[".abv"]]'; \
-            --where makes a partial index. list: the index names. drop NAME: deletes the index.
+            create NAME EXPRESSIONS: EXPRESSIONS is a comma-separated list of SQL++ expressions, e.g. 'abv, lower(name)', \
+            or a JSON array of JSON-query expressions, e.g. '[[".abv"]]'; --where (in the same language) makes a \
+            partial index. list: the index names. drop NAME: deletes the index.
             """
     )
 
@@ -19,9 +20,9 @@ struct IndexCommand: ParsableCommand {
     var action: Action
     @Argument(help: "The index name (create, drop).")
     var name: String?
-    @Argument(help: "The expressions (create): a JSON array.")
+    @Argument(help: "The expressions (create): SQL++ ('abv, lower(name)') or a JSON array ('[[\".abv\"]]').")
     var expressions: String?
-    @Option(name: .customLong("where"), help: "A JSON condition that makes the index partial (create).")
+    @Option(name: .customLong("where"), help: "A condition that makes the index partial (create), in the expressions' language.")
     var condition: String?
     @Option(help: "The collection, as 'name' or 'scope.name' (default: the default collection).")
     var collection: String?
@@ -34,8 +35,10 @@ struct IndexCommand: ParsableCommand {
         case .list:
             for index in try target.indexes() { print(index) }
         case .create:
-            guard let name, let expressions else { throw ValidationError("create needs a name and a JSON array of expressions") }
-            try target.createIndex(withName: name, config: ValueIndexConfiguration(json: expressions, where: condition))
+            guard let name, let expressions else { throw ValidationError("create needs a name and the indexed expressions") }
+            let config = QueryText.detect(expressions) == .json ? ValueIndexConfiguration(json: expressions, where: condition)
+                : ValueIndexConfiguration([expressions], where: condition)
+            try target.createIndex(withName: name, config: config)
             print("created index \(name) on \(target.fullName)")
         case .drop:
             guard let name else { throw ValidationError("drop needs the index name") }

@@ -28,15 +28,36 @@ struct DatabaseLocation: ParsableArguments {
     }
 }
 
-/// `doclite query DB '<JSON query>' [--param name=value …] [--format json|table]`.
+/// A query given on the command line, in SQL++ or LiteCore's JSON query language.
+struct QueryText: ParsableArguments {
+    enum Language: String, ExpressibleByArgument { case sqlpp, json }
+
+    @Argument(help: "The query: SQL++ (\"SELECT name FROM _ WHERE type = 'beer'\") or JSON ('{\"WHAT\": [[\".name\"]]}').")
+    var query: String
+    @Option(help: "The query's language: sqlpp or json (default: json when the text starts with '{' or '[', else sqlpp).")
+    var language: Language?
+
+    /// JSON when the text starts with `{` or `[` (no SQL++ query does), else SQL++.
+    static func detect(_ text: String) -> Language {
+        text.drop { $0.isWhitespace }.first.map { "{[".contains($0) } == true ? .json : .sqlpp
+    }
+
+    func compile(in database: Database) throws -> Query {
+        switch language ?? Self.detect(query) {
+        case .sqlpp: return try database.createQuery(query)
+        case .json: return try database.createQuery(json: query)
+        }
+    }
+}
+
+/// `doclite query DB '<SQL++ or JSON query>' [--language sqlpp|json] [--param name=value …] [--format json|table]`.
 struct QueryCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "query", abstract: "Run a query (LiteCore JSON query language).")
+    static let configuration = CommandConfiguration(commandName: "query", abstract: "Run a query (SQL++ or LiteCore JSON query language).")
 
     enum Format: String, ExpressibleByArgument { case json, table }
 
     @OptionGroup var location: DatabaseLocation
-    @Argument(help: "The query, e.g. '{\"WHAT\": [[\".name\"]], \"WHERE\": [\"=\", [\".type\"], \"beer\"]}'.")
-    var query: String
+    @OptionGroup var text: QueryText
     @Option(name: .customLong("param"), help: "A parameter, name=value; the value is JSON, or else taken as a string.")
     var parameters: [String] = []
     @Option(help: "json: one JSON object per row; table: aligned columns.")
@@ -45,7 +66,7 @@ struct QueryCommand: ParsableCommand {
     func run() throws {
         let database = try location.open()
         defer { try? database.close() }
-        let query = try database.createQuery(json: self.query)
+        let query = try text.compile(in: database)
         if !parameters.isEmpty { query.parameters = try parseParameters(parameters) }
         let results = try query.execute()
         switch format {
@@ -72,18 +93,18 @@ struct QueryCommand: ParsableCommand {
     }
 }
 
-/// `doclite explain DB '<JSON query>'`.
+/// `doclite explain DB '<SQL++ or JSON query>'`.
 struct ExplainCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "explain", abstract: "Show a query's SQL, SQLite's plan and its JSON.")
+    static let configuration = CommandConfiguration(commandName: "explain",
+                                                    abstract: "Show a query's SQL, SQLite's plan, its JSON and its SQL++.")
 
     @OptionGroup var location: DatabaseLocation
-    @Argument(help: "The query (LiteCore JSON query language).")
-    var query: String
+    @OptionGroup var text: QueryText
 
     func run() throws {
         let database = try location.open()
         defer { try? database.close() }
-        print(try database.createQuery(json: query).explain())
+        print(try text.compile(in: database).explain())
     }
 }
 

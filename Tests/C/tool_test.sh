@@ -18,6 +18,15 @@ strongest=$("$tool" query "$work/beers" --param min=10 '{"WHAT": [[".b.name"], [
 "$tool" index "$work/beers" create byABV '[[".abv"]]' >/dev/null
 "$tool" index "$work/beers" list | grep -qx byABV || fail "index list"
 "$tool" explain "$work/beers" '{"WHERE": ["=", [".abv"], 5]}' | grep -q "USING INDEX" || fail "explain does not use the index"
+# SQL++: detected from the text; an index from SQL++ expressions; explain shows the SQL++.
+strongest_sqlpp=$("$tool" query "$work/beers" --param min=10 "SELECT b.name, w.country FROM _ AS b JOIN _ AS w ON b.brewery_id = META(w).id WHERE b.abv > \$min")
+[ "$strongest_sqlpp" = "$strongest" ] || fail "the SQL++ join gave: $strongest_sqlpp"
+"$tool" index "$work/beers" create byName 'lower(name)' >/dev/null
+"$tool" explain "$work/beers" "SELECT name FROM _ WHERE lower(name) = 'eisbock 12'" | grep -q "USING INDEX" || fail "a SQL++ index is not used"
+"$tool" explain "$work/beers" '{"WHERE": ["=", [".abv"], 5]}' | tail -n 1 | grep -qx 'SELECT _id AS _id, _sequence AS _sequence FROM _ AS _doc WHERE (abv = 5)' \
+  || fail "explain does not end with the SQL++"
+if "$tool" query "$work/beers" "SELECT name FROM _ WHERE" 2>"$work/err"; then fail "a bad SQL++ query succeeded"; fi
+grep -q "SQL++ syntax error near character 25" "$work/err" || fail "bad SQL++ message: $(cat "$work/err")"
 if "$tool" query "$work/beers" '{"WHERE": ["NOPE"]}' 2>"$work/err"; then fail "a bad query succeeded"; fi
 grep -q "unknown operator 'NOPE'" "$work/err" || fail "bad query message: $(cat "$work/err")"
 # Import: standard input, batches, JSON arrays, and a malformed line (exit 65,
