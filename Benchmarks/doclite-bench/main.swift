@@ -4,7 +4,7 @@
 // query API (compiled once, every row iterated), each side by side with
 // relational SQLite (R) doing the same work in the same run (and JSON text
 // with json_extract (J) for the insert): interleaved rounds, medians, row
-// counts checked equal.
+// counts checked equal. Then what parsing SQL++ costs next to compiling.
 // Usage: doclite-bench [--rounds N] [--docs N] [--insert-only]
 import CSQLite
 import DocLite
@@ -140,6 +140,7 @@ if let beers = try BeerSample.load(shared: shared, work: work) {
 }
 
 printTable(rows)
+try SQLPPBenchmark.run(on: docLite, rounds: rounds)
 try docLite.close()
 sqlite3_close(r)
 sqlite3_close(j)

@@ -183,6 +183,8 @@ static void test_sqlpp(CBLDatabase* db, CBLCollection* collection) {
     CHECK(CBLDatabase_CreateQuery(db, kCBLN1QLLanguage, "SELECT i FROM _ WHERE i = = 2", &position, &err) == NULL);
     CHECK_ERROR(err, kCBLDomain, kCBLErrorInvalidQuery, "SQL++ syntax error near character 27");
     CHECK(position == 26);
+    CHECK(CBLDatabase_CreateQuery(db, kCBLN1QLLanguage, "SELECT \xff\xfe FROM _", &position, &err) == NULL);
+    CHECK_ERROR(err, kCBLDomain, kCBLErrorInvalidParameter, "not valid UTF-8");
     CHECK(CBLDatabase_CreateQuery(db, kCBLN1QLLanguage, "SELECT i WHERE i = 2", &position, &err) == NULL);
     CHECK_ERROR(err, kCBLDomain, kCBLErrorInvalidQuery, "needs a FROM clause");
     CHECK(position == -1);
