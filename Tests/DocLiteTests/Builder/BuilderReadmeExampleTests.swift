@@ -1,7 +1,7 @@
 import XCTest
 @testable import DocLite
 
-/// The README's QueryBuilder example, as written there.
+/// The README's QueryBuilder and SQL++ examples, as written there.
 final class BuilderReadmeExampleTests: DatabaseTestCase {
     func testTheReadmeJoinRuns() throws {
         let hotels = try db.createCollection(name: "hotels", scope: "inventory")
@@ -34,5 +34,19 @@ final class BuilderReadmeExampleTests: DatabaseTestCase {
         }
         wait(for: [announced], timeout: 5)
         token.remove()
+
+        // The same query in SQL++, an index from SQL++, and the built query printed as SQL++.
+        let sqlpp = try db.createQuery("""
+            SELECT h.name, c.country AS country
+            FROM inventory.hotels AS h JOIN inventory.cities AS c ON h.city = META(c).id
+            WHERE h.rooms >= $minRooms ORDER BY h.rooms DESC LIMIT 10
+            """)
+        sqlpp.parameters = Parameters().setInt(100, forName: "minRooms")
+        XCTAssertEqual(try sqlpp.execute().map { [$0.string(forKey: "name"), $0.string(forKey: "country")] }, rows)
+        try hotels.createIndex(withName: "byCity", config: ValueIndexConfiguration(["city", "lower(name)"]))
+        XCTAssertEqual(try hotels.indexes(), ["byCity"])
+        let printed = try db.createQuery(built.sqlpp)
+        printed.parameters = Parameters().setInt(100, forName: "minRooms")
+        XCTAssertEqual(try printed.execute().map { [$0.string(forKey: "name"), $0.string(forKey: "country")] }, rows)
     }
 }
