@@ -3,6 +3,28 @@ import XCTest
 import CSQLite
 @testable import DocLite
 
+/// The shared folder beside the repository (`../shared`): corpora some tests
+/// replay when it is there, and skip without.
+enum SharedFolder {
+    static let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared")
+
+    /// The path of `relativePath` in it; throws `XCTSkip`, naming the path, when it is not there.
+    static func path(_ relativePath: String) throws -> String {
+        let path = url.appendingPathComponent(relativePath).path
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw XCTSkip("\(path) is not there (the shared folder is not beside the repository)")
+        }
+        return path
+    }
+
+    /// Each line of the JSON-lines file `relativePath`, read; none when the file is not there.
+    static func jsonLines(_ relativePath: String) throws -> [JSONValue] {
+        guard let text = try? String(contentsOf: url.appendingPathComponent(relativePath), encoding: .utf8) else { return [] }
+        return try text.split(separator: "\n").map { try JSONValue(json: String($0)) }
+    }
+}
+
 /// A test case with a fresh directory and an open database `db`.
 class DatabaseTestCase: XCTestCase {
     var directory: String!

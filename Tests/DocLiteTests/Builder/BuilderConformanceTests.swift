@@ -233,12 +233,7 @@ final class BuilderConformanceTests: XCTestCase {
     }
 
     func testConformanceCasesThroughTheBuilder() throws {
-        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        let casesFile = repository.deletingLastPathComponent().appendingPathComponent("shared/conformance/cases.jsonl")
-        guard FileManager.default.fileExists(atPath: casesFile.path) else {
-            throw XCTSkip("the conformance corpus is not at \(casesFile.path)")
-        }
+        let casesFile = URL(fileURLWithPath: try SharedFolder.path("conformance/cases.jsonl"))
         let directory = NSTemporaryDirectory() + "doclite-builder-conformance-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let scratch = try Database(name: "scratch", config: DatabaseConfiguration(directory: directory))
@@ -265,8 +260,7 @@ final class BuilderConformanceTests: XCTestCase {
         let file = NSTemporaryDirectory() + "doclite-builder-cases-" + UUID().uuidString + ".jsonl"
         try rewritten.joined(separator: "\n").write(toFile: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: file) }
-        let report = try ConformanceRunner(casesFile: file, dataDirectory: repository.deletingLastPathComponent()
-            .appendingPathComponent("shared/conformance/data").path).run()
+        let report = try ConformanceRunner(casesFile: file, dataDirectory: try SharedFolder.path("conformance/data")).run()
         // The local-time date cases expect UTC (as the corpus runner's TZ=UTC).
         let tolerated = TimeZone.current.secondsFromGMT() == 0 ? [] : report.failed.map(\.id).filter { $0.hasPrefix("dt/") }
         for (id, message) in report.failed where !tolerated.contains(id) { XCTFail("\(id): \(message)") }

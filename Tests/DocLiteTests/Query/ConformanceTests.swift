@@ -27,13 +27,7 @@ final class ConformanceTests: XCTestCase {
     }
 
     private static func casesFile() throws -> String {
-        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        let cases = repository.deletingLastPathComponent().appendingPathComponent("shared/conformance/cases.jsonl").path
-        guard FileManager.default.fileExists(atPath: cases) else {
-            throw XCTSkip("the conformance corpus is not at \(cases) (the shared folder is not beside the repository)")
-        }
-        return cases
+        try SharedFolder.path("conformance/cases.jsonl")
     }
 
     private func check(_ report: ConformanceRunner.Report) {

@@ -40,6 +40,9 @@ final class FullTextSearchTests: QueryTestCase {
         let query = try db.createQuery("SELECT META().id, RANK(english) FROM _ WHERE MATCH(english, 'run') ORDER BY RANK(english) DESC")
         XCTAssertEqual(try query.execute().allResults().map { $0.string(at: 0) }, ["a"])   // stemmed: running → run
         XCTAssertEqual(try db.createQuery("SELECT META().id FROM _ WHERE MATCH(english, 'coffee')").execute().allResults().count, 0)
+        // An index qualified by an alias with a dot in it (LiteCore writes it `a\.b.english`).
+        let qualified = try db.createQuery("SELECT META(`a.b`).id FROM _ AS `a.b` WHERE MATCH(`a.b`.english, 'shoes')")
+        XCTAssertEqual(try qualified.execute().allResults().map { $0.string(at: 0) }, ["a", "c"])
     }
 
     func testTheIndexFollowsSavesDeletesAndPurges() throws {

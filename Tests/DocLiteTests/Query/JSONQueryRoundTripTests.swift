@@ -15,15 +15,10 @@ final class JSONQueryRoundTripTests: XCTestCase {
 
     func testParseWriteParseIsStable() throws {
         var texts = Self.queries
-        let cases = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("shared/conformance/cases.jsonl")
-        if let corpus = try? String(contentsOf: cases, encoding: .utf8) {
-            for line in corpus.split(separator: "\n") {
-                if case .dictionary(let members) = try JSONValue(json: String(line)), let query = members["query"],
-                   members["expect"].map({ if case .dictionary(let e) = $0 { e["error"] == nil } else { true } }) ?? true {
-                    texts.append(query.json)
-                }
+        for case .dictionary(let members) in try SharedFolder.jsonLines("conformance/cases.jsonl") {
+            if let query = members["query"],
+               members["expect"].map({ if case .dictionary(let e) = $0 { e["error"] == nil } else { true } }) ?? true {
+                texts.append(query.json)
             }
         }
         for text in texts {

@@ -29,13 +29,8 @@ final class SQLPPFuzzTests: QueryTestCase {
         try defaultCollection.createIndex(withName: "idx", config: FullTextIndexConfiguration(["name"]))
         var random = SeededGenerator(seed: 0x5_1B1_F022)
         var seeds = Self.seeds
-        let translations = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("shared/conformance/sqlpp/translations.jsonl")
-        if let corpus = try? String(contentsOf: translations, encoding: .utf8) {
-            for line in corpus.split(separator: "\n") {
-                if case .dictionary(let members) = try JSONValue(json: String(line)), case .string(let text)? = members["sqlpp"] { seeds.append(text) }
-            }
+        for case .dictionary(let members) in try SharedFolder.jsonLines("conformance/sqlpp/translations.jsonl") {
+            if case .string(let text)? = members["sqlpp"] { seeds.append(text) }
         }
         var parsed = 0, compiled = 0
         let inputs = 100_000

@@ -12,17 +12,11 @@ final class SQLPPTranslationTests: XCTestCase {
     ]
 
     func testLiteCoreTranslationPairs() throws {
-        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        let file = repository.deletingLastPathComponent().appendingPathComponent("shared/conformance/sqlpp/translations.jsonl").path
-        guard FileManager.default.fileExists(atPath: file) else {
-            throw XCTSkip("the SQL++ translation pairs are not at \(file) (the shared folder is not beside the repository)")
-        }
+        _ = try SharedFolder.path("conformance/sqlpp/translations.jsonl")
         var passed = 0, enterpriseOnly = 0
-        for line in try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n") {
-            guard case .dictionary(let object) = try JSONValue(json: String(line)),
-                  case .string(let id)? = object["id"], case .string(let sqlpp)? = object["sqlpp"] else {
-                return XCTFail("malformed line: \(line)")
+        for line in try SharedFolder.jsonLines("conformance/sqlpp/translations.jsonl") {
+            guard case .dictionary(let object) = line, case .string(let id)? = object["id"], case .string(let sqlpp)? = object["sqlpp"] else {
+                return XCTFail("malformed line: \(line.json)")
             }
             if case .dictionary(let setup)? = object["setup"], setup["enterprise_only"] == .bool(true) {
                 // PREDICTION() and APPROX_VECTOR_DISTANCE(): Enterprise Edition functions DocLite lacks.

@@ -112,6 +112,25 @@ extension QueryExpression {
         }
     }
 
+    /// This expression with `transform` applied to each expression directly inside it.
+    func replacingChildren(_ transform: (QueryExpression) -> QueryExpression) -> QueryExpression {
+        switch self {
+        case .literal, .missing, .property, .all, .parameter, .variable, .invalid: return self
+        case .nested(let base, let path): return .nested(transform(base), path)
+        case .array(let items): return .array(items.map(transform))
+        case .dictionary(let members): return .dictionary(members.mapValues(transform))
+        case .operation(let op, let operands): return .operation(op, operands.map(transform))
+        case .function(let name, let arguments): return .function(name, arguments.map(transform))
+        case .collate(let options, let operand): return .collate(options, transform(operand))
+        case .caseWhen(let value):
+            return .caseWhen(CaseExpression(subject: value.subject.map(transform),
+                                            branches: value.branches.map { .init(when: transform($0.when), then: transform($0.then)) },
+                                            otherwise: value.otherwise.map(transform)))
+        case .quantified(let quantifier, let variable, let array, let condition):
+            return .quantified(quantifier, variable: variable, in: transform(array), satisfies: transform(condition))
+        }
+    }
+
     /// Calls `visit` on this expression and every expression inside it, depth first.
     func forEach(_ visit: (QueryExpression) throws -> Void) rethrows {
         try visit(self)

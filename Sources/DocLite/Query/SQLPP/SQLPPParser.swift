@@ -490,23 +490,14 @@ struct SQLPPParser {
         return .quantified(quantifier, variable: variable, in: array, satisfies: condition)
     }
 
-    /// `condition` with the properties that start with `variable` read as the variable.
+    /// `condition` with the properties that start with `variable` read as the
+    /// variable (not inside dictionary literals, as in LiteCore).
     private static func bindingVariable(_ variable: String, in condition: QueryExpression) -> QueryExpression {
         func bind(_ expression: QueryExpression) -> QueryExpression {
             switch expression {
             case .property(let path) where path.first == .key(variable): return .variable(path)
-            case .literal, .missing, .property, .all, .parameter, .variable, .invalid, .dictionary: return expression
-            case .nested(let base, let path): return .nested(bind(base), path)
-            case .array(let items): return .array(items.map(bind))
-            case .operation(let op, let operands): return .operation(op, operands.map(bind))
-            case .function(let name, let arguments): return .function(name, arguments.map(bind))
-            case .collate(let options, let operand): return .collate(options, bind(operand))
-            case .caseWhen(let value):
-                return .caseWhen(CaseExpression(subject: value.subject.map(bind),
-                                                branches: value.branches.map { .init(when: bind($0.when), then: bind($0.then)) },
-                                                otherwise: value.otherwise.map(bind)))
-            case .quantified(let quantifier, let inner, let array, let condition):
-                return .quantified(quantifier, variable: inner, in: bind(array), satisfies: bind(condition))
+            case .dictionary: return expression
+            default: return expression.replacingChildren(bind)
             }
         }
         return bind(condition)
