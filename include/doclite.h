@@ -195,10 +195,16 @@ void CBL_Release(const void* handle);
 uint64_t CBL_InstanceCount(void);
 
 /* couchbase-lite-C's typed forms of CBL_Retain / CBL_Release (CBLDatabase_Retain,
-   CBLDatabase_Release, …), so that code written for it compiles unchanged. */
+   CBLDatabase_Release, …), so that code written for it compiles unchanged. A
+   foreign-function layer reading the header defines DOCLITE_CDEF and calls
+   CBL_Retain / CBL_Release, which the library exports. */
+#ifdef DOCLITE_CDEF
+#define CBL_REFCOUNTED(TYPE, NAME)
+#else
 #define CBL_REFCOUNTED(TYPE, NAME) \
     static inline TYPE* CBL##NAME##_Retain(const TYPE* handle) { return (TYPE*)CBL_Retain(handle); } \
     static inline void CBL##NAME##_Release(const TYPE* handle) { CBL_Release(handle); }
+#endif
 
 /** Milliseconds since 1970-01-01 UTC (the unit of expiration times). */
 typedef int64_t CBLTimestamp;

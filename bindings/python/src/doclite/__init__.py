@@ -1,0 +1,30 @@
+"""DocLite for Python: an embedded JSON document database with Couchbase
+Lite's query language (SQL++ and LiteCore's JSON queries).
+
+    import doclite
+    with doclite.open("data/travel") as db:
+        hotels = db.create_collection("hotels", scope="inventory")
+        hotels["hotel-1"] = {"name": "Grand", "city": "Paris"}
+        for row in db.query("SELECT name FROM inventory.hotels WHERE city = $city", {"city": "Paris"}):
+            print(row["name"])
+"""
+
+from ._database import Collection, Database, Document, open
+from ._errors import (BadDocumentIDError, BusyError, ConflictError, DocLiteError, InvalidJSONError,
+                      InvalidParameterError, InvalidQueryError, InvalidQueryParameterError, NotFoundError,
+                      NotOpenError)
+from ._ffi import borrowed_text as _borrowed_text, lib as _lib
+from ._query import Query, ResultSet, Row
+
+__version__ = _borrowed_text(_lib.CBL_Version())
+
+__all__ = [
+    "open", "Database", "Collection", "Document", "Query", "ResultSet", "Row",
+    "DocLiteError", "NotOpenError", "NotFoundError", "ConflictError", "InvalidParameterError", "BadDocumentIDError",
+    "InvalidQueryError", "InvalidQueryParameterError", "InvalidJSONError", "BusyError",
+]
+
+
+def instance_count():
+    """The number of live library handles (for leak tests)."""
+    return _lib.CBL_InstanceCount()

@@ -1,0 +1,267 @@
+"""Databases, collections and documents."""
+
+import contextlib
+import json
+import os
+
+from ._errors import NotFoundError, NotOpenError, error_from, new_error
+from ._ffi import Handle, borrowed_text, c_string, ffi, lib, owned_text, text
+from ._query import Query
+
+DEFAULT = "_default"
+
+
+class Document:
+    """A document: its ID and its properties, read like a dict (`doc["name"]`)."""
+
+    __slots__ = ("id", "properties")
+
+    def __init__(self, id, properties=None):
+        self.id = id
+        self.properties = dict(properties or {})
+
+    def __getitem__(self, key):
+        return self.properties[key]
+
+    def __setitem__(self, key, value):
+        self.properties[key] = value
+
+    def __contains__(self, key):
+        return key in self.properties
+
+    def __iter__(self):
+        return iter(self.properties)
+
+    def __len__(self):
+        return len(self.properties)
+
+    def get(self, key, default=None):
+        return self.properties.get(key, default)
+
+    def to_json(self):
+        """The properties as JSON text."""
+        return json.dumps(self.properties, ensure_ascii=False, separators=(",", ":"))
+
+    def __repr__(self):
+        return f"Document({self.id!r}, {self.properties!r})"
+
+
+class Collection:
+    """A collection of documents, read and written like a dict of documents by ID."""
+
+    def __init__(self, database, handle, scope, name):
+        self.database = database
+        self._handle = handle
+        self.scope_name = scope
+        self.name = name
+
+    @property
+    def full_name(self):
+        """`scope.name`."""
+        return f"{self.scope_name}.{self.name}"
+
+    def __len__(self):
+        return lib.CBLCollection_Count(self._handle.pointer)
+
+    def get(self, id):
+        """The document `id`, or None when there is none."""
+        error = new_error()
+        document = lib.CBLCollection_GetDocument(self._handle.pointer, text(id), error)
+        if document == ffi.NULL:
+            if error.code:
+                raise error_from(error)
+            return None
+        try:
+            return Document(borrowed_text(lib.CBLDocument_ID(document)), json.loads(owned_text(lib.CBLDocument_CreateJSON(document))))
+        finally:
+            lib.CBL_Release(document)
+
+    def __getitem__(self, id):
+        document = self.get(id)
+        if document is None:
+            raise NotFoundError(f"no document '{id}' in {self.full_name}", 1, 7)
+        return document
+
+    def __contains__(self, id):
+        return self.get(id) is not None
+
+    def save(self, document, id=None):
+        """Saves a Document, or a dict of properties (under `id`, or a new ID);
+        returns the saved Document."""
+        if isinstance(document, Document):
+            id, properties = document.id, document.properties
+        else:
+            properties = document
+        body = json.dumps(properties, ensure_ascii=False, allow_nan=False)
+        error = new_error()
+        handle = lib.CBLDocument_CreateWithID(text(id), error) if id is not None else lib.CBLDocument_Create()
+        if handle == ffi.NULL:
+            raise error_from(error)
+        try:
+            if not lib.CBLDocument_SetJSON(handle, body.encode("utf-8"), error) or \
+                    not lib.CBLCollection_SaveDocument(self._handle.pointer, handle, error):
+                raise error_from(error)
+            saved = Document(borrowed_text(lib.CBLDocument_ID(handle)), properties)
+        finally:
+            lib.CBL_Release(handle)
+        if isinstance(document, Document):
+            document.id = saved.id
+        return saved
+
+    def __setitem__(self, id, properties):
+        self.save(properties, id=id)
+
+    def delete(self, id):
+        """Deletes the document `id` (a tombstone remains); NotFoundError when there is none."""
+        error = new_error()
+        document = lib.CBLCollection_GetDocument(self._handle.pointer, text(id), error)
+        if document == ffi.NULL:
+            raise error_from(error) if error.code else NotFoundError(f"no document '{id}' in {self.full_name}", 1, 7)
+        try:
+            if not lib.CBLCollection_DeleteDocument(self._handle.pointer, document, error):
+                raise error_from(error)
+        finally:
+            lib.CBL_Release(document)
+
+    def __delitem__(self, id):
+        self.delete(id)
+
+    def create_value_index(self, name, expressions, where=None):
+        """A value index on SQL++ expressions (`"type, lower(name)"` or a list of them)."""
+        if not isinstance(expressions, str):
+            expressions = ", ".join(expressions)
+        config = ffi.new("CBLValueIndexConfiguration*")
+        keep = [c_string(expressions), c_string(where)]
+        config.expressionLanguage, config.expressions, config.where = lib.kCBLN1QLLanguage, keep[0], keep[1]
+        error = new_error()
+        if not lib.CBLCollection_CreateValueIndex(self._handle.pointer, text(name), config[0], error):
+            raise error_from(error)
+
+    def create_full_text_index(self, name, expressions, where=None, ignore_accents=False, language=None):
+        """A full-text index on SQL++ expressions, searched with MATCH() and ranked with RANK()."""
+        if not isinstance(expressions, str):
+            expressions = ", ".join(expressions)
+        config = ffi.new("CBLFullTextIndexConfiguration*")
+        keep = [c_string(expressions), c_string(where), c_string(language)]
+        config.expressionLanguage, config.expressions, config.where = lib.kCBLN1QLLanguage, keep[0], keep[1]
+        config.ignoreAccents, config.language = ignore_accents, keep[2]
+        error = new_error()
+        if not lib.CBLCollection_CreateFullTextIndex(self._handle.pointer, text(name), config[0], error):
+            raise error_from(error)
+
+    def indexes(self):
+        """The names of the collection's indexes."""
+        error = new_error()
+        names = owned_text(lib.CBLCollection_GetIndexNames(self._handle.pointer, error))
+        if names is None:
+            raise error_from(error)
+        return json.loads(names)
+
+    def delete_index(self, name):
+        error = new_error()
+        if not lib.CBLCollection_DeleteIndex(self._handle.pointer, text(name), error):
+            raise error_from(error)
+
+    def __repr__(self):
+        return f"<doclite.Collection {self.full_name}>"
+
+
+class Database:
+    """An open database file, `directory/name.doclite`; a context manager that closes it."""
+
+    def __init__(self, name, directory=None, full_sync=False):
+        config = ffi.new("CBLDatabaseConfiguration*")
+        directory_text = c_string(directory)   # (kept alive through the call)
+        config.directory, config.fullSync = directory_text, full_sync
+        error = new_error()
+        pointer = lib.CBLDatabase_Open(text(name), config, error)
+        if pointer == ffi.NULL:
+            raise error_from(error)
+        self._handle = Handle(pointer)
+        self.name = name
+
+    @property
+    def path(self):
+        """The database file's path."""
+        return owned_text(lib.CBLDatabase_Path(self._handle.pointer))
+
+    def close(self):
+        """Closes the database (its collections, queries and results are closed with it)."""
+        if self._handle is None:
+            return
+        error = new_error()
+        if not lib.CBLDatabase_Close(self._handle.pointer, error):
+            raise error_from(error)
+        self._handle.release()
+        self._handle = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exception):
+        self.close()
+
+    def _pointer(self):
+        if self._handle is None:
+            raise NotOpenError(f"the database '{self.name}' is closed", 1, 6)
+        return self._handle.pointer
+
+    def _collection(self, pointer, error, scope, name):
+        if pointer == ffi.NULL:
+            if error.code:
+                raise error_from(error)
+            return None
+        return Collection(self, Handle(pointer), scope, name)
+
+    def default_collection(self):
+        error = new_error()
+        return self._collection(lib.CBLDatabase_DefaultCollection(self._pointer(), error), error, DEFAULT, DEFAULT)
+
+    def collection(self, name, scope=DEFAULT):
+        """The collection `scope.name`, or None when there is none."""
+        error = new_error()
+        return self._collection(lib.CBLDatabase_Collection(self._pointer(), text(name), text(scope), error), error, scope, name)
+
+    def create_collection(self, name, scope=DEFAULT):
+        """The collection `scope.name`, created when missing."""
+        error = new_error()
+        return self._collection(lib.CBLDatabase_CreateCollection(self._pointer(), text(name), text(scope), error),
+                                error, scope, name)
+
+    def delete_collection(self, name, scope=DEFAULT):
+        error = new_error()
+        if not lib.CBLDatabase_DeleteCollection(self._pointer(), text(name), text(scope), error):
+            raise error_from(error)
+
+    @contextlib.contextmanager
+    def batch(self):
+        """A transaction: committed when the block ends, rolled back when it raises."""
+        error = new_error()
+        if not lib.CBLDatabase_BeginTransaction(self._pointer(), error):
+            raise error_from(error)
+        committed = False
+        try:
+            yield self
+            committed = True
+        finally:
+            if not lib.CBLDatabase_EndTransaction(self._pointer(), committed, error) and committed:
+                raise error_from(error)
+
+    def create_query(self, query, language="sqlpp"):
+        """A compiled query: SQL++ (`"SELECT name FROM _ WHERE type = 'hotel'"`) or,
+        with `language="json"`, LiteCore's JSON query language."""
+        return Query(self, query, language)
+
+    def query(self, query, parameters=None, language="sqlpp"):
+        """Runs a query once; its rows (see ResultSet)."""
+        return self.create_query(query, language).execute(parameters)
+
+
+def open(path, full_sync=False):
+    """Opens (creating when missing) the database at `path` (`"data/beers"`: the file
+    data/beers.doclite)."""
+    path = os.fspath(path)
+    if path.endswith(".doclite"):
+        path = path[: -len(".doclite")]
+    directory, name = os.path.split(path)
+    return Database(name, directory or None, full_sync)

@@ -1,0 +1,81 @@
+"""Exceptions, one class per kind of CBLError, with the library's messages."""
+
+from ._ffi import ffi, lib, owned_text
+
+
+class DocLiteError(Exception):
+    """Any error DocLite reports: `domain` and `code` as CBLError has them, and its message."""
+
+    def __init__(self, message, domain=1, code=0):
+        super().__init__(message)
+        self.domain = domain
+        self.code = code
+
+
+class NotOpenError(DocLiteError):
+    """The database is closed, or the collection deleted."""
+
+
+class NotFoundError(DocLiteError, KeyError):
+    """No such document, collection or database."""
+
+    def __str__(self):
+        return Exception.__str__(self)
+
+
+class ConflictError(DocLiteError):
+    """A save or delete lost to a concurrent change."""
+
+
+class InvalidParameterError(DocLiteError, ValueError):
+    """A bad argument: a bad name, ID or handle."""
+
+
+class InvalidQueryError(DocLiteError):
+    """A query (or index definition) that cannot be compiled or run; `position`
+    is the byte offset of a syntax error in the query text, else None."""
+
+    def __init__(self, message, domain=1, code=23, position=None):
+        super().__init__(message, domain, code)
+        self.position = position
+
+
+class InvalidQueryParameterError(DocLiteError, ValueError):
+    """A parameter the query does not use, or a LIMIT/OFFSET parameter that is not an integer."""
+
+
+class BadDocumentIDError(InvalidParameterError):
+    """A document ID that breaks the rules (1-240 bytes, no control characters, no leading '_')."""
+
+
+class InvalidJSONError(DocLiteError, ValueError):
+    """Malformed JSON, or a body that is not an object."""
+
+
+class BusyError(DocLiteError):
+    """Another process holds the database for too long."""
+
+
+_DOCLITE_CODES = {
+    6: NotOpenError, 7: NotFoundError, 8: ConflictError, 9: InvalidParameterError, 16: BusyError,
+    23: InvalidQueryError, 24: InvalidQueryError, 25: InvalidQueryParameterError, 29: BadDocumentIDError,
+}
+
+
+def error_from(error, position=None):
+    """The exception for a filled-in `CBLError*`."""
+    message = owned_text(lib.CBLError_Message(error)) or "unknown error"
+    domain, code = error.domain, error.code
+    if domain == 1:
+        kind = _DOCLITE_CODES.get(code, DocLiteError)
+        if kind is InvalidQueryError:
+            return InvalidQueryError(message, domain, code, position)
+        return kind(message, domain, code)
+    if domain == 4:
+        return InvalidJSONError(message, domain, code)
+    return DocLiteError(message, domain, code)
+
+
+def new_error():
+    """A zeroed `CBLError*` for one call."""
+    return ffi.new("CBLError*")

@@ -1,0 +1,113 @@
+"""The Python package: documents, batches, SQL++ and JSON queries, indexes, errors."""
+
+import json
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+import doclite
+
+
+def test_documents_are_saved_read_and_deleted(db):
+    hotels = db.create_collection("hotels", scope="inventory")
+    hotels["h1"] = {"name": "Grand", "rooms": 120, "tags": ["spa", None], "geo": {"lat": 48.8}, "open": True}
+    saved = hotels.save({"name": "Anonymous"})
+    assert len(saved.id) > 0 and saved.id in hotels
+    doc = hotels["h1"]
+    assert doc.id == "h1" and doc["rooms"] == 120 and doc.properties["tags"] == ["spa", None]
+    assert doc.properties == {"name": "Grand", "rooms": 120, "tags": ["spa", None], "geo": {"lat": 48.8}, "open": True}
+    assert len(hotels) == 2
+    doc["rooms"] = 121
+    hotels.save(doc)
+    assert hotels["h1"]["rooms"] == 121
+    del hotels["h1"]
+    assert hotels.get("h1") is None and len(hotels) == 1
+    with pytest.raises(doclite.NotFoundError):
+        hotels["h1"]
+    with pytest.raises(KeyError):   # NotFoundError is a KeyError, as a dict's would be
+        hotels.delete("h1")
+
+
+def test_a_batch_commits_or_rolls_back(db):
+    coll = db.default_collection()
+    with db.batch():
+        coll["a"] = {"n": 1}
+        coll["b"] = {"n": 2}
+    with pytest.raises(RuntimeError):
+        with db.batch():
+            coll["c"] = {"n": 3}
+            raise RuntimeError("abandon")
+    assert sorted(row[0] for row in db.query("SELECT META().id FROM _")) == ["a", "b"]
+
+
+def test_queries_in_sqlpp_and_json_read_rows_by_index_and_title(db):
+    coll = db.default_collection()
+    for i in range(5):
+        coll[f"d{i}"] = {"type": "hotel" if i % 2 else "inn", "n": i, "name": f"N{i}"}
+    rows = db.query("SELECT META().id, n, gone FROM _ WHERE type = $type ORDER BY n DESC", {"type": "hotel"}).all()
+    assert [row[0] for row in rows] == ["d3", "d1"]
+    assert rows[0]["n"] == 3 and rows[0]["id"] == "d3"
+    assert rows[0].to_dict() == {"id": "d3", "n": 3}   # MISSING is absent by title
+    assert rows[0][2] is None and "gone" not in rows[0].keys()
+    assert json.loads(rows[0].to_json()) == {"id": "d3", "n": 3}
+    query = db.create_query({"WHAT": [[".name"]], "WHERE": ["<", [".n"], ["$max"]], "ORDER_BY": [[".n"]]}, language="json")
+    assert [row["name"] for row in query.execute({"max": 2})] == ["N0", "N1"]
+    assert query.sqlpp == "SELECT name FROM _ AS _doc WHERE (n < $max) ORDER BY n"
+    assert query.columns == ["name"]
+    assert "SCAN" in query.explain()
+
+
+def test_indexes_from_sqlpp(db):
+    coll = db.default_collection()
+    coll["a"] = {"title": "Running shoes", "type": "product"}
+    coll["b"] = {"title": "Coffee", "type": "product"}
+    coll.create_value_index("byType", ["type", "lower(title)"])
+    assert "USING INDEX" in db.create_query("SELECT META().id FROM _ WHERE type = 'product'").explain()
+    coll.create_full_text_index("words", "title", language="en")
+    assert [row[0] for row in db.query("SELECT META().id FROM _ WHERE MATCH(words, 'run')")] == ["a"]
+    assert coll.indexes() == ["byType", "words"]
+    coll.delete_index("words")
+    assert coll.indexes() == ["byType"]
+
+
+def test_errors_are_exceptions_with_the_library_messages(db, tmp_path):
+    with pytest.raises(doclite.InvalidQueryError) as error:
+        db.query("SELECT name FROM _ WHERE")
+    assert error.value.position == 24 and "SQL++ syntax error near character 25" in str(error.value)
+    with pytest.raises(doclite.InvalidQueryError, match="needs a FROM clause"):
+        db.query("SELECT name")
+    with pytest.raises(doclite.InvalidQueryParameterError, match="unknown query parameter 'nope'"):
+        db.query("SELECT name FROM _", {"nope": 1})
+    with pytest.raises(doclite.BadDocumentIDError):
+        db.default_collection()["_reserved"] = {}
+    with pytest.raises(TypeError):
+        db.default_collection()[42] = {}
+    with pytest.raises(ValueError):
+        db.default_collection()["x"] = {"n": float("nan")}
+    closed = doclite.open(tmp_path / "closed")
+    closed.close()
+    with pytest.raises(doclite.NotOpenError):
+        closed.default_collection()
+
+
+def test_the_installed_library_needs_nothing_from_the_swift_toolchain():
+    library = pathlib.Path(doclite.__file__).parent / "libdoclite.so"
+    if not library.exists():
+        pytest.skip("the package uses a library from elsewhere (DOCLITE_LIBRARY)")
+    needed = [line.split("[")[1].rstrip("]") for line in subprocess.run(
+        ["readelf", "-d", str(library)], capture_output=True, text=True, check=True).stdout.splitlines() if "(NEEDED)" in line]
+    assert not [name for name in needed if "swift" in name.lower() or "Foundation" in name or "dispatch" in name.lower()], needed
+    assert set(needed) <= {"libsqlite3.so.0", "libpcre2-8.so.0", "libicui18n.so.72", "libicuuc.so.72", "libicudata.so.72",
+                           "libcrypto.so.3", "libm.so.6", "libstdc++.so.6", "libgcc_s.so.1", "libc.so.6",
+                           "ld-linux-x86-64.so.2"}, needed
+
+
+def test_the_library_leaves_the_host_process_its_crash_handling():
+    """Swift's backtracer must not take over Python's fatal signals (faulthandler reports the crash)."""
+    crash = "import faulthandler; faulthandler.enable()\nimport ctypes, doclite\nctypes.string_at(0)\n"
+    result = subprocess.run([sys.executable, "-c", crash], capture_output=True, text=True, timeout=60)
+    assert result.returncode == -11
+    assert "Fatal Python error: Segmentation fault" in result.stderr
+    assert "Backtracing" not in result.stderr and "*** Signal" not in result.stderr
