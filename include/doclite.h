@@ -371,6 +371,15 @@ CBLDocument* CBLCollection_GetMutableDocument(CBLCollection* collection, const c
 /** Saves a mutable document (last write wins). */
 bool CBLCollection_SaveDocument(CBLCollection* collection, CBLDocument* doc, CBLError* outError);
 
+/** Saves many documents in one call (last write wins), for bindings that would
+    otherwise cross into the library several times per document: `bodies` is JSON
+    Lines (one JSON object per line, a final newline optional), `docIDs` the
+    documents' IDs one per line in the same order, or NULL for new IDs. One
+    transaction (inside a batch, part of it): on an error nothing of the call is
+    saved and the message names the document's line. */
+bool CBLCollection_SaveDocumentsJSON(CBLCollection* collection, const char* docIDs, const char* bodies,
+                                     CBLError* outError);
+
 /** Saves a mutable document; with kCBLConcurrencyControlFailOnConflict a conflict fails with kCBLErrorConflict. */
 bool CBLCollection_SaveDocumentWithConcurrencyControl(CBLCollection* collection, CBLDocument* doc,
                                                       CBLConcurrencyControl concurrency, CBLError* outError);
@@ -490,6 +499,13 @@ const char* CBLResultSet_JSONForKey(const CBLResultSet* rs, const char* key);
 char* CBLResultSet_CreateRowDictJSON(const CBLResultSet* rs);
 /** The current row as a JSON array in column order (MISSING written as null), owned. */
 char* CBLResultSet_CreateRowArrayJSON(const CBLResultSet* rs);
+
+/** Reads up to `maxRows` rows in one call (for bindings): a JSON array of rows, each
+    an array whose first element is the bitmask of its MISSING columns (bit i:
+    column i, as LiteCore's missingColumns; columns past 62 are never marked), then
+    the column values (MISSING as null); `[]` after the last row. The last row read
+    becomes the current row. Owned; NULL on error. */
+char* CBLResultSet_NextRowsJSON(CBLResultSet* rs, unsigned maxRows, CBLError* outError);
 
 /* ---- Query builder ----------------------------------------------------------- */
 /*

@@ -53,6 +53,38 @@ public func CBLCollection_SaveDocument(_ handle: OpaquePointer?, _ doc: OpaquePo
 }
 
 @c @implementation
+public func CBLCollection_SaveDocumentsJSON(_ handle: OpaquePointer?, _ docIDs: UnsafePointer<CChar>?,
+                                          _ bodies: UnsafePointer<CChar>?, _ outError: UnsafeMutablePointer<CBLError>?) -> Bool {
+    bridge(outError, failure: false) {
+        let target = try collection(handle)
+        let lines = jsonLines(try string(bodies, "document bodies"))
+        let ids = try optionalString(docIDs, "document IDs").map(jsonLines)
+        if let ids, ids.count != lines.count {
+            throw DocLiteError(.invalidParameter, "\(ids.count) document IDs for \(lines.count) document bodies")
+        }
+        try target.openDatabase().inBatch {
+            for (index, line) in lines.enumerated() {
+                do {
+                    try target.save(document: try MutableDocument(id: ids?[index], json: line))
+                } catch let error as DocLiteError {
+                    var located = DocLiteError(domain: error.domain, code: error.code, message: "document \(index + 1): \(error.message)")
+                    located.position = error.position
+                    throw located
+                }
+            }
+        }
+        return true
+    }
+}
+
+/// The lines of `text` (split at each LF byte), a final newline ending the last rather than starting an empty one.
+private func jsonLines(_ text: String) -> [String] {
+    guard !text.isEmpty else { return [] }
+    let lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+    return (text.utf8.last == UInt8(ascii: "\n") ? lines.dropLast() : lines[...]).map { String(decoding: $0, as: UTF8.self) }
+}
+
+@c @implementation
 public func CBLCollection_SaveDocumentWithConcurrencyControl(_ handle: OpaquePointer?, _ doc: OpaquePointer?,
                                                              _ concurrency: CBLConcurrencyControl,
                                                              _ outError: UnsafeMutablePointer<CBLError>?) -> Bool {

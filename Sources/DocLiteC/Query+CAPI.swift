@@ -219,3 +219,20 @@ public func CBLResultSet_CreateRowArrayJSON(_ rs: OpaquePointer?) -> UnsafeMutab
     guard let row = (try? resultSet(rs))?.row else { return nil }
     return ownedString(row.toJSONArray())
 }
+
+@c @implementation
+public func CBLResultSet_NextRowsJSON(_ rs: OpaquePointer?, _ maxRows: UInt32,
+                                      _ outError: UnsafeMutablePointer<CBLError>?) -> UnsafeMutablePointer<CChar>? {
+    bridge(outError, failure: nil) {
+        let ref = try resultSet(rs)
+        var rows: [JSONValue] = []
+        while rows.count < Int(maxRows), let row = ref.results.next() {
+            var missing: Int64 = 0
+            for (index, value) in row.values.prefix(63).enumerated() where value == nil { missing |= 1 << index }
+            rows.append(.array([.int(missing)] + row.values.map { $0 ?? .null }))
+            ref.row = row
+        }
+        if let error = ref.results.error { throw error }
+        return ownedString(JSONValue.array(rows).json)
+    }
+}

@@ -190,6 +190,53 @@ static void test_sqlpp(CBLDatabase* db, CBLCollection* collection) {
     CHECK(position == -1);
 }
 
+/* The calls that move many documents or rows per crossing (for bindings). */
+static void test_batch_calls(CBLDatabase* db) {
+    CBLError err;
+    CBLCollection* batch = CBLDatabase_CreateCollection(db, "batch", NULL, &err);
+    CHECK_OK(batch != NULL, err);
+    CHECK_OK(CBLCollection_SaveDocumentsJSON(batch, "b1\nb2\nb3\n",
+        "{\"n\": 1}\n{\"n\": 2, \"s\": \"x\"}\n{\"n\": 3}\n", &err), err);
+    CHECK(CBLCollection_Count(batch) == 3);
+    const CBLDocument* doc = CBLCollection_GetDocument(batch, "b2", &err);
+    char* json = CBLDocument_CreateJSON(doc);
+    CHECK(json && strstr(json, "\"n\":2") && strstr(json, "\"s\":\"x\""));
+    CBL_FreeString(json);
+    CBL_Release(doc);
+    /* All or nothing: a bad second document saves none, and says which. */
+    CHECK(!CBLCollection_SaveDocumentsJSON(batch, "c1\nc2", "{\"n\": 4}\n{\"n\": }", &err));
+    CHECK_ERROR(err, kCBLFleeceDomain, kCBLFleeceErrorJSON, "document 2:");
+    CHECK(CBLCollection_Count(batch) == 3);
+    CHECK(!CBLCollection_SaveDocumentsJSON(batch, "c1", "{}\n{}", &err));
+    CHECK_ERROR(err, kCBLDomain, kCBLErrorInvalidParameter, "1 document IDs for 2 document bodies");
+    CHECK(!CBLCollection_SaveDocumentsJSON(batch, "_bad", "{}", &err));
+    CHECK_CODE(err, kCBLDomain, kCBLErrorBadDocID);
+    CHECK_OK(CBLCollection_SaveDocumentsJSON(batch, NULL, "{\"n\": 5}", &err), err);   /* a new ID */
+    CHECK(CBLCollection_Count(batch) == 4);
+
+    /* Rows in blocks: [missing-columns mask, values…]; [] after the last. */
+    CBLQuery* query = CBLDatabase_CreateQuery(db, kCBLN1QLLanguage,
+        "SELECT META().id, s, n FROM batch WHERE n < 4 ORDER BY n", NULL, &err);
+    CHECK_OK(query != NULL, err);
+    CBLResultSet* rs = CBLQuery_Execute(query, &err);
+    CHECK_OK(rs != NULL, err);
+    char* rows = CBLResultSet_NextRowsJSON(rs, 2, &err);
+    CHECK_STR(rows, "[[2,\"b1\",null,1],[0,\"b2\",\"x\",2]]");
+    CBL_FreeString(rows);
+    CHECK_STR(CBLResultSet_StringAtIndex(rs, 0), "b2");   /* the last row read is the current row */
+    rows = CBLResultSet_NextRowsJSON(rs, 100, &err);
+    CHECK_STR(rows, "[[2,\"b3\",null,3]]");
+    CBL_FreeString(rows);
+    rows = CBLResultSet_NextRowsJSON(rs, 100, &err);
+    CHECK_STR(rows, "[]");
+    CBL_FreeString(rows);
+    CBL_Release(rs);
+    CHECK(CBLResultSet_NextRowsJSON(rs, 1, &err) == NULL);   /* released */
+    CHECK_CODE(err, kCBLDomain, kCBLErrorInvalidParameter);
+    CBL_Release(query);
+    CBL_Release(batch);
+}
+
 static void test_errors(CBLDatabase* db) {
     CBLError err;
     int position = 0;
@@ -243,6 +290,7 @@ int main(void) {
     test_parameterized_query_reads_every_type(db);
     test_indexes_and_explain(db, collection);
     test_sqlpp(db, collection);
+    test_batch_calls(db);
     test_errors(db);
 
     CBL_Release(collection);

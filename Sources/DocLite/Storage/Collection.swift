@@ -36,9 +36,8 @@ public final class Collection: @unchecked Sendable {
     /// The scope the collection belongs to.
     public var scope: Scope { Scope(name: scopeName, database: database) }
 
-
     /// The collection's database, or `notOpen` when it is closed or the collection deleted.
-    func openDatabase() throws -> Database {
+    package func openDatabase() throws -> Database {
         guard let database else {
             throw DocLiteError(.notOpen, isDeleted ? "collection '\(fullName)' was deleted"
                                                    : "collection '\(fullName)' is not open: its database was closed")

@@ -111,3 +111,17 @@ def test_the_library_leaves_the_host_process_its_crash_handling():
     assert result.returncode == -11
     assert "Fatal Python error: Segmentation fault" in result.stderr
     assert "Backtracing" not in result.stderr and "*** Signal" not in result.stderr
+
+
+def test_many_documents_and_rows_cross_in_blocks(db):
+    coll = db.default_collection()
+    coll.save_many(((f"d{i:04d}", {"n": i, "odd": i % 2 == 1 or None}) for i in range(1500)), chunk=400)
+    assert len(coll) == 1500 and coll["d0007"].properties == {"n": 7, "odd": True}
+    rows = list(db.query("SELECT META().id, n, gone FROM _ WHERE n >= 100 ORDER BY n"))
+    assert len(rows) == 1400 and [row["n"] for row in rows] == list(range(100, 1500))
+    assert rows[-1].to_dict() == {"id": "d1499", "n": 1499} and rows[-1][2] is None and rows[-1][-1] is None
+    with pytest.raises(IndexError):
+        rows[0][3]
+    with pytest.raises(doclite.BadDocumentIDError, match="document 2:"):   # one call is all or nothing
+        coll.save_many({"new1": {}, "_bad": {}})
+    assert "new1" not in coll

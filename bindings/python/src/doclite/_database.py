@@ -111,6 +111,31 @@ class Collection:
     def __setitem__(self, id, properties):
         self.save(properties, id=id)
 
+    def save_many(self, documents, chunk=1000):
+        """Saves many documents, `chunk` per call into the library (each call one
+        transaction): a mapping of ID to properties, or an iterable of (ID,
+        properties) pairs or Documents. An error names the document."""
+        if hasattr(documents, "items"):
+            documents = documents.items()
+        ids, bodies = [], []
+        for item in documents:
+            id, properties = (item.id, item.properties) if isinstance(item, Document) else item
+            if not isinstance(id, str):
+                raise TypeError(f"a document ID must be a string, got {type(id).__name__}")
+            ids.append(id)
+            bodies.append(json.dumps(properties, ensure_ascii=False, allow_nan=False))   # (never a raw newline)
+            if len(ids) == chunk:
+                self._save_lines(ids, bodies)
+                ids, bodies = [], []
+        if ids:
+            self._save_lines(ids, bodies)
+
+    def _save_lines(self, ids, bodies):
+        error = new_error()
+        if not lib.CBLCollection_SaveDocumentsJSON(self._handle.pointer, "\n".join(ids).encode("utf-8"),
+                                                   "\n".join(bodies).encode("utf-8"), error):
+            raise error_from(error)
+
     def delete(self, id):
         """Deletes the document `id` (a tombstone remains); NotFoundError when there is none."""
         error = new_error()

@@ -57,25 +57,38 @@ class Query:
 
 
 class ResultSet:
-    """The rows of one run of a query, an iterator of Row."""
+    """The rows of one run of a query, an iterator of Row; rows cross from the
+    library `block` at a time."""
+
+    block = 512
 
     def __init__(self, query, handle):
         self.query = query
         self._handle = handle
+        self._rows = iter(())
 
     def __iter__(self):
         return self
 
     def __next__(self):
-        error = new_error()
-        if not lib.CBLResultSet_Next(self._handle.pointer, error):
-            self._handle.release()
-            if error.code:
+        row = next(self._rows, None)
+        if row is None:
+            if self._handle is None:
+                raise StopIteration
+            error = new_error()
+            text = owned_text(lib.CBLResultSet_NextRowsJSON(self._handle.pointer, self.block, error))
+            if text is None:
                 raise error_from(error)
-            raise StopIteration
-        values = json.loads(owned_text(lib.CBLResultSet_CreateRowArrayJSON(self._handle.pointer)))
-        missing = {i for i in range(len(values)) if lib.CBLResultSet_TypeAtIndex(self._handle.pointer, i) == lib.kCBLValueMissing}
-        return Row(self.query.columns, values, missing)
+            rows = json.loads(text)
+            if len(rows) < self.block:   # the last block: let the result set go
+                self._handle.release()
+                self._handle = None
+            if not rows:
+                raise StopIteration
+            columns = self.query.columns
+            self._rows = (Row(columns, values) for values in rows)
+            row = next(self._rows)
+        return row
 
     def all(self):
         """Every remaining row."""
@@ -86,18 +99,26 @@ class Row:
     """One result row: by index (`row[0]`) or column title (`row["name"]`); a
     MISSING column reads as None by index and is absent by title."""
 
-    __slots__ = ("_columns", "_values", "_missing")
+    __slots__ = ("_columns", "_values")
 
-    def __init__(self, columns, values, missing):
-        self._columns, self._values, self._missing = columns, values, missing
+    def __init__(self, columns, values):
+        # values[0] is the bitmask of MISSING columns (CBLResultSet_NextRowsJSON).
+        self._columns, self._values = columns, values
+
+    def _is_missing(self, index):
+        return index < 63 and self._values[0] >> index & 1
 
     def __getitem__(self, key):
         if isinstance(key, int):
-            return self._values[key]
+            if key < 0:
+                key += len(self._columns)
+            if not 0 <= key < len(self._columns):
+                raise IndexError(key)
+            return self._values[key + 1]
         index = self._columns.index(key) if key in self._columns else -1
-        if index < 0 or index in self._missing:
+        if index < 0 or self._is_missing(index):
             raise KeyError(key)
-        return self._values[index]
+        return self._values[index + 1]
 
     def get(self, key, default=None):
         try:
@@ -106,17 +127,19 @@ class Row:
             return default
 
     def __len__(self):
-        return len(self._values)
+        return len(self._columns)
 
     def keys(self):
-        return [c for i, c in enumerate(self._columns) if i not in self._missing]
+        """The titles of the columns that are not MISSING."""
+        return [c for i, c in enumerate(self._columns) if not self._is_missing(i)]
 
     def to_dict(self):
         """The row as a dict of its present columns."""
-        return {c: self._values[i] for i, c in enumerate(self._columns) if i not in self._missing}
+        return {c: self._values[i + 1] for i, c in enumerate(self._columns) if not self._is_missing(i)}
 
     def to_list(self):
-        return list(self._values)
+        """The values in column order, MISSING as None."""
+        return self._values[1:]
 
     def to_json(self):
         return json.dumps(self.to_dict(), ensure_ascii=False, separators=(",", ":"))
