@@ -125,3 +125,39 @@ def test_many_documents_and_rows_cross_in_blocks(db):
     with pytest.raises(doclite.BadDocumentIDError, match="document 2:"):   # one call is all or nothing
         coll.save_many({"new1": {}, "_bad": {}})
     assert "new1" not in coll
+
+
+def test_the_query_builder_mirrors_couchbase_lites(db):
+    from doclite import DataSource, Expression, Function, Join, Meta, Ordering, QueryBuilder, SelectResult
+    hotels = db.create_collection("hotels", scope="inventory")
+    cities = db.create_collection("cities", scope="inventory")
+    hotels.save_many({"h1": {"name": "Grand", "rooms": 120, "city": "paris"},
+                      "h2": {"name": "Small", "rooms": 12, "city": "paris"},
+                      "h3": {"name": "Palace", "rooms": 300, "city": "rome"}})
+    cities.save_many({"paris": {"country": "France"}, "rome": {"country": "Italy"}})
+    built = (QueryBuilder
+             .select(SelectResult.expression(Expression.property("name").from_("h")),
+                     SelectResult.expression(Expression.property("country").from_("c")).as_("country"))
+             .from_(DataSource.collection(hotels).as_("h"))
+             .join(Join.inner_join(DataSource.collection(cities).as_("c"))
+                   .on(Expression.property("city").from_("h") == Meta.id.from_("c")))
+             .where(Expression.property("rooms").from_("h") >= Expression.parameter("minRooms"))
+             .order_by(Ordering.expression(Expression.property("rooms").from_("h")).descending())
+             .limit(10))
+    assert [row.to_dict() for row in built.execute({"minRooms": 100})] == [
+        {"name": "Palace", "country": "Italy"}, {"name": "Grand", "country": "France"}]
+    same = db.query("SELECT h.name, c.country AS country FROM inventory.hotels AS h JOIN inventory.cities AS c "
+                    "ON h.city = META(c).id WHERE h.rooms >= $minRooms ORDER BY h.rooms DESC LIMIT 10", {"minRooms": 100})
+    assert [row.to_dict() for row in same] == [{"name": "Palace", "country": "Italy"}, {"name": "Grand", "country": "France"}]
+    counted = (QueryBuilder.select(SelectResult.expression(Function.count(Expression.all())).as_("n"),
+                                   SelectResult.property("city"))
+               .from_(DataSource.collection(hotels))
+               .where((Expression.property("name").like("%a%") | Expression.property("rooms").between(10, 20))
+                      & ~Expression.property("closed").is_valued())
+               .group_by(Expression.property("city")).order_by(Ordering.property("city")))
+    assert [row.to_dict() for row in counted.execute()] == [{"n": 2, "city": "paris"}, {"n": 1, "city": "rome"}]
+    assert "GROUP BY city" in counted.sqlpp
+    with pytest.raises(TypeError, match="not a truth value"):
+        bool(Expression.property("a") == 1)
+    with pytest.raises(ValueError, match="needs a data source"):
+        QueryBuilder.select(SelectResult.all()).execute()
