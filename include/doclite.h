@@ -1054,8 +1054,10 @@ void CBLDatabase_BufferNotifications(CBLDatabase* db, CBLNotificationsReadyCallb
 /** Makes the queued notification calls of a buffering database, in order, on this thread. */
 void CBLDatabase_SendNotifications(CBLDatabase* db);
 
-/** Unregisters the listener and releases the token; NULL is ignored. A callback
-    already running on another thread may still finish after this returns. */
+/** Unregisters the listener and releases the token; NULL is ignored. Returns once no
+    call of the listener is running on another thread (a listener may remove itself
+    from inside its own call), so its context may be freed then. (So two calls running
+    at once that remove each other's listeners wait for each other for ever.) */
 void CBLListener_Remove(CBLListenerToken* token);
 
 #ifdef __cplusplus

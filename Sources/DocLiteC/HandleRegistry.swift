@@ -1,4 +1,5 @@
 import DocLite
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -121,11 +122,17 @@ final class CollectionRef {
 
 /// A listener-token handle; keeps the handle it listens to (a collection's or
 /// a query's) alive, and for a query listener the results last announced.
+/// Its C calls go through ``call(_:)``, so that ``remove()`` can wait for the
+/// running ones: once it returns, the listener's context may be freed.
 final class ListenerTokenRef: @unchecked Sendable {
     private let lock = Lock()
     private var token: ListenerToken?
     private var announced: Swift.Result<ResultSnapshot, Error>?
     let ownerHandle: OpaquePointer
+    /// The threads making a call of this listener now; no new call once removed.
+    private let calls = NSCondition()
+    private var callingThreads: [pthread_t] = []
+    private var isRemoved = false
 
     /// Made before its listener is registered, so that a callback can name its token.
     init(ownerHandle: OpaquePointer) {
@@ -138,9 +145,27 @@ final class ListenerTokenRef: @unchecked Sendable {
         lock.withLock { self.token = token }
     }
 
-    /// Unregisters the listener. Idempotent.
+    /// Makes one C call of the listener, unless it has been removed.
+    func call(_ body: () -> Void) {
+        calls.lock()
+        guard !isRemoved else { calls.unlock(); return }
+        callingThreads.append(pthread_self())
+        calls.unlock()
+        body()
+        calls.lock()
+        if let index = callingThreads.firstIndex(where: { pthread_equal($0, pthread_self()) != 0 }) { callingThreads.remove(at: index) }
+        calls.broadcast()
+        calls.unlock()
+    }
+
+    /// Unregisters the listener and returns once none of its calls is running,
+    /// but for one on this thread (a listener may remove itself). Idempotent.
     func remove() {
         lock.withLock { token.take() }?.remove()
+        calls.lock()
+        isRemoved = true
+        while callingThreads.contains(where: { pthread_equal($0, pthread_self()) == 0 }) { calls.wait() }
+        calls.unlock()
     }
 
     /// A query listener's latest results, or the error of the latest run; nil before the first.

@@ -25,7 +25,7 @@ private func addCollectionListener(_ handle: OpaquePointer?,
     ref.listen(try register(collectionRef.collection) { [weak ref] call in
         guard let database else { return }
         NotificationBuffers.shared.deliver(for: database) { [weak ref] in
-            if ref != nil { call() }
+            ref?.call(call)
         }
     })
     return HandleRegistry.shared.register(ref)
@@ -97,7 +97,7 @@ public func CBLQuery_AddChangeListener(_ handle: OpaquePointer?, _ listener: CBL
             NotificationBuffers.shared.deliver(for: database) { [weak ref] in
                 guard let ref else { return }   // removed before this call was made
                 ref.latest = latest
-                callback.function(callback.context, queryHandle.handle, tokenHandle.handle)
+                ref.call { callback.function(callback.context, queryHandle.handle, tokenHandle.handle) }
             }
         })
         return tokenHandle.handle

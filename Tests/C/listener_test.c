@@ -1,5 +1,6 @@
 /* Change listeners: collection and document listeners, delivery after
- * commit only, reading the database from a callback, removal. */
+ * commit only, reading the database from a callback, removal (which waits
+ * for a running call, unless the call removes its own listener). */
 #include <pthread.h>
 #include "test_support.h"
 
@@ -223,6 +224,55 @@ static void test_token_lifetime(CBLDatabase* db) {
     CHECK(CBL_InstanceCount() == before);
 }
 
+/* A call that takes a while, and says when it starts and when it ends. */
+typedef struct {
+    int started, finished;
+    CBLListenerToken* token;   /* self_removing_listener removes it */
+} SlowCall;
+
+static void slow_listener(void* context, const CBLCollectionChange* change) {
+    (void)change;
+    SlowCall* call = context;
+    __atomic_store_n(&call->started, 1, __ATOMIC_SEQ_CST);
+    sleep_ms(200);
+    __atomic_store_n(&call->finished, 1, __ATOMIC_SEQ_CST);
+}
+
+static void self_removing_listener(void* context, const CBLCollectionChange* change) {
+    (void)change;
+    SlowCall* call = context;
+    call->started++;
+    CBLListener_Remove(call->token);   /* must not wait for itself */
+    call->finished++;
+}
+
+static void* save_slowly_watched(void* coll) {
+    save_json(coll, "slow", "{}");
+    return NULL;
+}
+
+/* CBLListener_Remove returns only after a call running on another thread has
+   returned (so the context may be freed then); a call may remove its own listener. */
+static void test_remove_waits_for_running_calls(CBLCollection* coll) {
+    CBLError err;
+    SlowCall slow = {0, 0, NULL};
+    CBLListenerToken* token = CBLCollection_AddChangeListener(coll, slow_listener, &slow, &err);
+    CHECK_OK(token != NULL, err);
+    pthread_t thread;
+    CHECK(pthread_create(&thread, NULL, save_slowly_watched, coll) == 0);
+    while (!__atomic_load_n(&slow.started, __ATOMIC_SEQ_CST)) sleep_ms(1);
+    CBLListener_Remove(token);
+    CHECK(__atomic_load_n(&slow.finished, __ATOMIC_SEQ_CST) == 1);
+    pthread_join(thread, NULL);
+
+    SlowCall self = {0, 0, NULL};
+    self.token = CBLCollection_AddChangeListener(coll, self_removing_listener, &self, &err);
+    CHECK_OK(self.token != NULL, err);
+    CHECK(save_json(coll, "self", "{}"));
+    CHECK(save_json(coll, "self2", "{}"));   /* removed: no second call */
+    CHECK(self.started == 1 && self.finished == 1);
+}
+
 /* The database's ready callback: counts the calls and records the database handle. */
 typedef struct {
     int calls;
@@ -291,6 +341,7 @@ int main(void) {
     test_reading_listener(db, coll);
     test_token_lifetime(db);
     test_buffered_notifications(db, coll);
+    test_remove_waits_for_running_calls(coll);
 
     CBL_Release(other);
     CBL_Release(coll);

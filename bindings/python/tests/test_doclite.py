@@ -161,3 +161,49 @@ def test_the_query_builder_mirrors_couchbase_lites(db):
         bool(Expression.property("a") == 1)
     with pytest.raises(ValueError, match="needs a data source"):
         QueryBuilder.select(SelectResult.all()).execute()
+
+
+def test_listeners_and_live_queries_from_several_threads(db):
+    import threading
+    coll = db.default_collection()
+    seen, lock = [], threading.Lock()
+
+    def on_change(change):
+        with lock:
+            seen.extend(change.document_ids)
+
+    token = coll.add_change_listener(on_change)
+    writers = [threading.Thread(target=lambda n=n: coll.save_many({f"t{n}-{i}": {"n": i} for i in range(5)}))
+               for n in range(4)]
+    for writer in writers:
+        writer.start()
+    for writer in writers:
+        writer.join()
+    token.remove()
+    coll["after"] = {}
+    assert sorted(seen) == sorted(f"t{n}-{i}" for n in range(4) for i in range(5))
+
+    changes, arrived = [], threading.Condition()
+    query = db.create_query("SELECT META().id FROM _ WHERE n = 4 ORDER BY META().id")
+
+    def on_rows(change):
+        with arrived:
+            changes.append([row[0] for row in change.results])
+            arrived.notify_all()
+
+    live = query.add_change_listener(on_rows)
+    with arrived:
+        assert arrived.wait_for(lambda: len(changes) == 1, timeout=10)
+    coll["x"] = {"n": 4}
+    with arrived:
+        assert arrived.wait_for(lambda: len(changes) == 2, timeout=10)
+    live.remove()
+    assert changes == [[f"t{n}-4" for n in range(4)], [f"t{n}-4" for n in range(4)] + ["x"]]
+
+
+def test_an_exception_in_a_listener_reaches_the_user(db):
+    coll = db.default_collection()
+    token = coll.add_change_listener(lambda change: 1 / 0)
+    with pytest.warns(RuntimeWarning, match="ZeroDivisionError"):
+        coll["a"] = {}
+    token.remove()

@@ -16,6 +16,7 @@ from ._errors import (BadDocumentIDError, BusyError, ConflictError, DocLiteError
                       InvalidParameterError, InvalidQueryError, InvalidQueryParameterError, NotFoundError,
                       NotOpenError)
 from ._ffi import borrowed_text as _borrowed_text, lib as _lib
+from ._listeners import CollectionChange, ListenerToken, QueryChange, listener_error
 from ._query import Query, ResultSet, Row
 
 __version__ = _borrowed_text(_lib.CBL_Version())
@@ -23,7 +24,7 @@ __version__ = _borrowed_text(_lib.CBL_Version())
 __all__ = [
     "open", "Database", "Collection", "Document", "Query", "ResultSet", "Row",
     "QueryBuilder", "BuiltQuery", "SelectResult", "DataSource", "Join", "Expression", "Meta", "Function", "Ordering",
-    "Collation",
+    "Collation", "ListenerToken", "CollectionChange", "QueryChange", "listener_error",
     "DocLiteError", "NotOpenError", "NotFoundError", "ConflictError", "InvalidParameterError", "BadDocumentIDError",
     "InvalidQueryError", "InvalidQueryParameterError", "InvalidJSONError", "BusyError",
 ]

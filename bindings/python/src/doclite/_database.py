@@ -6,6 +6,7 @@ import os
 
 from ._errors import NotFoundError, NotOpenError, error_from, new_error
 from ._ffi import Handle, borrowed_text, c_string, ffi, lib, owned_text, text
+from ._listeners import add_collection_listener, add_document_listener
 from ._query import Query
 
 DEFAULT = "_default"
@@ -150,6 +151,15 @@ class Collection:
 
     def __delitem__(self, id):
         self.delete(id)
+
+    def add_change_listener(self, listener):
+        """Calls `listener(CollectionChange)` after each commit that changes the
+        collection, on the committing thread; returns a ListenerToken."""
+        return add_collection_listener(self, listener)
+
+    def add_document_change_listener(self, id, listener):
+        """Calls `listener(collection, id)` after each commit that changes document `id`."""
+        return add_document_listener(self, id, listener)
 
     def create_value_index(self, name, expressions, where=None):
         """A value index on SQL++ expressions (`"type, lower(name)"` or a list of them)."""

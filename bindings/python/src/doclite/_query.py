@@ -46,6 +46,12 @@ class Query:
             raise error_from(error)
         return plan
 
+    def add_change_listener(self, listener):
+        """Makes the query live: `listener(QueryChange)` gets its rows now and again
+        after each commit that changes them, from a query thread; returns a ListenerToken."""
+        from ._listeners import add_query_listener
+        return add_query_listener(self, listener)
+
     @property
     def sqlpp(self):
         """The query as SQL++ text."""
