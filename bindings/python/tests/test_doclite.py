@@ -207,3 +207,21 @@ def test_an_exception_in_a_listener_reaches_the_user(db):
     with pytest.warns(RuntimeWarning, match="ZeroDivisionError"):
         coll["a"] = {}
     token.remove()
+
+
+def test_no_handle_outlives_its_objects_over_many_iterations(db):
+    import gc
+    coll = db.default_collection()
+    coll.save_many({f"d{i}": {"n": i} for i in range(50)})
+    gc.collect()
+    start = doclite.instance_count()
+    for i in range(2000):
+        query = db.create_query("SELECT n FROM _ WHERE n < $max")
+        assert len(query.execute({"max": i % 50}).all()) == i % 50
+        coll[f"x{i % 10}"] = {"i": i}
+        assert coll.get(f"x{i % 10}")["i"] == i
+        partial = query.execute({"max": 50})
+        next(partial)   # a result set left unfinished
+    del query, partial
+    gc.collect()
+    assert doclite.instance_count() == start
