@@ -14,7 +14,6 @@ Usage: python bench.py [--rounds N] [--docs N]
 
 import argparse
 import json
-import os
 import pathlib
 import sqlite3
 import statistics
@@ -109,7 +108,6 @@ def main():
             if rows != len(hotels):
                 sys.exit(f"{name} read {rows} rows, expected {len(hotels)}")
             times[name].append(seconds)
-        del query
         db.close()
         j.close()
         r.close()

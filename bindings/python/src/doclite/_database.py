@@ -4,7 +4,7 @@ import contextlib
 import json
 import os
 
-from ._errors import NotFoundError, NotOpenError, error_from, new_error
+from ._errors import NotFoundError, NotOpenError, error_from, new_error, owned_result
 from ._ffi import Handle, borrowed_text, c_string, ffi, lib, owned_text, text
 from ._listeners import add_collection_listener, add_document_listener
 from ._query import Query
@@ -186,11 +186,7 @@ class Collection:
 
     def indexes(self):
         """The names of the collection's indexes."""
-        error = new_error()
-        names = owned_text(lib.CBLCollection_GetIndexNames(self._handle.pointer, error))
-        if names is None:
-            raise error_from(error)
-        return json.loads(names)
+        return json.loads(owned_result(lib.CBLCollection_GetIndexNames, self._handle.pointer))
 
     def delete_index(self, name):
         error = new_error()

@@ -79,3 +79,12 @@ def error_from(error, position=None):
 def new_error():
     """A zeroed `CBLError*` for one call."""
     return ffi.new("CBLError*")
+
+
+def owned_result(function, *arguments):
+    """The owned string `function(*arguments, error)` returns, or its error raised."""
+    error = new_error()
+    result = owned_text(function(*arguments, error))
+    if result is None:
+        raise error_from(error)
+    return result

@@ -2,7 +2,7 @@
 
 import json
 
-from ._errors import error_from, new_error
+from ._errors import error_from, new_error, owned_result
 from ._ffi import Handle, borrowed_text, ffi, lib, owned_text, text
 
 _LANGUAGES = {"sqlpp": "kCBLN1QLLanguage", "json": "kCBLJSONLanguage"}
@@ -40,11 +40,7 @@ class Query:
 
     def explain(self):
         """The SQL, SQLite's plan, the JSON query and its SQL++."""
-        error = new_error()
-        plan = owned_text(lib.CBLQuery_Explain(self._handle.pointer, error))
-        if plan is None:
-            raise error_from(error)
-        return plan
+        return owned_result(lib.CBLQuery_Explain, self._handle.pointer)
 
     def add_change_listener(self, listener):
         """Makes the query live: `listener(QueryChange)` gets its rows now and again
@@ -55,11 +51,7 @@ class Query:
     @property
     def sqlpp(self):
         """The query as SQL++ text."""
-        error = new_error()
-        result = owned_text(lib.CBLQuery_CopySQLPP(self._handle.pointer, error))
-        if result is None:
-            raise error_from(error)
-        return result
+        return owned_result(lib.CBLQuery_CopySQLPP, self._handle.pointer)
 
 
 class ResultSet:
