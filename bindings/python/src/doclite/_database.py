@@ -152,6 +152,18 @@ class Collection:
     def __delitem__(self, id):
         self.delete(id)
 
+    def set_expiration(self, id, milliseconds):
+        """Purges document `id` at `milliseconds` since 1970 (None or 0: never)."""
+        error = new_error()
+        if not lib.CBLCollection_SetDocumentExpiration(self._handle.pointer, text(id), milliseconds or 0, error):
+            raise error_from(error)
+
+    def purge(self, id):
+        """Removes document `id` without a trace."""
+        error = new_error()
+        if not lib.CBLCollection_PurgeDocumentByID(self._handle.pointer, text(id), error):
+            raise error_from(error)
+
     def add_change_listener(self, listener):
         """Calls `listener(CollectionChange)` after each commit that changes the
         collection, on the committing thread; returns a ListenerToken."""
@@ -172,13 +184,18 @@ class Collection:
         if not lib.CBLCollection_CreateValueIndex(self._handle.pointer, text(name), config[0], error):
             raise error_from(error)
 
-    def create_full_text_index(self, name, expressions, where=None, ignore_accents=False, language=None):
-        """A full-text index on SQL++ expressions, searched with MATCH() and ranked with RANK()."""
+    def create_full_text_index(self, name, expressions, where=None, ignore_accents=False, language=None,
+                               expression_language="sqlpp"):
+        """A full-text index on SQL++ expressions (or, with expression_language="json",
+        a JSON array of JSON-query expressions), searched with MATCH() and ranked with RANK()."""
         if not isinstance(expressions, str):
-            expressions = ", ".join(expressions)
+            expressions = json.dumps(expressions) if expression_language == "json" else ", ".join(expressions)
+        if where is not None and not isinstance(where, str):
+            where = json.dumps(where)
         config = ffi.new("CBLFullTextIndexConfiguration*")
         keep = [c_string(expressions), c_string(where), c_string(language)]
-        config.expressionLanguage, config.expressions, config.where = lib.kCBLN1QLLanguage, keep[0], keep[1]
+        config.expressionLanguage = lib.kCBLJSONLanguage if expression_language == "json" else lib.kCBLN1QLLanguage
+        config.expressions, config.where = keep[0], keep[1]
         config.ignoreAccents, config.language = ignore_accents, keep[2]
         error = new_error()
         if not lib.CBLCollection_CreateFullTextIndex(self._handle.pointer, text(name), config[0], error):

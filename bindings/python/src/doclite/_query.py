@@ -135,6 +135,11 @@ class Row:
         """The row as a dict of its present columns."""
         return {c: self._values[i + 1] for i, c in enumerate(self._columns) if not self._is_missing(i)}
 
+    @property
+    def missing_mask(self):
+        """The bitmask of the row's MISSING columns (bit i: column i, as LiteCore's missingColumns)."""
+        return self._values[0]
+
     def to_list(self):
         """The values in column order, MISSING as None."""
         return self._values[1:]
