@@ -9,7 +9,7 @@ Lite's query language (SQL++ and LiteCore's JSON queries).
             print(row["name"])
 """
 
-from ._builder import (BuiltQuery, Collation, DataSource, Expression, Function, Join, Meta, Ordering,
+from ._builder import (ArrayFunction, BuiltQuery, Collation, DataSource, Expression, Function, Join, Meta, Ordering,
                        QueryBuilder, SelectResult)
 from ._database import Collection, Database, Document, open
 from ._errors import (BadDocumentIDError, BusyError, ConflictError, DocLiteError, InvalidJSONError,
@@ -23,7 +23,7 @@ __version__ = _borrowed_text(_lib.CBL_Version())
 
 __all__ = [
     "open", "Database", "Collection", "Document", "Query", "ResultSet", "Row",
-    "QueryBuilder", "BuiltQuery", "SelectResult", "DataSource", "Join", "Expression", "Meta", "Function", "Ordering",
+    "QueryBuilder", "BuiltQuery", "ArrayFunction", "SelectResult", "DataSource", "Join", "Expression", "Meta", "Function", "Ordering",
     "Collation", "ListenerToken", "CollectionChange", "QueryChange", "listener_error",
     "DocLiteError", "NotOpenError", "NotFoundError", "ConflictError", "InvalidParameterError", "BadDocumentIDError",
     "InvalidQueryError", "InvalidQueryParameterError", "InvalidJSONError", "BusyError",

@@ -180,6 +180,18 @@ class Function(metaclass=_Functions):
     """The query language's functions: `Function.lower(Expression.property("name"))`."""
 
 
+class ArrayFunction:
+    """`ArrayFunction.contains(array, value=…)`, `ArrayFunction.length(array)`."""
+
+    @staticmethod
+    def contains(array, value):
+        return Expression(["ARRAY_CONTAINS()", _json(array), _json(value)])
+
+    @staticmethod
+    def length(array):
+        return Expression(["ARRAY_LENGTH()", _json(array)])
+
+
 class SelectResult:
     """A result column: `SelectResult.property("name")`, `SelectResult.expression(e).as_("x")`, `SelectResult.all()`."""
 
@@ -211,21 +223,26 @@ class SelectResult:
 
 
 class DataSource:
-    """A collection to read: `DataSource.collection(hotels).as_("h")`."""
+    """A collection to read: `DataSource.collection(hotels).as_("h")`, or
+    `DataSource.database(db)` for its default collection under the database's name."""
 
-    def __init__(self, collection, alias=None):
-        self.collection, self._alias = collection, alias
+    def __init__(self, database, name, alias=None):
+        self.database, self._name, self._alias = database, name, alias
 
     @staticmethod
     def collection(collection):
-        return DataSource(collection)
+        return DataSource(collection.database, collection.full_name)
+
+    @staticmethod
+    def database(database):
+        return DataSource(database, database.name)
 
     def as_(self, alias):
-        return DataSource(self.collection, alias)
+        return DataSource(self.database, self._name, alias)
 
     @property
     def _json(self):
-        source = {"COLLECTION": self.collection.full_name}
+        source = {"COLLECTION": self._name}
         if self._alias:
             source["AS"] = self._alias
         return source
@@ -294,7 +311,7 @@ class BuiltQuery:
         return BuiltQuery({**self._clauses, **clauses}, self._database)
 
     def from_(self, source):
-        return BuiltQuery({**self._clauses, "FROM": [source._json]}, source.collection.database)
+        return BuiltQuery({**self._clauses, "FROM": [source._json]}, source.database)
 
     def join(self, *joins):
         return self._with(FROM=self._clauses["FROM"] + [join._json for join in joins])
