@@ -1,13 +1,14 @@
 """Databases, collections and documents."""
 
 import contextlib
+from typing import Any, Callable, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 import json
 import os
 
 from ._errors import NotFoundError, NotOpenError, error_from, new_error, owned_result
 from ._ffi import Handle, borrowed_text, c_string, ffi, lib, owned_text, text
-from ._listeners import add_collection_listener, add_document_listener
-from ._query import Query
+from ._listeners import CollectionChange, ListenerToken, add_collection_listener, add_document_listener
+from ._query import Query, ResultSet
 
 DEFAULT = "_default"
 
@@ -36,10 +37,10 @@ class Document:
     def __len__(self):
         return len(self.properties)
 
-    def get(self, key, default=None):
+    def get(self, key: str, default: Any = None) -> Any:
         return self.properties.get(key, default)
 
-    def to_json(self):
+    def to_json(self) -> str:
         """The properties as JSON text."""
         return json.dumps(self.properties, ensure_ascii=False, separators=(",", ":"))
 
@@ -57,14 +58,14 @@ class Collection:
         self.name = name
 
     @property
-    def full_name(self):
+    def full_name(self) -> str:
         """`scope.name`."""
         return f"{self.scope_name}.{self.name}"
 
     def __len__(self):
         return lib.CBLCollection_Count(self._handle.pointer)
 
-    def get(self, id):
+    def get(self, id: str) -> Optional[Document]:
         """The document `id`, or None when there is none."""
         error = new_error()
         document = lib.CBLCollection_GetDocument(self._handle.pointer, text(id), error)
@@ -77,7 +78,7 @@ class Collection:
         finally:
             lib.CBL_Release(document)
 
-    def __getitem__(self, id):
+    def __getitem__(self, id: str) -> Document:
         document = self.get(id)
         if document is None:
             raise NotFoundError(f"no document '{id}' in {self.full_name}", 1, 7)
@@ -86,7 +87,7 @@ class Collection:
     def __contains__(self, id):
         return self.get(id) is not None
 
-    def save(self, document, id=None):
+    def save(self, document: Union[Document, Mapping[str, Any]], id: Optional[str] = None) -> Document:
         """Saves a Document, or a dict of properties (under `id`, or a new ID);
         returns the saved Document."""
         if isinstance(document, Document):
@@ -109,10 +110,11 @@ class Collection:
             document.id = saved.id
         return saved
 
-    def __setitem__(self, id, properties):
+    def __setitem__(self, id: str, properties: Mapping[str, Any]) -> None:
         self.save(properties, id=id)
 
-    def save_many(self, documents, chunk=1000):
+    def save_many(self, documents: Union[Mapping[str, Mapping[str, Any]], Iterable[Union[Document, Tuple[str, Mapping[str, Any]]]]],
+                  chunk: int = 1000) -> None:
         """Saves many documents, `chunk` per call into the library (each call one
         transaction): a mapping of ID to properties, or an iterable of (ID,
         properties) pairs or Documents. An error names the document."""
@@ -137,7 +139,7 @@ class Collection:
                                                    "\n".join(bodies).encode("utf-8"), error):
             raise error_from(error)
 
-    def delete(self, id):
+    def delete(self, id: str) -> None:
         """Deletes the document `id` (a tombstone remains); NotFoundError when there is none."""
         error = new_error()
         document = lib.CBLCollection_GetDocument(self._handle.pointer, text(id), error)
@@ -152,28 +154,28 @@ class Collection:
     def __delitem__(self, id):
         self.delete(id)
 
-    def set_expiration(self, id, milliseconds):
+    def set_expiration(self, id: str, milliseconds: Optional[int]) -> None:
         """Purges document `id` at `milliseconds` since 1970 (None or 0: never)."""
         error = new_error()
         if not lib.CBLCollection_SetDocumentExpiration(self._handle.pointer, text(id), milliseconds or 0, error):
             raise error_from(error)
 
-    def purge(self, id):
+    def purge(self, id: str) -> None:
         """Removes document `id` without a trace."""
         error = new_error()
         if not lib.CBLCollection_PurgeDocumentByID(self._handle.pointer, text(id), error):
             raise error_from(error)
 
-    def add_change_listener(self, listener):
+    def add_change_listener(self, listener: Callable[[CollectionChange], None]) -> ListenerToken:
         """Calls `listener(CollectionChange)` after each commit that changes the
         collection, on the committing thread; returns a ListenerToken."""
         return add_collection_listener(self, listener)
 
-    def add_document_change_listener(self, id, listener):
+    def add_document_change_listener(self, id: str, listener: Callable[["Collection", str], None]) -> ListenerToken:
         """Calls `listener(collection, id)` after each commit that changes document `id`."""
         return add_document_listener(self, id, listener)
 
-    def create_value_index(self, name, expressions, where=None):
+    def create_value_index(self, name: str, expressions: Union[str, Sequence[str]], where: Optional[str] = None) -> None:
         """A value index on SQL++ expressions (`"type, lower(name)"` or a list of them)."""
         if not isinstance(expressions, str):
             expressions = ", ".join(expressions)
@@ -184,8 +186,9 @@ class Collection:
         if not lib.CBLCollection_CreateValueIndex(self._handle.pointer, text(name), config[0], error):
             raise error_from(error)
 
-    def create_full_text_index(self, name, expressions, where=None, ignore_accents=False, language=None,
-                               expression_language="sqlpp"):
+    def create_full_text_index(self, name: str, expressions: Union[str, Sequence[Any]], where: Any = None,
+                               ignore_accents: bool = False, language: Optional[str] = None,
+                               expression_language: str = "sqlpp") -> None:
         """A full-text index on SQL++ expressions (or, with expression_language="json",
         a JSON array of JSON-query expressions), searched with MATCH() and ranked with RANK()."""
         if not isinstance(expressions, str):
@@ -201,11 +204,11 @@ class Collection:
         if not lib.CBLCollection_CreateFullTextIndex(self._handle.pointer, text(name), config[0], error):
             raise error_from(error)
 
-    def indexes(self):
+    def indexes(self) -> List[str]:
         """The names of the collection's indexes."""
         return json.loads(owned_result(lib.CBLCollection_GetIndexNames, self._handle.pointer))
 
-    def delete_index(self, name):
+    def delete_index(self, name: str) -> None:
         error = new_error()
         if not lib.CBLCollection_DeleteIndex(self._handle.pointer, text(name), error):
             raise error_from(error)
@@ -217,7 +220,7 @@ class Collection:
 class Database:
     """An open database file, `directory/name.doclite`; a context manager that closes it."""
 
-    def __init__(self, name, directory=None, full_sync=False):
+    def __init__(self, name: str, directory: Optional[str] = None, full_sync: bool = False):
         config = ffi.new("CBLDatabaseConfiguration*")
         directory_text = c_string(directory)   # (kept alive through the call)
         config.directory, config.fullSync = directory_text, full_sync
@@ -229,11 +232,11 @@ class Database:
         self.name = name
 
     @property
-    def path(self):
+    def path(self) -> str:
         """The database file's path."""
         return owned_text(lib.CBLDatabase_Path(self._handle.pointer))
 
-    def close(self):
+    def close(self) -> None:
         """Closes the database (its collections, queries and results are closed with it)."""
         if self._handle is None:
             return
@@ -261,28 +264,28 @@ class Database:
             return None
         return Collection(self, Handle(pointer), scope, name)
 
-    def default_collection(self):
+    def default_collection(self) -> Collection:
         error = new_error()
         return self._collection(lib.CBLDatabase_DefaultCollection(self._pointer(), error), error, DEFAULT, DEFAULT)
 
-    def collection(self, name, scope=DEFAULT):
+    def collection(self, name: str, scope: str = DEFAULT) -> Optional[Collection]:
         """The collection `scope.name`, or None when there is none."""
         error = new_error()
         return self._collection(lib.CBLDatabase_Collection(self._pointer(), text(name), text(scope), error), error, scope, name)
 
-    def create_collection(self, name, scope=DEFAULT):
+    def create_collection(self, name: str, scope: str = DEFAULT) -> Collection:
         """The collection `scope.name`, created when missing."""
         error = new_error()
         return self._collection(lib.CBLDatabase_CreateCollection(self._pointer(), text(name), text(scope), error),
                                 error, scope, name)
 
-    def delete_collection(self, name, scope=DEFAULT):
+    def delete_collection(self, name: str, scope: str = DEFAULT) -> None:
         error = new_error()
         if not lib.CBLDatabase_DeleteCollection(self._pointer(), text(name), text(scope), error):
             raise error_from(error)
 
     @contextlib.contextmanager
-    def batch(self):
+    def batch(self) -> Iterator["Database"]:
         """A transaction: committed when the block ends, rolled back when it raises."""
         error = new_error()
         if not lib.CBLDatabase_BeginTransaction(self._pointer(), error):
@@ -295,17 +298,18 @@ class Database:
             if not lib.CBLDatabase_EndTransaction(self._pointer(), committed, error) and committed:
                 raise error_from(error)
 
-    def create_query(self, query, language="sqlpp"):
+    def create_query(self, query: Union[str, Mapping[str, Any]], language: str = "sqlpp") -> Query:
         """A compiled query: SQL++ (`"SELECT name FROM _ WHERE type = 'hotel'"`) or,
         with `language="json"`, LiteCore's JSON query language."""
         return Query(self, query, language)
 
-    def query(self, query, parameters=None, language="sqlpp"):
+    def query(self, query: Union[str, Mapping[str, Any]], parameters: Optional[Mapping[str, Any]] = None,
+              language: str = "sqlpp") -> ResultSet:
         """Runs a query once; its rows (see ResultSet)."""
         return self.create_query(query, language).execute(parameters)
 
 
-def open(path, full_sync=False):
+def open(path: Union[str, "os.PathLike[str]"], full_sync: bool = False) -> Database:
     """Opens (creating when missing) the database at `path` (`"data/beers"`: the file
     data/beers.doclite)."""
     path = os.fspath(path)

@@ -11,7 +11,7 @@ _registered = {}   # token pointer → (ListenerToken, C callback): alive until 
 _registered_lock = threading.Lock()
 
 
-def listener_error(exception):
+def listener_error(exception: Exception) -> None:
     """What happens to an exception a listener raises: by default a RuntimeWarning
     naming it (assign another function to doclite.listener_error to change that)."""
     warnings.warn(f"a DocLite listener raised {type(exception).__name__}: {exception}", RuntimeWarning, stacklevel=2)
@@ -25,7 +25,7 @@ class ListenerToken:
         with _registered_lock:
             _registered[int(ffi.cast("uintptr_t", pointer))] = (self, callback)
 
-    def remove(self):
+    def remove(self) -> None:
         with _registered_lock:
             entry = _registered.pop(int(ffi.cast("uintptr_t", self._pointer)), None)
         if entry is not None:

@@ -1,6 +1,7 @@
 """Queries and their rows."""
 
 import json
+from typing import Any, Callable, Dict, List, Mapping, Optional, Union
 
 from ._errors import error_from, new_error, owned_result
 from ._ffi import Handle, borrowed_text, ffi, lib, owned_text, text
@@ -27,7 +28,7 @@ class Query:
         self.columns = [borrowed_text(lib.CBLQuery_ColumnName(pointer, i))
                         for i in range(lib.CBLQuery_ColumnCount(pointer))]
 
-    def execute(self, parameters=None):
+    def execute(self, parameters: Optional[Mapping[str, Any]] = None) -> "ResultSet":
         """Runs the query; its rows, read as they are iterated."""
         error = new_error()
         body = None if parameters is None else json.dumps(parameters, allow_nan=False)
@@ -38,18 +39,18 @@ class Query:
             raise error_from(error)
         return ResultSet(self, Handle(results))
 
-    def explain(self):
+    def explain(self) -> str:
         """The SQL, SQLite's plan, the JSON query and its SQL++."""
         return owned_result(lib.CBLQuery_Explain, self._handle.pointer)
 
-    def add_change_listener(self, listener):
+    def add_change_listener(self, listener: Callable[[Any], None]) -> Any:
         """Makes the query live: `listener(QueryChange)` gets its rows now and again
         after each commit that changes them, from a query thread; returns a ListenerToken."""
         from ._listeners import add_query_listener
         return add_query_listener(self, listener)
 
     @property
-    def sqlpp(self):
+    def sqlpp(self) -> str:
         """The query as SQL++ text."""
         return owned_result(lib.CBLQuery_CopySQLPP, self._handle.pointer)
 
@@ -88,7 +89,7 @@ class ResultSet:
             row = next(self._rows)
         return row
 
-    def all(self):
+    def all(self) -> List["Row"]:
         """Every remaining row."""
         return list(self)
 
@@ -118,7 +119,7 @@ class Row:
             raise KeyError(key)
         return self._values[index + 1]
 
-    def get(self, key, default=None):
+    def get(self, key: Union[int, str], default: Any = None) -> Any:
         try:
             return self[key]
         except (KeyError, IndexError):
@@ -127,24 +128,24 @@ class Row:
     def __len__(self):
         return len(self._columns)
 
-    def keys(self):
+    def keys(self) -> List[str]:
         """The titles of the columns that are not MISSING."""
         return [c for i, c in enumerate(self._columns) if not self._is_missing(i)]
 
-    def to_dict(self):
+    def to_dict(self) -> Dict[str, Any]:
         """The row as a dict of its present columns."""
         return {c: self._values[i + 1] for i, c in enumerate(self._columns) if not self._is_missing(i)}
 
     @property
-    def missing_mask(self):
+    def missing_mask(self) -> int:
         """The bitmask of the row's MISSING columns (bit i: column i, as LiteCore's missingColumns)."""
         return self._values[0]
 
-    def to_list(self):
+    def to_list(self) -> List[Any]:
         """The values in column order, MISSING as None."""
         return self._values[1:]
 
-    def to_json(self):
+    def to_json(self) -> str:
         return json.dumps(self.to_dict(), ensure_ascii=False, separators=(",", ":"))
 
     def __repr__(self):
