@@ -225,14 +225,24 @@ public func CBLResultSet_NextRowsJSON(_ rs: OpaquePointer?, _ maxRows: UInt32,
                                       _ outError: UnsafeMutablePointer<CBLError>?) -> UnsafeMutablePointer<CChar>? {
     bridge(outError, failure: nil) {
         let ref = try resultSet(rs)
-        var rows: [JSONValue] = []
-        while rows.count < Int(maxRows), let row = ref.results.next() {
+        var text: [UInt8] = [UInt8(ascii: "[")]   // written directly: no tree of the rows is built
+        var count = 0
+        while count < Int(maxRows), let row = ref.results.next() {
             var missing: Int64 = 0
             for (index, value) in row.values.prefix(63).enumerated() where value == nil { missing |= 1 << index }
-            rows.append(.array([.int(missing)] + row.values.map { $0 ?? .null }))
+            if count > 0 { text.append(UInt8(ascii: ",")) }
+            text.append(UInt8(ascii: "["))
+            text.append(contentsOf: String(missing).utf8)
+            for value in row.values {
+                text.append(UInt8(ascii: ","))
+                (value ?? .null).appendJSON(to: &text)
+            }
+            text.append(UInt8(ascii: "]"))
             ref.row = row
+            count += 1
         }
         if let error = ref.results.error { throw error }
-        return ownedString(JSONValue.array(rows).json)
+        text.append(UInt8(ascii: "]"))
+        return ownedString(String(decoding: text, as: UTF8.self))
     }
 }

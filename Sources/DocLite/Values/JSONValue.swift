@@ -73,7 +73,8 @@ package enum JSONValue: Equatable, Sendable {
         return String(decoding: out, as: UTF8.self)
     }
 
-    func appendJSON(to out: inout [UInt8]) {
+    /// Appends the JSON text of this value (dictionary keys sorted) to `out`.
+    package func appendJSON(to out: inout [UInt8]) {
         switch self {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
