@@ -257,19 +257,14 @@ struct QueryCompiler {
     }
 
     /// The source and FTS table of full-text index `name`: `"index"` in the
-    /// first source that has it, `"alias.index"` in that source (a `.` in the
-    /// alias escaped as `\.`, as LiteCore writes it).
+    /// first source that has it, `"alias.index"` in that source (``IndexReference``).
     func fullTextIndex(named name: String) -> (source: Int, table: String)? {
         var candidates = sources.indices.filter { sources[$0].unnest == nil }
         var indexName = name
-        var alias: [UInt8] = [], rest = Array(name.utf8)[...], qualified = false
-        while let byte = rest.popFirst() {
-            if byte == UInt8(ascii: ".") { qualified = true; break }
-            alias.append(byte == UInt8(ascii: "\\") ? rest.popFirst() ?? byte : byte)
-        }
-        if qualified, let source = candidates.first(where: { sources[$0].isNamed(String(decoding: alias, as: UTF8.self)) }) {
+        let reference = IndexReference(name)
+        if let alias = reference.alias, let source = candidates.first(where: { sources[$0].isNamed(alias) }) {
             candidates = [source]
-            indexName = String(decoding: rest, as: UTF8.self)
+            indexName = reference.index
         }
         for source in candidates {
             if let table = database.fullTextIndexes[sources[source].collection.id]?[ByteString(indexName)] { return (source, table) }

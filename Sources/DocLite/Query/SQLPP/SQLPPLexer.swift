@@ -174,10 +174,12 @@ struct SQLPPLexer {
 
     private static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
 
-    private static func isWordStart(_ byte: UInt8) -> Bool {
+    /// A byte that may start a name: an ASCII letter or `_`.
+    static func isWordStart(_ byte: UInt8) -> Bool {
         let lower = byte | 0x20
         return lower >= UInt8(ascii: "a") && lower <= UInt8(ascii: "z") || byte == UInt8(ascii: "_")
     }
 
-    private static func isWordByte(_ byte: UInt8) -> Bool { isWordStart(byte) || isDigit(byte) }
+    /// A byte of a name after its first: a letter, a digit or `_`.
+    static func isWordByte(_ byte: UInt8) -> Bool { isWordStart(byte) || isDigit(byte) }
 }

@@ -160,9 +160,8 @@ struct SQLPPParser {
 
     /// An expression, with an optional `COLLATE` applying to all of it.
     private mutating func expression() throws -> QueryExpression {
-        depth += 1
         defer { depth -= 1 }
-        guard depth <= Self.depthLimit else { throw Self.syntaxError(at: current.start, "expressions are nested too deeply") }
+        try descend()
         let expression = try binary(.or, operand: { try $0.binary(.and, operand: { try $0.comparison() }) })
         guard accept(keyword: "COLLATE") else { return expression }
         return .collate(try collation(), expression)
@@ -276,7 +275,7 @@ struct SQLPPParser {
         let base = try primary()
         if case .property = base, case .identifier = start.kind { return base }
         var path: [PathComponent]
-        if current.kind == .symbol("."), case .identifier = tokens[index + 1].kind {
+        if current.kind == .symbol("."), case .identifier = peek(1).kind {
             index += 1
             path = try pathComponents()
         } else if current.kind == .symbol("[") {
@@ -291,9 +290,8 @@ struct SQLPPParser {
     }
 
     private mutating func primary() throws -> QueryExpression {
-        depth += 1
         defer { depth -= 1 }
-        guard depth <= Self.depthLimit else { throw Self.syntaxError(at: current.start, "expressions are nested too deeply") }
+        try descend()
         let token = current
         switch token.kind {
         case .number(let value):
@@ -341,17 +339,17 @@ struct SQLPPParser {
             default: throw Self.syntaxError(at: token.start, "expected an expression, found \(Self.describe(token))")
             }
         case .identifier(let name, let quoted):
-            let next = tokens[index + 1]
-            if !quoted, name.uppercased() == "SOME", Self.startsQuantifier(after: index, in: tokens) { return try quantified() }
+            let next = peek(1)
+            if !quoted, name.uppercased() == "SOME", startsQuantifier() { return try quantified() }
             if !quoted, name.uppercased() == "EXISTS", next.kind == .symbol("(") {
-                guard tokens[index + 2].keyword != "SELECT" else {
+                guard peek(2).keyword != "SELECT" else {
                     throw Self.syntaxError(at: token.start, "sub-queries (SELECT inside an expression) are not supported")
                 }
                 index += 1   // EXISTS(expression): DocLite's, as the JSON form's ["EXISTS", x]
                 return .operation(.exists, [try primary()])
             }
             if next.kind == .symbol("(") { return try call(name, quoted: quoted) }
-            if next.kind == .symbol("."), tokens[index + 2].kind == .symbol("*") {
+            if next.kind == .symbol("."), peek(2).kind == .symbol("*") {
                 index += 3
                 return .all(source: name)
             }
@@ -381,13 +379,13 @@ struct SQLPPParser {
     private mutating func pathComponents(after path: [PathComponent]) throws -> [PathComponent] {
         var path = path
         while true {
-            if current.kind == .symbol("."), case .identifier(let key, _) = tokens[index + 1].kind {
+            if current.kind == .symbol("."), case .identifier(let key, _) = peek(1).kind {
                 index += 2
                 path.append(.key(key))
             } else if accept(symbol: "[") {
                 let start = current.start
                 var negative = false
-                if current.kind == .symbol("-"), tokens[index + 1].start == current.end { negative = true; index += 1 }
+                if current.kind == .symbol("-"), peek(1).start == current.end { negative = true; index += 1 }
                 guard case .number(.int(let value)) = current.kind else {
                     throw Self.syntaxError(at: start, "an array index must be an integer literal")
                 }
@@ -433,17 +431,11 @@ struct SQLPPParser {
         }
     }
 
-    /// A full-text index named by MATCH or RANK: `index` or `alias.index`
-    /// (the alias's `.`, `$` and `[` escaped with `\`, as LiteCore writes it).
+    /// A full-text index named by MATCH or RANK: `index` or `alias.index`.
     private mutating func indexName() throws -> String {
         let first = try name("a full-text index name")
         guard accept(symbol: ".") else { return first }
-        var escaped = ""
-        for character in first.unicodeScalars {
-            if character == "." || character == "$" || character == "[" { escaped += "\\" }
-            escaped.unicodeScalars.append(character)
-        }
-        return escaped + "." + (try name("a full-text index name"))
+        return IndexReference(alias: first, index: try name("a full-text index name")).text
     }
 
     /// `CASE [subject] WHEN … THEN … [WHEN … THEN …] [ELSE …] END`, after CASE.
@@ -465,11 +457,11 @@ struct SQLPPParser {
         return .caseWhen(CaseExpression(subject: subject, branches: branches, otherwise: otherwise))
     }
 
-    /// `SOME x` or `SOME AND EVERY` at `index`: a quantifier rather than the property `some`.
-    private static func startsQuantifier(after index: Int, in tokens: [SQLPPToken]) -> Bool {
-        if tokens[index + 1].keyword == "AND" { return tokens[index + 2].keyword == "EVERY" }
-        guard case .identifier = tokens[index + 1].kind else { return false }
-        return tokens[index + 2].keyword == "IN"
+    /// `SOME x IN` or `SOME AND EVERY` here: a quantifier rather than the property `some`.
+    private func startsQuantifier() -> Bool {
+        if peek(1).keyword == "AND" { return peek(2).keyword == "EVERY" }
+        guard case .identifier = peek(1).kind else { return false }
+        return peek(2).keyword == "IN"
     }
 
     /// `ANY|SOME|EVERY|ANY AND EVERY var IN array SATISFIES condition END`.
@@ -573,7 +565,17 @@ struct SQLPPParser {
 
     // MARK: Tokens
 
-    private var current: SQLPPToken { tokens[index] }
+    private var current: SQLPPToken { peek(0) }
+
+    /// The token `offset` places ahead; the end token past the end.
+    private func peek(_ offset: Int) -> SQLPPToken { tokens[min(index + offset, tokens.count - 1)] }
+
+    /// Counts one more level of nesting (the caller's `defer { depth -= 1 }`
+    /// counts it back) and stops a text nested past ``depthLimit``.
+    private mutating func descend() throws {
+        depth += 1
+        guard depth <= Self.depthLimit else { throw Self.syntaxError(at: current.start, "expressions are nested too deeply") }
+    }
 
     private mutating func accept(keyword: String) -> Bool {
         guard current.keyword == keyword else { return false }

@@ -118,16 +118,8 @@ enum SQLPPWriter {
 
     /// `META(alias)`'s alias or `MATCH(alias.index, …)`'s index as SQL++ names.
     private static func indexOrAlias(_ name: String) -> String {
-        var alias: [UInt8] = [], bytes = Array(name.utf8)[...]
-        while let byte = bytes.first {
-            bytes = bytes.dropFirst()
-            if byte == UInt8(ascii: "\\"), let escaped = bytes.first { alias.append(escaped); bytes = bytes.dropFirst(); continue }
-            if byte == UInt8(ascii: ".") {
-                return identifier(String(decoding: alias, as: UTF8.self)) + "." + identifier(String(decoding: bytes, as: UTF8.self))
-            }
-            alias.append(byte)
-        }
-        return identifier(name)
+        let reference = IndexReference(name)
+        return (reference.alias.map { identifier($0) + "." } ?? "") + identifier(reference.index)
     }
 
     private static func collation(_ collation: QueryCollation) -> String {
@@ -172,9 +164,7 @@ enum SQLPPWriter {
     }
 
     private static func isPlainName(_ name: String) -> Bool {
-        guard let first = name.utf8.first, first == UInt8(ascii: "_") || (first | 0x20 >= 0x61 && first | 0x20 <= 0x7A),
-              name.utf8.allSatisfy({ $0 == UInt8(ascii: "_") || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || (0x30...0x39).contains($0) })
-        else { return false }
+        guard let first = name.utf8.first, SQLPPLexer.isWordStart(first), name.utf8.allSatisfy(SQLPPLexer.isWordByte) else { return false }
         return !SQLPPLexer.reservedWords.contains(name.uppercased()) && !contextWords.contains(name.uppercased())
     }
 
