@@ -8,8 +8,8 @@ extension Collection {
     public func createIndex(withName name: String, config: IndexConfiguration) throws {
         switch config {
         case let config as ValueIndexConfiguration:
-            try createIndex(name: name, kind: .value, expressions: try Self.expressions(config.expressions, config.language),
-                            where: try Self.condition(config.whereClause, config.language))
+            try createIndex(name: name, kind: .value, expressions: try Self.expressions(config.expressions, config.expressionLanguage),
+                            where: try Self.condition(config.whereClause, config.expressionLanguage))
         case let config as FullTextIndexConfiguration:
             try createIndex(name: name, kind: .fullText(ignoreAccents: config.ignoreAccents, language: config.language),
                             expressions: try Self.expressions(config.expressions, config.expressionLanguage),

@@ -21,20 +21,20 @@ public struct ValueIndexConfiguration: IndexConfiguration {
     public let expressions: [String]
     /// The partial-index condition, if any, in the expressions' language.
     public let whereClause: String?
-    let language: IndexExpressionLanguage
+    let expressionLanguage: IndexExpressionLanguage
 
     /// A value index on SQL++ `expressions`, partial with the SQL++ condition `where`.
     public init(_ expressions: [String], where whereClause: String? = nil) {
         self.expressions = expressions
         self.whereClause = whereClause
-        language = .sqlpp
+        expressionLanguage = .sqlpp
     }
 
     /// A value index on the JSON array `expressions`, partial with the JSON expression `where`.
     public init(json expressions: String, where whereClause: String? = nil) {
         self.expressions = [expressions]
         self.whereClause = whereClause
-        language = .json
+        expressionLanguage = .json
     }
 }
 
