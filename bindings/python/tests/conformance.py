@@ -80,10 +80,7 @@ def skip_reason(case):
 def run_case(case, data, work):
     now = int(time.time() * 1000)
     path = os.path.join(work, "case")
-    if os.path.exists(path + ".doclite"):
-        for suffix in (".doclite", ".doclite-wal", ".doclite-shm"):
-            if os.path.exists(path + suffix):
-                os.remove(path + suffix)
+    remove_database(path)
     db = doclite.open(path)
     try:
         if load(case, db, data, now):   # expired documents: reopening purges them at once
@@ -100,9 +97,14 @@ def run_case(case, data, work):
         return compare(expect, query.columns, rows)
     finally:
         db.close()
-        for suffix in (".doclite", ".doclite-wal", ".doclite-shm"):
-            if os.path.exists(path + suffix):
-                os.remove(path + suffix)
+        remove_database(path)
+
+
+def remove_database(path):
+    """Deletes the database file `path`.doclite and its WAL files, if there."""
+    for suffix in (".doclite", ".doclite-wal", ".doclite-shm"):
+        if os.path.exists(path + suffix):
+            os.remove(path + suffix)
 
 
 def load(case, db, data, now):

@@ -65,18 +65,24 @@ class Collection:
     def __len__(self):
         return lib.CBLCollection_Count(self._handle.pointer)
 
-    def get(self, id: str) -> Optional[Document]:
-        """The document `id`, or None when there is none."""
+    @contextlib.contextmanager
+    def _document(self, id):
+        """The document handle of `id` (NULL when there is none) for the block, released after it."""
         error = new_error()
         document = lib.CBLCollection_GetDocument(self._handle.pointer, text(id), error)
-        if document == ffi.NULL:
-            if error.code:
-                raise error_from(error)
-            return None
+        if document == ffi.NULL and error.code:
+            raise error_from(error)
         try:
-            return Document(borrowed_text(lib.CBLDocument_ID(document)), json.loads(owned_text(lib.CBLDocument_CreateJSON(document))))
+            yield document
         finally:
             lib.CBL_Release(document)
+
+    def get(self, id: str) -> Optional[Document]:
+        """The document `id`, or None when there is none."""
+        with self._document(id) as document:
+            if document == ffi.NULL:
+                return None
+            return Document(borrowed_text(lib.CBLDocument_ID(document)), json.loads(owned_text(lib.CBLDocument_CreateJSON(document))))
 
     def __getitem__(self, id: str) -> Document:
         document = self.get(id)
@@ -141,15 +147,12 @@ class Collection:
 
     def delete(self, id: str) -> None:
         """Deletes the document `id` (a tombstone remains); NotFoundError when there is none."""
-        error = new_error()
-        document = lib.CBLCollection_GetDocument(self._handle.pointer, text(id), error)
-        if document == ffi.NULL:
-            raise error_from(error) if error.code else NotFoundError(f"no document '{id}' in {self.full_name}", 1, 7)
-        try:
+        with self._document(id) as document:
+            if document == ffi.NULL:
+                raise NotFoundError(f"no document '{id}' in {self.full_name}", 1, 7)
+            error = new_error()
             if not lib.CBLCollection_DeleteDocument(self._handle.pointer, document, error):
                 raise error_from(error)
-        finally:
-            lib.CBL_Release(document)
 
     def __delitem__(self, id):
         self.delete(id)
@@ -177,11 +180,7 @@ class Collection:
 
     def create_value_index(self, name: str, expressions: Union[str, Sequence[str]], where: Optional[str] = None) -> None:
         """A value index on SQL++ expressions (`"type, lower(name)"` or a list of them)."""
-        if not isinstance(expressions, str):
-            expressions = ", ".join(expressions)
-        config = ffi.new("CBLValueIndexConfiguration*")
-        keep = [c_string(expressions), c_string(where)]
-        config.expressionLanguage, config.expressions, config.where = lib.kCBLN1QLLanguage, keep[0], keep[1]
+        config, keep = self._index_configuration("CBLValueIndexConfiguration*", expressions, where, "sqlpp")
         error = new_error()
         if not lib.CBLCollection_CreateValueIndex(self._handle.pointer, text(name), config[0], error):
             raise error_from(error)
@@ -191,18 +190,26 @@ class Collection:
                                expression_language: str = "sqlpp") -> None:
         """A full-text index on SQL++ expressions (or, with expression_language="json",
         a JSON array of JSON-query expressions), searched with MATCH() and ranked with RANK()."""
+        config, keep = self._index_configuration("CBLFullTextIndexConfiguration*", expressions, where, expression_language)
+        keep.append(c_string(language))
+        config.ignoreAccents, config.language = ignore_accents, keep[-1]
+        error = new_error()
+        if not lib.CBLCollection_CreateFullTextIndex(self._handle.pointer, text(name), config[0], error):
+            raise error_from(error)
+
+    @staticmethod
+    def _index_configuration(c_type, expressions, where, expression_language):
+        """A configuration struct with its language, expressions and condition set, and
+        the C strings it points to (keep them alive while it is used)."""
         if not isinstance(expressions, str):
             expressions = json.dumps(expressions) if expression_language == "json" else ", ".join(expressions)
         if where is not None and not isinstance(where, str):
             where = json.dumps(where)
-        config = ffi.new("CBLFullTextIndexConfiguration*")
-        keep = [c_string(expressions), c_string(where), c_string(language)]
+        config = ffi.new(c_type)
+        keep = [c_string(expressions), c_string(where)]
         config.expressionLanguage = lib.kCBLJSONLanguage if expression_language == "json" else lib.kCBLN1QLLanguage
-        config.expressions, config.where = keep[0], keep[1]
-        config.ignoreAccents, config.language = ignore_accents, keep[2]
-        error = new_error()
-        if not lib.CBLCollection_CreateFullTextIndex(self._handle.pointer, text(name), config[0], error):
-            raise error_from(error)
+        config.expressions, config.where = keep
+        return config, keep
 
     def indexes(self) -> List[str]:
         """The names of the collection's indexes."""
