@@ -1,0 +1,122 @@
+//! Finds DocLite and generates the crate's declarations from its header.
+//!
+//! The library is looked for, in order: `DOCLITE_LIB_DIR` (with the header in
+//! `DOCLITE_INCLUDE_DIR`, or `include/` beside the library directory), then
+//! pkg-config's `doclite.pc`, then built from DocLite's source tree with its
+//! CMake build (the self-contained variant, which needs no Swift toolchain at
+//! run time; building needs Swift, CMake and Ninja): the tree this crate sits in, or `DOCLITE_SOURCE_DIR`.
+//!
+//! bindgen turns `doclite.h` into a struct of function pointers that the crate
+//! loads at run time (`libloading`) from the path found here, so that any binary
+//! depending on this crate, directly or not, finds the library without an rpath
+//! or `LD_LIBRARY_PATH` of its own.
+
+use std::env;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Where the library and its header are.
+struct Found {
+    library: PathBuf,
+    include_dir: PathBuf,
+}
+
+const LIBRARY_FILE: &str = "libdoclite.so.0";
+
+fn main() {
+    for variable in ["DOCLITE_LIB_DIR", "DOCLITE_INCLUDE_DIR", "DOCLITE_SOURCE_DIR", "PKG_CONFIG_PATH"] {
+        println!("cargo:rerun-if-env-changed={variable}");
+    }
+    let found = from_environment().or_else(from_pkg_config).unwrap_or_else(build_with_cmake);
+    let header = found.include_dir.join("doclite.h");
+    if !header.is_file() {
+        panic!("DocLite's header is not at {}: set DOCLITE_INCLUDE_DIR", header.display());
+    }
+    println!("cargo:rerun-if-changed={}", header.display());
+    println!("cargo:rerun-if-changed={}", found.library.display());
+
+    let out = PathBuf::from(env::var("OUT_DIR").unwrap());
+    bindgen::Builder::default()
+        .header(header.to_str().expect("a UTF-8 header path"))
+        // The header's foreign-function form: no static inline helpers.
+        .clang_arg("-DDOCLITE_CDEF")
+        .allowlist_function("CBL.*")
+        .allowlist_type("CBL.*")
+        .allowlist_var("kCBL.*|DOCLITE_.*")
+        .dynamic_library_name("DocLite")
+        .dynamic_link_require_all(true)
+        .generate()
+        .unwrap_or_else(|error| panic!("bindgen could not read {}: {error}", header.display()))
+        .write_to_file(out.join("bindings.rs"))
+        .expect("writing the bindings");
+
+    let library = found.library.canonicalize().unwrap_or(found.library);
+    println!("cargo:rustc-env=DOCLITE_LIBRARY_PATH={}", library.display());
+    println!("cargo:rustc-env=DOCLITE_HEADER_PATH={}", header.display());
+    // For crates that depend on this one directly: DEP_DOCLITE_LIB_DIR, DEP_DOCLITE_INCLUDE.
+    println!("cargo:lib_dir={}", library.parent().unwrap().display());
+    println!("cargo:include={}", found.include_dir.display());
+}
+
+/// `DOCLITE_LIB_DIR`, and `DOCLITE_INCLUDE_DIR` or the `include` folder beside it.
+fn from_environment() -> Option<Found> {
+    let lib_dir = PathBuf::from(env::var_os("DOCLITE_LIB_DIR")?);
+    let library = lib_dir.join(LIBRARY_FILE);
+    if !library.exists() {
+        panic!("DOCLITE_LIB_DIR is {}, which holds no {LIBRARY_FILE}", lib_dir.display());
+    }
+    let include_dir = env::var_os("DOCLITE_INCLUDE_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| lib_dir.join("..").join("include"));
+    Some(Found { library, include_dir })
+}
+
+/// An installed DocLite that `pkg-config doclite` knows.
+fn from_pkg_config() -> Option<Found> {
+    let installed = pkg_config::Config::new()
+        .atleast_version("0.1")
+        .cargo_metadata(false)
+        .probe("doclite")
+        .ok()?;
+    let library = installed.link_paths.iter().map(|dir| dir.join(LIBRARY_FILE)).find(|path| path.exists())?;
+    let include_dir = installed.include_paths.first()?.clone();
+    Some(Found { library, include_dir })
+}
+
+/// Builds and installs DocLite into `OUT_DIR` with its own CMake build.
+fn build_with_cmake() -> Found {
+    let source = env::var_os("DOCLITE_SOURCE_DIR").map(PathBuf::from).unwrap_or_else(|| {
+        Path::new(&env::var("CARGO_MANIFEST_DIR").unwrap()).join("../../..")
+    });
+    if !source.join("CMakeLists.txt").is_file() || !source.join("include/doclite.h").is_file() {
+        panic!(
+            "DocLite was not found: install it (pkg-config doclite), or set DOCLITE_LIB_DIR to the folder \
+             holding {LIBRARY_FILE} (and DOCLITE_INCLUDE_DIR to doclite.h's), or DOCLITE_SOURCE_DIR to a \
+             DocLite source tree to build"
+        );
+    }
+    println!("cargo:warning=building DocLite from {} with CMake (set DOCLITE_LIB_DIR to use a built one)", source.display());
+    println!("cargo:rerun-if-changed={}", source.join("Sources").display());
+    let out = PathBuf::from(env::var("OUT_DIR").unwrap());
+    let (build, prefix) = (out.join("cmake-build"), out.join("doclite"));
+    run(Command::new("cmake").arg("-S").arg(&source).arg("-B").arg(&build).args([
+        "-G",
+        "Ninja",
+        "-DCMAKE_BUILD_TYPE=Release",
+        "-DDOCLITE_STATIC_SWIFT_RUNTIME=ON",
+        "-DDOCLITE_BUILD_TOOL=OFF",
+        "-DBUILD_TESTING=OFF",
+        "-DCMAKE_INSTALL_LIBDIR=lib",
+    ]));
+    let jobs = env::var("NUM_JOBS").unwrap_or_else(|_| "2".into());
+    run(Command::new("cmake").arg("--build").arg(&build).arg("--parallel").arg(jobs));
+    run(Command::new("cmake").arg("--install").arg(&build).arg("--prefix").arg(&prefix));
+    Found { library: prefix.join("lib").join(LIBRARY_FILE), include_dir: prefix.join("include") }
+}
+
+fn run(command: &mut Command) {
+    let status = command.status().unwrap_or_else(|error| panic!("cannot run {command:?}: {error}"));
+    if !status.success() {
+        panic!("{command:?} failed ({status})");
+    }
+}

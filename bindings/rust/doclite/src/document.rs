@@ -1,0 +1,128 @@
+//! [`Document`]: a JSON object with an ID and a revision, read and written through serde.
+
+use std::ffi::CString;
+
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use doclite_sys as sys;
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::ffi::{self, c_string, check, handle, lib, loaded, Handle};
+
+/// A document: an ID, a revision and properties (a JSON object), to read, change and
+/// save ([`Collection::save`](crate::Collection::save)). Properties go in and out as
+/// JSON text, a [`serde_json::Map`], or any serde type.
+///
+/// A document belongs to one thread at a time: it is `Send`, not `Sync`.
+pub struct Document {
+    handle: Handle<sys::CBLDocument>,
+}
+
+// Safety: the C API lets a document handle move between threads (one user at a time).
+unsafe impl Send for Document {}
+
+impl Document {
+    /// A new, empty document with an automatic ID.
+    pub fn new() -> Result<Document> {
+        Document::create(None)
+    }
+
+    /// A new, empty document with the ID `id` (checked when saved).
+    pub fn with_id(id: &str) -> Result<Document> {
+        Document::create(Some(c_string(id, "the document ID")?))
+    }
+
+    /// A new document `id` (`None`: an automatic ID) holding `properties`.
+    pub fn from_value<T: Serialize + ?Sized>(id: Option<&str>, properties: &T) -> Result<Document> {
+        let mut document = match id {
+            Some(id) => Document::with_id(id)?,
+            None => Document::new()?,
+        };
+        document.set_properties(properties)?;
+        Ok(document)
+    }
+
+    fn create(id: Option<CString>) -> Result<Document> {
+        let lib = lib()?;
+        let id = id.as_ref().map_or(std::ptr::null(), |id| id.as_ptr());
+        // Safety: the ID outlives the call.
+        let handle = handle(|error| unsafe { lib.CBLDocument_CreateWithID(id, error) })?;
+        Ok(Document { handle })
+    }
+
+    pub(crate) fn from_handle(handle: Handle<sys::CBLDocument>) -> Document {
+        Document { handle }
+    }
+
+    pub(crate) fn as_ptr(&self) -> *mut sys::CBLDocument {
+        self.handle.as_ptr()
+    }
+
+    /// The document's ID.
+    pub fn id(&self) -> &str {
+        // Safety: the ID lives as long as the handle `self` holds.
+        unsafe { ffi::borrow_str(loaded().CBLDocument_ID(self.as_ptr())) }.unwrap_or_default()
+    }
+
+    /// The revision ID, or `None` before the first save.
+    pub fn revision_id(&self) -> Option<String> {
+        // Safety: valid until the document is saved, which needs `&mut self`.
+        unsafe { ffi::copy_string(loaded().CBLDocument_RevisionID(self.as_ptr())) }
+    }
+
+    /// The sequence of the document's revision; 0 before the first save.
+    pub fn sequence(&self) -> u64 {
+        // Safety: a live handle.
+        unsafe { loaded().CBLDocument_Sequence(self.as_ptr()) }
+    }
+
+    /// The properties as JSON text (`{"name":"Grand"}`).
+    pub fn to_json(&self) -> String {
+        // Safety: a live handle; the text is owned.
+        unsafe { ffi::take_string(loaded().CBLDocument_CreateJSON(self.as_ptr())) }.unwrap_or_else(|| "{}".into())
+    }
+
+    /// The properties as a JSON object.
+    pub fn properties(&self) -> Map<String, Value> {
+        serde_json::from_str(&self.to_json()).unwrap_or_default()
+    }
+
+    /// The properties as a `T`.
+    pub fn deserialize<T: DeserializeOwned>(&self) -> Result<T> {
+        serde_json::from_str(&self.to_json())
+            .map_err(|error| Error::new(ErrorKind::Conversion, format!("document '{}': {error}", self.id())))
+    }
+
+    /// Replaces the properties with the JSON object `json`; on an error nothing changes.
+    pub fn set_json(&mut self, json: &str) -> Result<()> {
+        let json = c_string(json, "the document's JSON")?;
+        // Safety: a live handle; the text outlives the call.
+        check(|error| unsafe { loaded().CBLDocument_SetJSON(self.as_ptr(), json.as_ptr(), error) })
+    }
+
+    /// Replaces the properties with `properties`, which must serialize to a JSON object.
+    pub fn set_properties<T: Serialize + ?Sized>(&mut self, properties: &T) -> Result<()> {
+        self.set_json(&serde_json::to_string(properties)?)
+    }
+}
+
+impl Clone for Document {
+    /// A separate mutable copy, with the same ID and revision.
+    fn clone(&self) -> Document {
+        // Safety: a live handle; the copy is returned +1.
+        let copy = unsafe { loaded().CBLDocument_MutableCopy(self.as_ptr()) };
+        Document { handle: Handle::from_owned(copy).expect("a copy of a live document") }
+    }
+}
+
+impl std::fmt::Debug for Document {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Document")
+            .field("id", &self.id())
+            .field("revision_id", &self.revision_id())
+            .field("properties", &self.to_json())
+            .finish()
+    }
+}

@@ -1,0 +1,71 @@
+//! DocLite for Rust: an embedded JSON document database with Couchbase Lite's data
+//! model and queries (SQL++ for Mobile, LiteCore's JSON query language and the
+//! QueryBuilder), stored in SQLite.
+//!
+//! ```
+//! use doclite::{Database, DatabaseConfiguration};
+//! use serde::{Deserialize, Serialize};
+//!
+//! #[derive(Serialize, Deserialize, Debug, PartialEq)]
+//! struct Hotel { name: String, city: String, rooms: u32 }
+//!
+//! # let dir = std::env::temp_dir().join(format!("doclite-doc-crate-{}", std::process::id()));
+//! let db = Database::open("travel", &DatabaseConfiguration::in_directory(&dir))?;
+//! let hotels = db.create_collection("hotels", Some("inventory"))?;
+//! hotels.put("h1", &Hotel { name: "Grand".into(), city: "Paris".into(), rooms: 120 })?;
+//! hotels.put("h2", &Hotel { name: "Inn".into(), city: "Lyon".into(), rooms: 8 })?;
+//!
+//! let hotel: Hotel = hotels.get("h1")?.expect("saved above");
+//! assert_eq!(hotel.rooms, 120);
+//!
+//! let mut query = db.create_query(
+//!     "SELECT name, city FROM inventory.hotels WHERE rooms >= $min ORDER BY name")?;
+//! query.set_parameters(&serde_json::json!({"min": 100}))?;
+//! for row in query.execute()? {
+//!     let row = row?;
+//!     println!("{} in {}", row.get::<String>("name")?, row.get::<String>(1)?);
+//! }
+//! # db.delete()?;
+//! # Ok::<(), doclite::Error>(())
+//! ```
+//!
+//! Every handle is reference-counted by DocLite and released when its Rust value is
+//! dropped; nothing needs freeing by hand. Errors are [`Error`] values with DocLite's
+//! code and message, never panics. [`Database`] and [`Collection`] may be shared
+//! between threads; a [`Transaction`] stays on the thread that began it.
+
+mod builder;
+mod collection;
+mod database;
+mod document;
+mod error;
+mod ffi;
+mod index;
+mod listener;
+mod query;
+
+pub use builder::{
+    ArrayExpression, ArrayExpressionIn, ArrayExpressionSatisfies, ArrayFunction, BuilderQuery, Collation, DataSource,
+    Expression, FullTextFunction, Function, Join, Meta, Ordering, QueryBuilder, Select, SelectResult,
+};
+pub use collection::{Collection, ConcurrencyControl};
+pub use database::{Database, DatabaseConfiguration, MaintenanceType, Transaction};
+pub use document::Document;
+pub use error::{Error, ErrorKind, Result};
+pub use index::{FullTextIndexConfiguration, ValueIndexConfiguration};
+pub use listener::{CollectionChange, ListenerToken};
+pub use query::{ColumnIndex, Query, QueryChange, ResultSet, Row};
+
+/// The version of the loaded DocLite library (`"0.1.0"`).
+pub fn version() -> Result<String> {
+    let lib = ffi::lib()?;
+    // Safety: the version string is static in the library.
+    Ok(unsafe { ffi::copy_string(lib.CBL_Version()) }.unwrap_or_default())
+}
+
+/// The number of live DocLite handles of every type (for leak tests): back to its
+/// starting value once every database, document, query and token is dropped.
+pub fn instance_count() -> Result<u64> {
+    // Safety: no arguments.
+    Ok(unsafe { ffi::lib()?.CBL_InstanceCount() })
+}

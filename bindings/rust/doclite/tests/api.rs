@@ -1,0 +1,369 @@
+//! The safe API: documents through serde, collections, queries in the three front
+//! ends, rows, transactions, indexes, and the errors that misuse the type system
+//! cannot stop (bad input, closed databases) gives.
+
+mod common;
+
+use std::time::{Duration, SystemTime};
+
+use common::TestDatabase;
+use doclite::{
+    ConcurrencyControl, DataSource, Document, ErrorKind, Expression, FullTextIndexConfiguration, MaintenanceType,
+    QueryBuilder, SelectResult, ValueIndexConfiguration,
+};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+#[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
+struct Hotel {
+    name: String,
+    city: String,
+    rooms: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    rating: Option<f64>,
+}
+
+fn hotel(name: &str, city: &str, rooms: u32) -> Hotel {
+    Hotel { name: name.into(), city: city.into(), rooms, rating: None }
+}
+
+#[test]
+fn documents_go_in_and_out_through_serde() -> doclite::Result<()> {
+    let db = TestDatabase::new("serde");
+    let hotels = db.create_collection("hotels", Some("inventory"))?;
+    assert_eq!(hotels.full_name(), "inventory.hotels");
+
+    let saved = hotels.put("h1", &hotel("Grand", "Paris", 120))?;
+    assert_eq!((saved.id(), saved.sequence()), ("h1", 1));
+    let first_revision = saved.revision_id().expect("a saved document has a revision");
+    assert_eq!(hotels.get::<Hotel>("h1")?, Some(hotel("Grand", "Paris", 120)));
+    assert_eq!(hotels.get::<Hotel>("nobody")?, None);
+
+    let mut document = hotels.document("h1")?.expect("saved above");
+    let mut changed: Hotel = document.deserialize()?;
+    changed.rating = Some(4.5);
+    document.set_properties(&changed)?;
+    hotels.save(&mut document)?;
+    assert_ne!(document.revision_id(), Some(first_revision));
+    assert_eq!(document.properties()["rating"], json!(4.5));
+    assert_eq!(hotels.count(), 1);
+
+    let mut automatic = Document::from_value(None, &json!({"name": "Nameless"}))?;
+    hotels.save(&mut automatic)?;
+    assert!(!automatic.id().is_empty() && automatic.id() != "h1");
+    assert_eq!(hotels.count(), 2);
+
+    // A document that does not fit the type is an error naming it.
+    let error = hotels.get::<Hotel>(automatic.id()).unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Conversion);
+    assert!(error.message().contains("missing field `city`"), "{error}");
+    Ok(())
+}
+
+#[test]
+fn bad_documents_are_errors_and_change_nothing() -> doclite::Result<()> {
+    let db = TestDatabase::new("bad-documents");
+    let hotels = db.default_collection()?;
+    let mut document = Document::with_id("h1")?;
+    document.set_json(r#"{"name": "Grand"}"#)?;
+
+    assert_eq!(document.set_json("{not json").unwrap_err().kind(), ErrorKind::InvalidJson);
+    assert_eq!(document.set_json("[1, 2]").unwrap_err().kind(), ErrorKind::InvalidJson);
+    assert_eq!(document.set_properties(&42).unwrap_err().kind(), ErrorKind::InvalidJson);
+    assert_eq!(document.to_json(), r#"{"name":"Grand"}"#);
+
+    assert_eq!(Document::with_id("a\0b").unwrap_err().kind(), ErrorKind::InvalidParameter);
+    let mut reserved = Document::with_id("_reserved")?;
+    assert_eq!(hotels.save(&mut reserved).unwrap_err().kind(), ErrorKind::BadDocumentId);
+
+    // One bad body in a batch: nothing of the call is saved, and the message says which.
+    let error = hotels.save_many([("a", json!({"n": 1})), ("b", json!([2])), ("c", json!({"n": 3}))]).unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::InvalidJson);
+    assert!(error.message().contains("document 2"), "{error}");
+    assert_eq!(hotels.save_many([("x\ny", json!({}))]).unwrap_err().kind(), ErrorKind::BadDocumentId);
+    assert_eq!(hotels.count(), 0);
+    Ok(())
+}
+
+#[test]
+fn deleting_purging_and_expiring() -> doclite::Result<()> {
+    let db = TestDatabase::new("lifecycle");
+    let hotels = db.default_collection()?;
+    hotels.save_many((1..=4).map(|i| (format!("h{i}"), hotel("H", "X", i))))?;
+
+    assert!(hotels.delete("h1")?);
+    assert!(!hotels.delete("h1")?);
+    assert!(hotels.purge("h2")?);
+    assert!(!hotels.purge("h2")?);
+    assert_eq!(hotels.count(), 2);
+
+    assert_eq!(hotels.expiration("h3")?, None);
+    let later = SystemTime::now() + Duration::from_secs(3600);
+    hotels.set_expiration("h3", Some(later))?;
+    let read = hotels.expiration("h3")?.expect("set above");
+    assert!(read.duration_since(later).unwrap_or_else(|e| e.duration()) < Duration::from_millis(1));
+    hotels.set_expiration("h3", None)?;
+    assert_eq!(hotels.expiration("h3")?, None);
+    assert_eq!(hotels.set_expiration("nobody", Some(later)).unwrap_err().kind(), ErrorKind::NotFound);
+    Ok(())
+}
+
+#[test]
+fn a_conflicting_save_fails_when_asked_to() -> doclite::Result<()> {
+    let db = TestDatabase::new("conflict");
+    let hotels = db.default_collection()?;
+    hotels.put("h1", &hotel("Grand", "Paris", 1))?;
+    let mut mine = hotels.document("h1")?.unwrap();
+    let mut theirs = hotels.document("h1")?.unwrap();
+    theirs.set_properties(&hotel("Grand", "Paris", 2))?;
+    hotels.save(&mut theirs)?;
+
+    mine.set_properties(&hotel("Grand", "Paris", 3))?;
+    let error = hotels.save_with_concurrency_control(&mut mine, ConcurrencyControl::FailOnConflict).unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Conflict);
+    assert_eq!(hotels.get::<Hotel>("h1")?.unwrap().rooms, 2);
+    hotels.save(&mut mine)?; // last write wins
+    assert_eq!(hotels.get::<Hotel>("h1")?.unwrap().rooms, 3);
+    Ok(())
+}
+
+#[test]
+fn collections_and_scopes() -> doclite::Result<()> {
+    let db = TestDatabase::new("collections");
+    db.create_collection("hotels", Some("inventory"))?;
+    db.create_collection("cities", Some("inventory"))?;
+    assert_eq!(db.collection_names(Some("inventory"))?, ["cities", "hotels"]);
+    assert_eq!(db.scope_names()?, ["_default", "inventory"]);
+    assert!(db.collection("nothing", None)?.is_none());
+    db.delete_collection("cities", Some("inventory"))?;
+    assert!(db.collection("cities", Some("inventory"))?.is_none());
+    assert_eq!(db.create_collection("bad name!", None).unwrap_err().kind(), ErrorKind::InvalidParameter);
+    assert!(db.path()?.ends_with("collections.doclite"));
+    assert_eq!(db.name(), "collections");
+    Ok(())
+}
+
+#[test]
+fn the_three_front_ends_give_the_same_rows() -> doclite::Result<()> {
+    let db = TestDatabase::new("front-ends");
+    let hotels = db.create_collection("hotels", None)?;
+    hotels.save_many([("h1", hotel("Grand", "Paris", 120)), ("h2", hotel("Inn", "Lyon", 8)), ("h3", hotel("Ritz", "Paris", 90))])?;
+
+    let sqlpp = db.create_query("SELECT name, rooms FROM hotels WHERE city = $city ORDER BY rooms")?;
+    let json = db.create_json_query(
+        r#"{"WHAT": [[".name"], [".rooms"]], "FROM": [{"COLLECTION": "_default.hotels"}],
+            "WHERE": ["=", [".city"], ["$city"]], "ORDER_BY": [[".rooms"]]}"#,
+    )?;
+    let built = QueryBuilder::select([SelectResult::property("name"), SelectResult::property("rooms")])
+        .from(DataSource::collection(&hotels))
+        .where_(Expression::property("city").equal_to(Expression::parameter("city")))
+        .order_by([doclite::Ordering::property("rooms")])
+        .build()?;
+    for mut query in [sqlpp, json, built] {
+        assert_eq!(query.column_names(), ["name", "rooms"]);
+        query.set_parameters(&json!({"city": "Paris"}))?;
+        let rows: Vec<(String, u32)> =
+            query.execute()?.map(|row| row.and_then(|row| row.deserialize())).collect::<doclite::Result<_>>()?;
+        assert_eq!(rows, [("Ritz".to_owned(), 90), ("Grand".to_owned(), 120)].map(|(n, r)| (n, r)));
+        let again = db.create_query(&query.sqlpp()?)?;
+        assert_eq!(again.json()?, db.create_query(&query.sqlpp()?)?.json()?);
+        assert!(query.explain()?.contains("SELECT"), "{}", query.explain()?);
+    }
+    Ok(())
+}
+
+#[derive(Deserialize, Debug, PartialEq)]
+struct NameAndRooms {
+    name: String,
+    rooms: Option<u32>,
+}
+
+#[test]
+fn rows_read_by_index_and_name_with_missing_apart_from_null() -> doclite::Result<()> {
+    let db = TestDatabase::new("rows");
+    let hotels = db.default_collection()?;
+    hotels.save_many([("h1", json!({"name": "Grand", "rooms": 120, "tags": ["spa"]})), ("h2", json!({"name": "Inn", "rooms": null}))])?;
+    let query = db.create_query("SELECT name, rooms, tags, rooms * 2 FROM _ ORDER BY name")?;
+    assert_eq!(query.column_names(), ["name", "rooms", "tags", "$1"]);
+    let rows = query.execute()?.all()?;
+    assert_eq!(rows.len(), 2);
+
+    let grand = &rows[0];
+    assert_eq!(grand.get::<String>("name")?, "Grand");
+    assert_eq!(grand.get::<i64>(1)?, 120);
+    assert_eq!(grand.get::<Vec<String>>("tags")?, ["spa"]);
+    assert_eq!(grand.get::<i64>("$1")?, 240);
+    assert_eq!(grand.to_map()["tags"], json!(["spa"]));
+
+    let inn = &rows[1];
+    assert!(!inn.is_missing("rooms")? && inn.get_ref("rooms")? == Some(&serde_json::Value::Null));
+    assert!(inn.is_missing("tags")? && inn.get_ref("tags")?.is_none());
+    assert_eq!(inn.missing_mask(), 0b0100); // rooms * 2 is null: null, not MISSING, in arithmetic
+    assert_eq!(inn.get::<Option<Vec<String>>>("tags")?, None);
+    let error = inn.get::<Vec<String>>("tags").unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Conversion);
+    assert!(error.message().contains("\"tags\" is MISSING"), "{error}");
+    assert_eq!(inn.get::<String>(7).unwrap_err().kind(), ErrorKind::InvalidColumn);
+    assert_eq!(inn.get::<String>("nope").unwrap_err().kind(), ErrorKind::InvalidColumn);
+    assert_eq!(inn.deserialize::<NameAndRooms>()?, NameAndRooms { name: "Inn".into(), rooms: None });
+    assert!(!inn.to_map().contains_key("tags"));
+    Ok(())
+}
+
+#[test]
+fn many_rows_arrive_in_order_across_blocks() -> doclite::Result<()> {
+    let db = TestDatabase::new("blocks");
+    let numbers = db.default_collection()?;
+    numbers.save_many((0..2000).map(|i| (format!("n{i:05}"), json!({"i": i}))))?;
+    let query = db.create_query("SELECT i FROM _ ORDER BY i")?;
+    let read: Vec<i64> = query.execute()?.map(|row| row?.get(0)).collect::<doclite::Result<_>>()?;
+    assert_eq!(read, (0..2000).collect::<Vec<i64>>());
+    // A result set dropped half-read releases its rows.
+    let mut rows = query.execute()?;
+    assert_eq!(rows.nth(600).transpose()?.map(|row| row.get::<i64>(0)).transpose()?, Some(600));
+    Ok(())
+}
+
+#[test]
+fn query_mistakes_are_errors_with_their_place() -> doclite::Result<()> {
+    let db = TestDatabase::new("query-errors");
+    let error = db.create_query("SELECT name FROM _ WHERE").unwrap_err();
+    assert_eq!((error.kind(), error.position()), (ErrorKind::InvalidQuery, Some(24)));
+    assert!(error.message().contains("SQL++ syntax error"), "{error}");
+    let error = db.create_query("SELECT name FROM nowhere").unwrap_err();
+    assert_eq!((error.kind(), error.position()), (ErrorKind::InvalidQuery, None));
+    assert_eq!(db.create_json_query(r#"{"WHAT": [["NOSUCH()"]]}"#).unwrap_err().kind(), ErrorKind::InvalidQuery);
+
+    let mut query = db.create_query("SELECT name FROM _ WHERE rooms > $min")?;
+    let error = query.set_parameters(&json!(["not", "named"])).unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::InvalidQueryParameter);
+    let unused = query.set_parameters(&json!({"max": 1})).and_then(|()| query.execute().map(drop));
+    assert_eq!(unused.unwrap_err().kind(), ErrorKind::InvalidQueryParameter);
+
+    // Builder mistakes surface when the query is built, as InvalidQuery.
+    let hotels = db.default_collection()?;
+    let error = QueryBuilder::select([SelectResult::expression(Expression::int(1).from("h"))])
+        .from(DataSource::collection(&hotels))
+        .build()
+        .unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::InvalidQuery);
+    assert!(error.message().contains("from(\"h\")"), "{error}");
+    Ok(())
+}
+
+#[test]
+fn a_closed_database_fails_every_call_with_not_open() -> doclite::Result<()> {
+    let db = TestDatabase::new("closed");
+    let hotels = db.default_collection()?;
+    hotels.put("h1", &hotel("Grand", "Paris", 1))?;
+    let query = db.create_query("SELECT name FROM _")?;
+    let mut rows = query.execute()?;
+    db.close()?;
+    for error in [
+        hotels.document("h1").unwrap_err(),
+        hotels.put("h2", &hotel("Inn", "Lyon", 2)).unwrap_err(),
+        query.execute().err().expect("a closed database runs no query"),
+        rows.next().expect("an error, not the end").unwrap_err(),
+        db.create_query("SELECT 1 FROM _").unwrap_err(),
+        db.transaction().err().expect("a closed database begins no transaction"),
+    ] {
+        assert_eq!(error.kind(), ErrorKind::NotOpen, "{error}");
+    }
+    assert_eq!(hotels.count(), 0);
+    Ok(())
+}
+
+#[test]
+fn transactions_commit_or_roll_back() -> doclite::Result<()> {
+    let db = TestDatabase::new("transactions");
+    let hotels = db.default_collection()?;
+
+    let transaction = db.transaction()?;
+    hotels.put("kept", &hotel("A", "X", 1))?;
+    transaction.commit()?;
+    let transaction = db.transaction()?;
+    hotels.put("dropped", &hotel("B", "X", 2))?;
+    drop(transaction);
+    let transaction = db.transaction()?;
+    hotels.put("rolled-back", &hotel("C", "X", 3))?;
+    transaction.rollback()?;
+
+    let failed: Result<(), doclite::Error> = db.in_batch(|| {
+        hotels.put("in-failed-batch", &hotel("D", "X", 4))?;
+        Err(doclite::Error::from(serde_json::from_str::<Hotel>("{").unwrap_err()))
+    });
+    assert_eq!(failed.unwrap_err().kind(), ErrorKind::Conversion);
+    let panicked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let _: doclite::Result<()> = db.in_batch(|| {
+            hotels.put("in-panicked-batch", &hotel("E", "X", 5))?;
+            panic!("a panic inside a batch");
+        });
+    }));
+    assert!(panicked.is_err());
+    let count = db.in_batch(|| {
+        hotels.put("in-batch", &hotel("F", "X", 6))?;
+        Ok::<_, doclite::Error>(hotels.count())
+    })?;
+    assert_eq!(count, 2);
+
+    let ids: Vec<String> =
+        db.create_query("SELECT META().id FROM _ ORDER BY META().id")?.execute()?.map(|r| r?.get(0)).collect::<doclite::Result<_>>()?;
+    assert_eq!(ids, ["in-batch", "kept"]);
+    Ok(())
+}
+
+#[test]
+fn a_transaction_belongs_to_its_thread() -> doclite::Result<()> {
+    let db = TestDatabase::new("transaction-thread");
+    let hotels = db.default_collection()?;
+    let transaction = db.transaction()?;
+    hotels.put("mine", &hotel("A", "X", 1))?;
+    // Another thread waits for the transaction, then sees only what was committed.
+    let other = std::thread::scope(|scope| {
+        let waiting = scope.spawn(|| hotels.put("theirs", &hotel("B", "X", 2)).map(|_| hotels.count()));
+        std::thread::sleep(Duration::from_millis(100));
+        transaction.commit().map(|()| waiting.join().unwrap())
+    })?;
+    assert_eq!(other?, 2);
+    Ok(())
+}
+
+#[test]
+fn indexes_are_created_listed_used_and_deleted() -> doclite::Result<()> {
+    let db = TestDatabase::new("indexes");
+    let hotels = db.default_collection()?;
+    hotels.save_many([
+        ("h1", json!({"name": "Grand", "city": "Paris", "description": "a quiet hotel with a pool"})),
+        ("h2", json!({"name": "Inn", "city": "Lyon", "description": "rooms near the station"})),
+    ])?;
+    hotels.create_value_index("byCity", &ValueIndexConfiguration::new(["city"]))?;
+    hotels.create_value_index("byName", &ValueIndexConfiguration::expressions([doclite::Function::lower(Expression::property("name"))]))?;
+    hotels.create_full_text_index("byDescription", &FullTextIndexConfiguration::new(["description"]).language("en"))?;
+    assert_eq!(hotels.index_names()?, ["byCity", "byDescription", "byName"]);
+
+    let by_city = db.create_query("SELECT name FROM _ WHERE city = 'Lyon'")?;
+    assert!(by_city.explain()?.contains("USING INDEX"), "{}", by_city.explain()?);
+    let search = db.create_query("SELECT name FROM _ WHERE MATCH(byDescription, 'pools') ORDER BY RANK(byDescription)")?;
+    let names: Vec<String> = search.execute()?.map(|row| row?.get(0)).collect::<doclite::Result<_>>()?;
+    assert_eq!(names, ["Grand"]);
+
+    let error = hotels.create_value_index("bad", &ValueIndexConfiguration::new(["name +"])).unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::InvalidQuery);
+    hotels.delete_index("byCity")?;
+    assert_eq!(hotels.index_names()?, ["byDescription", "byName"]);
+    db.perform_maintenance(MaintenanceType::Reindex)?;
+    db.perform_maintenance(MaintenanceType::IntegrityCheck)?;
+    Ok(())
+}
+
+#[test]
+fn databases_are_found_and_deleted_by_name() -> doclite::Result<()> {
+    let db = TestDatabase::new("named");
+    let directory = db.directory().to_path_buf();
+    assert!(doclite::Database::exists("named", Some(&directory))?);
+    db.close()?;
+    assert!(doclite::Database::delete_named("named", Some(&directory))?);
+    assert!(!doclite::Database::exists("named", Some(&directory))?);
+    assert!(!doclite::Database::delete_named("named", Some(&directory))?);
+    Ok(())
+}
