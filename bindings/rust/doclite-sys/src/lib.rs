@@ -15,7 +15,8 @@
 //! search for `libdoclite.so.0`. Every rule of the header (ownership, strings,
 //! errors, threads) applies unchanged; the `doclite` crate wraps them safely.
 
-#![allow(non_upper_case_globals, non_camel_case_types, non_snake_case, clippy::all)]
+// The generated items keep the header's C names, and its comments, whose brackets are not Rust links.
+#![allow(non_upper_case_globals, non_camel_case_types, non_snake_case, clippy::all, rustdoc::broken_intra_doc_links)]
 
 use std::sync::OnceLock;
 

@@ -52,7 +52,7 @@ fn no_source_declares_foreign_functions_by_hand() {
             let path = entry.path();
             if path.is_dir() && entry.file_name() != "target" {
                 stack.push(path);
-            } else if path.extension().map_or(false, |e| e == "rs") {
+            } else if path.extension().is_some_and(|e| e == "rs") {
                 let text = fs::read_to_string(&path).unwrap();
                 let compact: String = text.split_whitespace().collect();
                 let this_file = compact.contains("fnno_source_declares_foreign_functions_by_hand");

@@ -166,6 +166,7 @@ impl Expression {
     /// `self >= other`.
     pub fn greater_than_or_equal_to(self, other: impl Into<Expression>) -> Expression { self.binary(">=", other) }
     /// `self + other`.
+    #[allow(clippy::should_implement_trait)] // Couchbase Lite's name; `+` would consume a borrowed operand
     pub fn add(self, other: impl Into<Expression>) -> Expression { self.binary("+", other) }
     /// `self - other`.
     pub fn subtract(self, other: impl Into<Expression>) -> Expression { self.binary("-", other) }
@@ -519,6 +520,7 @@ pub struct Join {
 
 impl Join {
     /// An inner join.
+    #[allow(clippy::self_named_constructors)] // Couchbase Lite's `Join.join(_:)`
     pub fn join(source: DataSource) -> Join { Join { kind: "INNER", source, condition: None } }
     /// An inner join.
     pub fn inner_join(source: DataSource) -> Join { Join::join(source) }

@@ -243,7 +243,16 @@ impl std::fmt::Debug for Database {
 
 /// An open transaction ([`Database::transaction`]): [`commit`](Transaction::commit)
 /// ends it; dropping it otherwise rolls it back. It belongs to the thread that began
-/// it, as DocLite requires, so it is neither `Send` nor `Sync`.
+/// it, as DocLite requires, so it is neither `Send` nor `Sync`:
+///
+/// ```compile_fail
+/// # fn check(db: &doclite::Database) -> doclite::Result<()> {
+/// let transaction = db.transaction()?;
+/// std::thread::scope(|scope| {
+///     scope.spawn(move || transaction.commit()); // error: a Transaction cannot be sent to another thread
+/// });
+/// # Ok(()) }
+/// ```
 #[must_use = "a transaction is rolled back when dropped: call commit()"]
 pub struct Transaction<'db> {
     database: &'db Database,

@@ -52,13 +52,20 @@ impl std::fmt::Debug for ListenerToken {
 mod calls {
     use super::*;
 
+    /// A call running on this thread: its listener's context, and how to free it once the
+    /// call returns when its token was dropped inside the call.
+    struct RunningCall {
+        context: usize,
+        free_after: Option<unsafe fn(*mut c_void)>,
+    }
+
     thread_local! {
-        static RUNNING: RefCell<Vec<(usize, Option<unsafe fn(*mut c_void)>)>> = RefCell::new(Vec::new());
+        static RUNNING: RefCell<Vec<RunningCall>> = const { RefCell::new(Vec::new()) };
     }
 
     /// Runs `call` as a call of the listener `context`; a panic is reported, not propagated into C.
     pub(super) fn run(context: *mut c_void, call: impl FnOnce()) {
-        RUNNING.with(|running| running.borrow_mut().push((context as usize, None)));
+        RUNNING.with(|running| running.borrow_mut().push(RunningCall { context: context as usize, free_after: None }));
         if let Err(panic) = catch_unwind(AssertUnwindSafe(call)) {
             let message = panic
                 .downcast_ref::<&str>()
@@ -69,8 +76,8 @@ mod calls {
         }
         let free = RUNNING.with(|running| {
             let mut running = running.borrow_mut();
-            let (_, free) = running.pop().expect("the call pushed above");
-            free.filter(|_| running.iter().all(|&(other, _)| other != context as usize))
+            let call = running.pop().expect("the call pushed above");
+            call.free_after.filter(|_| running.iter().all(|other| other.context != call.context))
         });
         if let Some(free) = free {
             // Safety: the token is gone and this was the listener's last call on this thread.
@@ -83,8 +90,8 @@ mod calls {
     pub(super) fn free_after_call(context: *mut c_void, free: unsafe fn(*mut c_void)) -> bool {
         RUNNING.with(|running| {
             let mut inside = false;
-            for entry in running.borrow_mut().iter_mut().filter(|(other, _)| *other == context as usize) {
-                entry.1 = Some(free);
+            for call in running.borrow_mut().iter_mut().filter(|call| call.context == context as usize) {
+                call.free_after = Some(free);
                 inside = true;
             }
             inside

@@ -320,6 +320,12 @@ impl<'q> Row<'q> {
             .collect()
     }
 
+    /// The row as JSON text: an object keyed by column title, MISSING columns left out
+    /// (Couchbase Lite's `Result.toJSON()`).
+    pub fn to_json(&self) -> String {
+        Value::Object(self.to_map()).to_string()
+    }
+
     /// The whole row as a `T`: a struct or map by column title, a tuple or vector by
     /// column order (MISSING as null).
     pub fn deserialize<T: DeserializeOwned>(&self) -> Result<T> {

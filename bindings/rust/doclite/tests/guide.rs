@@ -398,10 +398,8 @@ fn result_sets_read_as_the_guide_does() -> Result<()> {
     let mut typed: BTreeMap<String, Hotel> = BTreeMap::new();
     for row in query.execute()? {
         let row = row?;
-        let map = row.to_map();
-        assert_eq!(map.keys().collect::<Vec<_>>(), ["city", "id", "metaId", "name", "type"]);
-        let text = serde_json::to_string(&map)?;
-        decoded.insert(row.get("metaId")?, serde_json::from_str(&text)?);
+        assert_eq!(row.to_map().keys().collect::<Vec<_>>(), ["city", "id", "metaId", "name", "type"]);
+        decoded.insert(row.get("metaId")?, serde_json::from_str(&row.to_json())?);
         typed.insert(row.get("metaId")?, row.deserialize()?);
     }
     assert_eq!(decoded.len(), 3);
