@@ -8,7 +8,9 @@ use doclite_sys as sys;
 
 use crate::collection::Collection;
 use crate::error::Result;
-use crate::ffi::{self, c_string, check, handle, lib, loaded, optional_handle, owned_string, Handle};
+use crate::ffi::{
+    self, c_string, check, handle, lib, loaded, optional_c_string, optional_handle, optional_ptr, owned_string, Handle,
+};
 use crate::query::{Query, QueryLanguage};
 
 /// An open database: the file `directory/name.doclite`, holding scopes of collections.
@@ -54,14 +56,6 @@ pub enum MaintenanceType {
     Optimize,
     /// Gather statistics for every index.
     FullOptimize,
-}
-
-fn optional_c_string(text: Option<&str>, what: &str) -> Result<Option<CString>> {
-    text.map(|text| c_string(text, what)).transpose()
-}
-
-fn optional_ptr(text: &Option<CString>) -> *const std::ffi::c_char {
-    text.as_ref().map_or(std::ptr::null(), |text| text.as_ptr())
 }
 
 fn path_string(path: &Path) -> Result<CString> {

@@ -92,6 +92,16 @@ pub(crate) fn c_string(text: &str, what: &str) -> Result<CString> {
     CString::new(text).map_err(|_| Error::new(ErrorKind::InvalidParameter, format!("{what} holds a NUL byte: {text:?}")))
 }
 
+/// An optional Rust string as an optional C string.
+pub(crate) fn optional_c_string(text: Option<&str>, what: &str) -> Result<Option<CString>> {
+    text.map(|text| c_string(text, what)).transpose()
+}
+
+/// The pointer of an optional C string: NULL for none.
+pub(crate) fn optional_ptr(text: &Option<CString>) -> *const c_char {
+    text.as_ref().map_or(std::ptr::null(), |text| text.as_ptr())
+}
+
 /// An owned `char*` from DocLite as a `String`, freed. NULL gives `None`.
 ///
 /// # Safety

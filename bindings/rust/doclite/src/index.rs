@@ -1,12 +1,12 @@
 //! Index definitions: [`ValueIndexConfiguration`] and [`FullTextIndexConfiguration`].
 
-use std::ffi::{c_char, CString};
+use std::ffi::CString;
 
 use doclite_sys as sys;
 
 use crate::builder::Expression;
 use crate::error::{Error, Result};
-use crate::ffi::c_string;
+use crate::ffi::{c_string, optional_c_string, optional_ptr};
 use crate::query::QueryLanguage;
 
 /// The expressions of an index, in SQL++ or as a JSON array, and an optional condition.
@@ -41,13 +41,9 @@ impl IndexedExpressions {
         if let Some(error) = &self.error {
             return Err(error.clone());
         }
-        let condition = self.condition.as_deref().map(|c| c_string(c, "the index condition")).transpose()?;
+        let condition = optional_c_string(self.condition.as_deref(), "the index condition")?;
         Ok((c_string(&self.expressions, "the index expressions")?, condition))
     }
-}
-
-fn optional_ptr(text: &Option<CString>) -> *const c_char {
-    text.as_ref().map_or(std::ptr::null(), |text| text.as_ptr())
 }
 
 /// A value index (Couchbase Lite's `ValueIndexConfiguration`): queries that filter or
@@ -143,7 +139,7 @@ impl FullTextIndexConfiguration {
 
     pub(crate) fn with_raw<T>(&self, use_raw: impl FnOnce(sys::CBLFullTextIndexConfiguration) -> Result<T>) -> Result<T> {
         let (expressions, condition) = self.expressions.c_strings()?;
-        let language = self.language.as_deref().map(|l| c_string(l, "the index language")).transpose()?;
+        let language = optional_c_string(self.language.as_deref(), "the index language")?;
         use_raw(sys::CBLFullTextIndexConfiguration {
             expressionLanguage: self.expressions.language.raw(),
             expressions: expressions.as_ptr(),
