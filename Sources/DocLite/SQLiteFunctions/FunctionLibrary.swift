@@ -12,6 +12,7 @@ enum FunctionLibrary {
         let registrar = FunctionRegistrar(connection: connection, keys: keys)
         BodyFunctions.register(with: registrar)
         QueryFunctions.register(with: registrar)
+        StatisticsAggregates.register(with: registrar)
         EachTable.register(with: registrar)
         Collations.register(with: registrar)
         DateFunctions.register(with: registrar)

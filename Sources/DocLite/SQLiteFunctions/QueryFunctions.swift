@@ -241,27 +241,15 @@ private enum ArrayAggregate {
 
     static func register(with registrar: FunctionRegistrar) {
         registrar.addAggregate("doc_array_agg", 1, step: { context, _, argv in
-            ArrayAggregate.state(context, create: true)?.takeUnretainedValue().encoder.write(argv![0])
+            AggregateState.current(context) { State(keys: BodyFunctions.keys(context).takeUnretainedValue()) }?.encoder.write(argv![0])
         }, final: { context in
-            let keys = BodyFunctions.keys(context).takeUnretainedValue()
-            let state = ArrayAggregate.state(context, create: false)?.takeRetainedValue() ?? ArrayAggregate.State(keys: keys)
+            let state = AggregateState.final(context, as: State.self) ?? State(keys: BodyFunctions.keys(context).takeUnretainedValue())
             state.encoder.endArray()
             state.encoder.output.withUnsafeBytes {
                 sqlite3_result_blob(context, $0.baseAddress, Int32($0.count), csqlite_transient())
             }
             sqlite3_result_subtype(context, RuntimeSubtype.container)
         })
-    }
-
-    /// The state stored in the aggregate context (a retained reference), made on first use.
-    fileprivate static func state(_ context: OpaquePointer?, create: Bool) -> Unmanaged<State>? {
-        guard let slot = sqlite3_aggregate_context(context, create ? Int32(MemoryLayout<UnsafeRawPointer?>.size) : 0)?
-            .assumingMemoryBound(to: UnsafeRawPointer?.self) else { return nil }
-        if let existing = slot.pointee { return Unmanaged<State>.fromOpaque(existing) }
-        guard create else { return nil }
-        let state = Unmanaged.passRetained(State(keys: BodyFunctions.keys(context).takeUnretainedValue()))
-        slot.pointee = UnsafeRawPointer(state.toOpaque())
-        return state
     }
 }
 

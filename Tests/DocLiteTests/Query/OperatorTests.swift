@@ -211,6 +211,15 @@ final class OperatorTests: QueryTestCase {
         XCTAssertEqual(try ids(#"{"WHAT": [["._id"]], "ORDER_BY": [[".v"], ["._id"]], "LIMIT": 2}"#), ["missing", "int"])
     }
 
+    func testALiteralIntegerKeyIsAConstantNotAColumnNumber() throws {
+        let count = Int64(defaultCollection.count)
+        XCTAssertEqual(try rows(#"{"WHAT": [[".v"]], "ORDER_BY": [7]}"#).count, Int(count))   // SQLite reads ORDER BY 7 as column 7
+        XCTAssertEqual(try rows(#"{"WHAT": [["COUNT()", ["."]]], "GROUP_BY": [1]}"#), [[.int(count)]])
+        XCTAssertThrowsError(try rows(#"{"WHAT": [[".v"]], "ORDER_BY": [["AVG()", [".v"]]]}"#)) { error in
+            XCTAssertTrue("\(error)".contains("ORDER_BY[0]"), "\(error)")   // not SQLite's "misuse of aggregate"
+        }
+    }
+
     func testGroupedQueriesKeepValueTypes() throws {
         // A grouped query reads its values through an inner query; types survive it.
         try load([("g1", #"{"g": "x", "flag": true, "o": {"k": 1}}"#), ("g2", #"{"g": "x", "flag": false}"#), ("g3", #"{"g": "y", "flag": true}"#)])

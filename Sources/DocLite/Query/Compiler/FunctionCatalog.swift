@@ -23,7 +23,7 @@ enum FunctionCatalog {
 
         /// The aggregates: how their argument is read and how they count.
         enum Aggregate {
-            case count, sum, avg, min, max, arrayAgg
+            case count, sum, avg, min, max, arrayAgg, median, stddev
 
             /// Whether the argument is passed as a value (booleans kept, JSON null
             /// as null) rather than as SQL reads it.
@@ -77,13 +77,15 @@ enum FunctionCatalog {
             }
         }
         let variadic = 127   // LiteCore's limit on a function's arguments
-        // Aggregates (SQLite's, but array_agg), metadata, full-text search
+        // Aggregates (SQLite's, but array_agg, median and stddev), metadata, full-text search
         add(["count"], 0...1, .scalar, sql: "count", kind: .aggregate(.count))
         add(["sum"], 1...1, .scalar, sql: "sum", kind: .aggregate(.sum))
         add(["avg"], 1...1, .scalar, sql: "avg", kind: .aggregate(.avg))
         add(["min"], 1...1, .any, sql: "min", kind: .aggregate(.min))
         add(["max"], 1...1, .any, sql: "max", kind: .aggregate(.max))
         add(["array_agg"], 1...1, .scalar, kind: .aggregate(.arrayAgg))
+        add(["median"], 1...1, .scalar, kind: .aggregate(.median))
+        add(["stddev"], 1...1, .scalar, kind: .aggregate(.stddev))
         add(["meta"], 0...1, .scalar, sql: "doc_dict", kind: .meta)
         add(["match"], 2...2, .boolean, sql: "MATCH", kind: .match)
         add(["rank"], 1...1, .scalar, sql: "doc_fts_rank", kind: .rank)
@@ -144,6 +146,13 @@ enum FunctionCatalog {
 }
 
 extension QueryExpression {
+    /// Whether the expression calls an aggregate function.
+    var containsAggregate: Bool {
+        var found = false
+        forEach { if case .function(let name, _) = $0, FunctionCatalog.entry(name)?.isAggregate == true { found = true } }
+        return found
+    }
+
     /// The arguments when this is a call of a function of `kind` (`META()`,
     /// `MATCH()`, …), nil for any other expression.
     func arguments(ofCallTo kind: FunctionCatalog.Entry.Kind) -> [QueryExpression]? {

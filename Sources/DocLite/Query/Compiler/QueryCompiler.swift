@@ -139,8 +139,12 @@ struct QueryCompiler {
             clauses += " HAVING " + (try compile(clause, CompileContext(.having, at: "HAVING")).sql)
         }
         if !statement.orderBy.isEmpty {
+            let grouped = !statement.groupBy.isEmpty || isAggregate(statement)
             clauses += " ORDER BY " + (try statement.orderBy.enumerated().map { i, item in
-                try keySQL(item.expression, CompileContext(.orderBy, at: "ORDER_BY[\(i)]")) + (item.descending ? " DESC" : "")
+                if !grouped, item.expression.containsAggregate {
+                    throw QueryValidator.error(at: "ORDER_BY[\(i)]", "an aggregate function orders only a query with GROUP BY or an aggregate in WHAT")
+                }
+                return try keySQL(item.expression, CompileContext(.orderBy, at: "ORDER_BY[\(i)]")) + (item.descending ? " DESC" : "")
             }.joined(separator: ", "))
         } else if statement.groupBy.isEmpty && !statement.distinct && !isAggregate(statement)
                     && (sources[0].includesDeleted || !readsBodies) {
@@ -170,18 +174,19 @@ struct QueryCompiler {
     /// A GROUP BY or ORDER BY key. In a grouped query a bare property is keyed
     /// by its result form, the column the result reads too, so that each row
     /// computes it once (booleans then group and sort as encoded values).
+    /// A literal integer key is a constant (one group, no order), not SQLite's column number.
     private mutating func keySQL(_ expression: QueryExpression, _ context: CompileContext) throws -> String {
+        switch expression {
+        case .literal(.int), .literal(.unsigned): return "CAST(\(try compile(expression, context).sql) AS INTEGER)"
+        default: break
+        }
         guard projection != nil else { return try compile(expression, context).sql }
         return resultSQL(try compileValue(expression, context))
     }
 
     /// Whether a WHAT item calls an aggregate function (the query then returns one row).
     private func isAggregate(_ statement: SelectStatement) -> Bool {
-        var found = false
-        for item in statement.what {
-            item.expression.forEach { if case .function(let name, _) = $0, FunctionCatalog.entry(name)?.isAggregate == true { found = true } }
-        }
-        return found
+        statement.what.contains { $0.expression.containsAggregate }
     }
 
     /// LIMIT and OFFSET: a literal must be an integer (negative means 0); anything else is clamped at run time.
