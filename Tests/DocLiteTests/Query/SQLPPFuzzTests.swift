@@ -32,10 +32,12 @@ final class SQLPPFuzzTests: QueryTestCase {
         for case .dictionary(let members) in try SharedFolder.jsonLines("conformance/sqlpp/translations.jsonl") {
             if case .string(let text)? = members["sqlpp"] { seeds.append(text) }
         }
+        let mutator = TextMutator(vocabulary: Self.vocabulary,
+                                  nesting: [("(", ")"), ("NOT ", ""), ("-", ""), ("[", "]"), ("lower(", ")"), ("CASE WHEN 1 THEN ", " END")])
         var parsed = 0, compiled = 0
         let inputs = 100_000
         for iteration in 0..<inputs {
-            let text = mutate(seeds.randomElement(using: &random)!, &random)
+            let text = mutator.mutate(seeds.randomElement(using: &random)!, &random)
             do {
                 let statement = try SQLPPParser.parse(text)
                 parsed += 1
@@ -53,33 +55,5 @@ final class SQLPPFuzzTests: QueryTestCase {
         XCTAssertGreaterThan(parsed, inputs / 20)
         XCTAssertGreaterThan(compiled, inputs / 100)
         print("SQL++ fuzz: \(inputs) inputs, \(parsed) parsed, \(compiled) compiled")
-    }
-
-    private func mutate(_ seed: String, _ random: inout SeededGenerator) -> String {
-        var tokens = seed.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
-        for _ in 0..<Int.random(in: 1...2, using: &random) {
-            let i = Int.random(in: 0..<tokens.count, using: &random), j = Int.random(in: 0..<tokens.count, using: &random)
-            switch Int.random(in: 0..<9, using: &random) {
-            case 0: tokens.swapAt(i, j)
-            case 1 where tokens.count > 1: tokens.remove(at: i)
-            case 2: tokens.insert(tokens[i], at: j)
-            case 3: tokens[i] = Self.vocabulary.randomElement(using: &random)!
-            case 4: tokens.insert(Self.vocabulary.randomElement(using: &random)!, at: i)
-            case 5:   // cut inside a token
-                let bytes = Array(tokens[i].utf8)
-                tokens[i] = String(decoding: bytes.prefix(Int.random(in: 0...bytes.count, using: &random)), as: UTF8.self)
-            case 6:   // random bytes, invalid UTF-8 among them (decoded as replacement characters)
-                tokens[i] = String(decoding: (0..<Int.random(in: 1...6, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) },
-                                   as: UTF8.self)
-            case 7:   // deep nesting
-                let depth = Int.random(in: 1...400, using: &random)
-                let (open, close) = [("(", ")"), ("NOT ", ""), ("-", ""), ("[", "]"), ("lower(", ")"),
-                                     ("CASE WHEN 1 THEN ", " END")].randomElement(using: &random)!
-                tokens[i] = String(repeating: open, count: depth) + tokens[i] + String(repeating: close, count: depth)
-            default:   // truncation
-                tokens = Array(tokens.prefix(i + 1))
-            }
-        }
-        return tokens.joined(separator: " ")
     }
 }

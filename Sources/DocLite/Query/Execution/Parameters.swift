@@ -25,6 +25,11 @@ public final class Parameters: @unchecked Sendable {
         values = members.stringKeyed   // (names are ASCII letters, digits and _: checked when run)
     }
 
+    /// Parameters holding `values`.
+    init(values: [String: JSONValue]) {
+        self.values = values
+    }
+
     /// The value set for `name` (nil when unset).
     public func value(forName name: String) -> Any? {
         lock.withLock { values[name]?.anyValue }

@@ -1,0 +1,81 @@
+/// The readable account of how a predicate query runs
+/// (``PredicateQueryBuilder/explanation``), the counterpart of the view and key
+/// range that Couchbase Lite 1.x's builder explained:
+///
+/// ```
+/// SELECT title, date FROM _ WHERE type = 'post' AND ARRAY_CONTAINS(tags, $TAG) ORDER BY date DESC
+/// variables: $TAG
+/// index: none — every document of the collection is read
+/// conditions an index can serve: type = 'post'
+/// conditions checked on each document read: ARRAY_CONTAINS(tags, $TAG)
+/// a value index that would serve the predicate: ValueIndexConfiguration(["type"])
+///
+/// SQL: SELECT …
+/// plan: …
+/// ```
+struct PredicateExplanation {
+    let text: String
+
+    init(builder: PredicateQueryBuilder) throws {
+        let statement = builder.statement
+        let query = try Query(database: builder.database, statement: statement)
+        // Query.explain(): the SQL, the plan, the JSON and the SQL++, separated by blank lines.
+        let parts = try query.explain().components(separatedBy: "\n\n")
+        let (sql, plan) = (parts.first ?? "", parts.count > 1 ? parts[1] : "")
+        let conditions = statement.whereClause.map(Self.conjuncts) ?? []
+        let indexable = conditions.filter(Self.isIndexable)
+        let rest = conditions.filter { !Self.isIndexable($0) }
+        let planLines = plan.split(separator: "\n").map { $0.split(separator: "|").last.map(String.init) ?? String($0) }
+        let indexLines = planLines.filter { $0.contains("USING INDEX") || $0.contains("USING COVERING INDEX") }
+
+        var lines = [query.sqlpp]
+        if !builder.variableNames.isEmpty {
+            lines.append("variables: " + builder.variableNames.map { "$" + $0 }.joined(separator: ", "))
+        }
+        lines.append(indexLines.isEmpty ? "index: none — every document of the collection is read"
+                                        : "index: " + indexLines.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "; "))
+        if !indexable.isEmpty {
+            lines.append("conditions an index can serve: " + indexable.map(SQLPPWriter.text).joined(separator: " AND "))
+        }
+        if !rest.isEmpty {
+            lines.append("conditions checked on each document read: " + rest.map(SQLPPWriter.text).joined(separator: " AND "))
+        }
+        var properties: [QueryExpression] = []
+        for property in indexable.compactMap(Self.indexedProperty) where !properties.contains(property) { properties.append(property) }
+        if indexLines.isEmpty, !properties.isEmpty {
+            let list = properties.map { "\"\(SQLPPWriter.text($0))\"" }.joined(separator: ", ")
+            lines.append("a value index that would serve the predicate: ValueIndexConfiguration([\(list)])")
+        }
+        lines += ["", "SQL: " + sql, "plan:", plan]
+        text = lines.joined(separator: "\n")
+    }
+
+    /// The conditions of a top-level AND (the condition itself otherwise).
+    private static func conjuncts(_ condition: QueryExpression) -> [QueryExpression] {
+        if case .operation(.and, let operands) = condition { return operands.flatMap(conjuncts) }
+        return [condition]
+    }
+
+    /// Whether a condition compares a property with a constant in a way an index range
+    /// serves (=, <, <=, >, >=, BETWEEN, IN a list, BEGINSWITH's range).
+    private static func isIndexable(_ condition: QueryExpression) -> Bool {
+        indexedProperty(condition) != nil
+    }
+
+    /// The property a condition ranges over, when an index on it would serve the condition.
+    private static func indexedProperty(_ condition: QueryExpression) -> QueryExpression? {
+        guard case .operation(let op, let operands) = condition, !operands.isEmpty else { return nil }
+        let ranges: Set<QueryOperator> = [.equal, .less, .lessOrEqual, .greater, .greaterOrEqual, .between, .in]
+        guard ranges.contains(op), case .property = operands[0], operands.dropFirst().allSatisfy(isConstant) else { return nil }
+        return operands[0]
+    }
+
+    /// A literal, a parameter, or a list of them.
+    private static func isConstant(_ expression: QueryExpression) -> Bool {
+        switch expression {
+        case .literal, .parameter: return true
+        case .array(let items): return items.allSatisfy(isConstant)
+        default: return false
+        }
+    }
+}
