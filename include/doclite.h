@@ -18,6 +18,7 @@
  *     CBLQueryFullTextFunction_*, CBLQueryCollation_*, CBLQuerySelectResult_*,
  *     CBLQueryDataSource_*, CBLQueryJoin_*, CBLQueryOrdering_*, CBLQueryLimit_*),
  *     CBLQueryBuilder_Create, CBLQueryBuilder_New, CBLQueryBuilder_Build,
+ *     CBLPredicateQueryBuilder_Create, _CreateQuery and _Run,
  *     CBLQueryParameters_New, _Copy and CBLQuery_CopyParameters.
  *   Borrowed: every handle passed as an argument, except query parts. A function
  *     that keeps a handle retains it itself, so the caller may release right
@@ -950,6 +951,54 @@ char* CBLQueryParameters_CopyJSON(const CBLQueryParameters* parameters);
 bool CBLQuery_SetQueryParameters(CBLQuery* query, const CBLQueryParameters* parameters, CBLError* outError);
 /** A copy of the query's parameters, or NULL when it has none. Returns +1. */
 CBLQueryParameters* CBLQuery_CopyParameters(const CBLQuery* query);
+
+/* ---- The 1.x query builder -------------------------------------------------- */
+/*
+ * Couchbase Lite 1.x's CBLQueryBuilder: a query given as a predicate in Apple's
+ * format, the values to select and sort descriptors, built once and run many
+ * times with a context (a JSON object) giving the predicate's $VARIABLES:
+ *
+ *   const char* select[] = {"title", "body", "author", "date"};
+ *   const char* order[] = {"-date"};
+ *   CBLPredicateQueryBuilder* b = CBLPredicateQueryBuilder_Create(posts, select, 4,
+ *       "type == 'post' AND tags CONTAINS $TAG", order, 1, NULL, &err);
+ *   CBLResultSet* rows = CBLPredicateQueryBuilder_Run(b, "{\"TAG\": \"iOS\"}", &err);
+ *
+ * A select item is a key path (`address.city`, `tags.@count`) or an expression
+ * (`average(price)`); reduce functions (count, sum, min, max, average, median,
+ * stddev) aggregate the rows, grouped by the other items. The rows have one
+ * column per item. The syntax is in docs/predicates.md.
+ */
+
+/** A predicate query builder (Couchbase Lite 1.x's CBLQueryBuilder). */
+typedef struct CBLPredicateQueryBuilder CBLPredicateQueryBuilder;
+CBL_REFCOUNTED(CBLPredicateQueryBuilder, PredicateQueryBuilder)
+
+/** Makes a builder over `collection` (borrowed): `select` (`selectCount` items, at least one),
+    the predicate `where`, and `orderBy` (`orderByCount` sort descriptors: a key path, `-` before it
+    for descending; the array may be NULL when the count is 0). Fails with kCBLErrorInvalidQuery,
+    the message naming the part (`where: `, `select item 2: `, `sort descriptor 1: `), and
+    `*outErrorPos` (optional) the byte offset within that part, or -1. Returns +1. */
+CBLPredicateQueryBuilder* CBLPredicateQueryBuilder_Create(const CBLCollection* collection,
+                                                          const char* const* select, size_t selectCount,
+                                                          const char* where,
+                                                          const char* const* orderBy, size_t orderByCount,
+                                                          int* outErrorPos, CBLError* outError);
+
+/** A query with the variables' values from `contextJSON` (a JSON object; optional when the
+    predicate has no variables). A variable it lacks fails with kCBLErrorInvalidQueryParam
+    naming it. Returns +1. */
+CBLQuery* CBLPredicateQueryBuilder_CreateQuery(const CBLPredicateQueryBuilder* builder, const char* contextJSON,
+                                               CBLError* outError);
+
+/** Runs the query with `contextJSON`'s values (as CBLPredicateQueryBuilder_CreateQuery, then
+    CBLQuery_Execute). Returns +1. */
+CBLResultSet* CBLPredicateQueryBuilder_Run(const CBLPredicateQueryBuilder* builder, const char* contextJSON,
+                                           CBLError* outError);
+
+/** How the query runs: its SQL++ text, the variables, the index used and the conditions it
+    serves, a value index that would serve the predicate, the SQL and SQLite's plan; owned. */
+char* CBLPredicateQueryBuilder_Explanation(const CBLPredicateQueryBuilder* builder, CBLError* outError);
 
 /* ---- Indexes ---------------------------------------------------------------- */
 
