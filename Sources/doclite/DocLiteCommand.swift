@@ -7,6 +7,6 @@ struct DocLiteCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "doclite",
         abstract: "An embedded JSON document database with Couchbase Lite's query language.",
-        subcommands: [ImportCommand.self, QueryCommand.self, ExplainCommand.self, IndexCommand.self, ConformanceCommand.self]
+        subcommands: [ImportCommand.self, QueryCommand.self, FindCommand.self, ExplainCommand.self, IndexCommand.self, ConformanceCommand.self]
     )
 }

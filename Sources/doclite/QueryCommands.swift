@@ -67,7 +67,7 @@ struct QueryCommand: ParsableCommand {
         let database = try location.open()
         defer { try? database.close() }
         let query = try text.compile(in: database)
-        if !parameters.isEmpty { query.parameters = try parseParameters(parameters) }
+        if !parameters.isEmpty { query.parameters = try parseParameters(namedValues(parameters, option: "--param")) }
         let results = try query.execute()
         switch format {
         case .json:
@@ -78,18 +78,59 @@ struct QueryCommand: ParsableCommand {
         if let error = results.error { throw error }
     }
 
-    private func parseParameters(_ pairs: [String]) throws -> Parameters {
+    private func parseParameters(_ values: [String: Any?]) throws -> Parameters {
         let parameters = Parameters()
-        for pair in pairs {
-            guard let equals = pair.firstIndex(of: "=") else {
-                throw ValidationError("--param takes name=value, got '\(pair)'")
-            }
-            let name = String(pair[..<equals]), text = String(pair[pair.index(after: equals)...])
-            let value = (try? JSONSerialization.jsonObject(with: Data(text.utf8), options: .fragmentsAllowed)) ?? text
-            parameters.setValue(value is NSNull ? nil : value, forName: name)
-        }
+        for (name, value) in values { parameters.setValue(value, forName: name) }
         if let error = parameters.error { throw ValidationError(error.message) }
         return parameters
+    }
+}
+
+/// `name=value` pairs of `option` by name; a value is JSON, or else taken as a string (JSON null is nil).
+func namedValues(_ pairs: [String], option: String) throws -> [String: Any?] {
+    var values: [String: Any?] = [:]
+    for pair in pairs {
+        guard let equals = pair.firstIndex(of: "=") else { throw ValidationError("\(option) takes name=value, got '\(pair)'") }
+        let text = String(pair[pair.index(after: equals)...])
+        let value = (try? JSONSerialization.jsonObject(with: Data(text.utf8), options: .fragmentsAllowed)) ?? text
+        let name = String(pair[..<equals])
+        values[name] = value is NSNull ? Optional<Any>.none : Optional<Any>.some(value)
+    }
+    return values
+}
+
+/// `doclite find DB --where '<predicate>' --select title --select date --order -date [--var TAG=iOS]`:
+/// Couchbase Lite 1.x's query builder from the shell.
+struct FindCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "find",
+        abstract: "Run a 1.x-style query: a predicate in Apple's format, values to select, sort descriptors.",
+        discussion: "Each row prints as its value: the selected value, or the array of them when several are selected.")
+
+    @OptionGroup var location: DatabaseLocation
+    @Option(name: .customLong("where"), help: "The predicate: \"type == 'post' AND tags CONTAINS $TAG\" (default: every document).")
+    var predicate = "TRUEPREDICATE"
+    @Option(name: .customLong("select"), help: "A value to select: a key path (address.city, tags.@count) or an expression (average(price)).")
+    var select: [String] = []
+    @Option(name: .customLong("order"), help: "A sort descriptor: a key path; descending with '-' before it (--order=-date).")
+    var order: [String] = []
+    @Option(name: .customLong("var"), help: "A variable of the predicate, NAME=value; the value is JSON, or else taken as a string.")
+    var variables: [String] = []
+    @Option(help: "The collection ('name' or 'scope.name'; default: the default collection).")
+    var collection: String?
+    @Flag(help: "Print how the query runs instead of running it.")
+    var explain = false
+
+    func run() throws {
+        let database = try location.open()
+        defer { try? database.close() }
+        let builder = try PredicateQueryBuilder(collection: try location.collection(collection, in: database),
+                                                select: select.isEmpty ? ["_id"] : select, where: predicate, orderBy: order)
+        if explain { return print(try builder.explanation) }
+        let context = try namedValues(variables, option: "--var").compactMapValues { $0 }
+        let rows = try builder.runQuery(context: context)
+        for row in rows { print(row.result.count == 1 ? row.result.values[0].map(\.json) ?? "null" : row.result.toJSONArray()) }
+        if let error = rows.results.error { throw error }
     }
 }
 

@@ -43,4 +43,13 @@ grep -q "2 documents committed" "$work/err" || fail "committed count: $(cat "$wo
   || fail "the batches before the bad line are not exactly what was committed"
 printf '[{"_id": "x", "v": [1]}, {"w": true}]' | "$tool" import "$work/array" - | grep -q "imported 2 documents" || fail "JSON array"
 [ "$("$tool" query "$work/array" '{"WHAT": [["._id"]], "WHERE": ["=", [".v[0]"], 1]}')" = '{"id":"x"}' ] || fail "array element ID"
+# find: the 1.x query builder (a predicate, values, sort descriptors, variables, reduce functions).
+found=$("$tool" find "$work/array" --where "v CONTAINS 1" 2>&1) && [ "$found" = '"x"' ] || fail "find by array containment gave: $found"
+found=$("$tool" find "$work/beers" --where "type == 'beer' AND brewery_id BEGINSWITH \$B" --var B=harbor --select name --select abv --order=-abv)
+[ "$found" = $'["Tidal Stout",7.5]\n["Fog Horn IPA",6.8]\n["Deckhand Lager",4.6]' ] || fail "find gave: $found"
+[ "$("$tool" find "$work/beers" --where "type == 'beer'" --select 'median(abv)' --select 'count(abv)')" = '[5.4,9]' ] \
+  || fail "find with reduce functions"
+if "$tool" find "$work/beers" --where "type == 'beer' AND name BEGINSWITH \$P" 2>"$work/err"; then fail "a missing variable succeeded"; fi
+grep -q 'the variable \$P has no value' "$work/err" || fail "missing variable message: $(cat "$work/err")"
+"$tool" find "$work/beers" --where "abv > 5" --explain | grep -q 'ValueIndexConfiguration\|USING INDEX' || fail "find --explain"
 echo "tool_test: passed"

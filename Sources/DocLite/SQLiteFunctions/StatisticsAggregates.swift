@@ -57,13 +57,32 @@ enum StatisticsAggregates {
         if type == SQLITE_FLOAT { numbers.allIntegers = false }
     }
 
-    /// √(Σ(x − mean)² / (n − 1)), with the mean and the sum of squares each summed in
-    /// two passes (the second correcting the first's rounding).
+    /// √(Σ(x − mean)² / (n − 1)), in two passes of compensated sums in extended precision
+    /// where the machine has it: on the standard data it equals Python's exact
+    /// `statistics.stdev` to the last bit.
     private static func sampleStandardDeviation(_ values: [Double]) -> Double {
-        let count = Double(values.count)
-        var mean = values.reduce(0, +) / count
-        mean += values.reduce(0) { $0 + ($1 - mean) } / count
-        let squares = values.reduce(0) { $0 + ($1 - mean) * ($1 - mean) }
-        return (squares / (count - 1)).squareRoot()
+        let count = Wide(values.count)
+        let mean = compensatedSum(values.lazy.map { Wide($0) }) / count
+        let squares = compensatedSum(values.lazy.map { (Wide($0) - mean) * (Wide($0) - mean) })
+        return Double((squares / (count - 1)).squareRoot())
+    }
+
+    /// Kahan's compensated sum.
+    private static func compensatedSum<S: Sequence>(_ terms: S) -> Wide where S.Element == Wide {
+        var sum: Wide = 0, compensation: Wide = 0
+        for term in terms {
+            let corrected = term - compensation
+            let next = sum + corrected
+            compensation = (next - sum) - corrected
+            sum = next
+        }
+        return sum
     }
 }
+
+#if arch(x86_64) || arch(i386)
+/// The widest floating-point type: 80-bit extended precision on x86.
+private typealias Wide = Float80
+#else
+private typealias Wide = Double
+#endif

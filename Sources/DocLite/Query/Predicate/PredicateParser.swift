@@ -83,7 +83,7 @@ struct PredicateParser {
         let operatorOffset = current.offset
         guard let op = comparisonOperator() else {
             if quantifier == nil, case .literal(.bool) = left { return left }
-            throw Self.syntaxError(at: operatorOffset, "expected a comparison (==, <, CONTAINS, IN, …) \(describe(current))")
+            throw Self.syntaxError(at: operatorOffset, "expected a comparison (==, <, CONTAINS, IN, …), \(describe(current))")
         }
         let options = try modifiers()
         let right = op == "BETWEEN" ? try betweenBounds() : try expression()
@@ -393,7 +393,7 @@ struct PredicateParser {
             }
             return try keyPath()
         default:
-            throw Self.syntaxError(at: token.offset, "expected a value \(describe(token))")
+            throw Self.syntaxError(at: token.offset, "expected a value, \(describe(token))")
         }
     }
 
@@ -446,7 +446,7 @@ struct PredicateParser {
                 }
                 return .function(function, [.property(path)])
             default:
-                throw Self.syntaxError(at: token.offset, "expected a property name \(describe(token))")
+                throw Self.syntaxError(at: token.offset, "expected a property name, \(describe(token))")
             }
         } while accept(symbol: ".")
         return .property(path)
@@ -474,7 +474,7 @@ struct PredicateParser {
     }
 
     private mutating func expect(symbol: String) throws {
-        guard accept(symbol: symbol) else { throw Self.syntaxError(at: current.offset, "expected '\(symbol)' \(describe(current))") }
+        guard accept(symbol: symbol) else { throw Self.syntaxError(at: current.offset, "expected '\(symbol)', \(describe(current))") }
     }
 
     private func expectEnd() throws {
