@@ -17,6 +17,7 @@ from ._errors import (BadDocumentIDError, BusyError, ConflictError, DocLiteError
                       NotOpenError)
 from ._ffi import borrowed_text as _borrowed_text, lib as _lib
 from ._listeners import CollectionChange, ListenerToken, QueryChange, listener_error
+from ._predicate import PredicateQueryBuilder
 from ._query import Query, ResultSet, Row
 
 __version__ = _borrowed_text(_lib.CBL_Version())
@@ -24,7 +25,7 @@ __version__ = _borrowed_text(_lib.CBL_Version())
 __all__ = [
     "open", "Database", "Collection", "Document", "Query", "ResultSet", "Row",
     "QueryBuilder", "BuiltQuery", "ArrayFunction", "SelectResult", "DataSource", "Join", "Expression", "Meta", "Function", "Ordering",
-    "Collation", "ListenerToken", "CollectionChange", "QueryChange", "listener_error",
+    "Collation", "PredicateQueryBuilder", "ListenerToken", "CollectionChange", "QueryChange", "listener_error",
     "DocLiteError", "NotOpenError", "NotFoundError", "ConflictError", "InvalidParameterError", "BadDocumentIDError",
     "InvalidQueryError", "InvalidQueryParameterError", "InvalidJSONError", "BusyError",
 ]

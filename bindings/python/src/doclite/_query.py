@@ -23,17 +23,28 @@ class Query:
                                               position, error)
         if pointer == ffi.NULL:
             raise error_from(error, position[0] if position[0] >= 0 else None)
+        self._adopt(database, pointer)
+
+    @classmethod
+    def _wrap(cls, database, pointer):
+        """The Query of a query handle the library returned (+1)."""
+        query = cls.__new__(cls)
+        query._adopt(database, pointer)
+        return query
+
+    def _adopt(self, database, pointer):
         self.database = database
         self._handle = Handle(pointer)
         self.columns = [borrowed_text(lib.CBLQuery_ColumnName(pointer, i))
                         for i in range(lib.CBLQuery_ColumnCount(pointer))]
 
     def execute(self, parameters: Optional[Mapping[str, Any]] = None) -> "ResultSet":
-        """Runs the query; its rows, read as they are iterated."""
+        """Runs the query; its rows, read as they are iterated. `parameters` replace the
+        query's (without them it runs with those set before, as Couchbase Lite's)."""
         error = new_error()
-        body = None if parameters is None else json.dumps(parameters, allow_nan=False)
-        if not lib.CBLQuery_SetParameters(self._handle.pointer, text(body), error):
-            raise error_from(error)
+        if parameters is not None:
+            if not lib.CBLQuery_SetParameters(self._handle.pointer, text(json.dumps(parameters, allow_nan=False)), error):
+                raise error_from(error)
         results = lib.CBLQuery_Execute(self._handle.pointer, error)
         if results == ffi.NULL:
             raise error_from(error)
@@ -144,6 +155,12 @@ class Row:
     def to_list(self) -> List[Any]:
         """The values in column order, MISSING as None."""
         return self._values[1:]
+
+    @property
+    def value(self) -> Any:
+        """Couchbase Lite 1.x's `CBLQueryRow.value`: the single value of a one-column row,
+        else the list of values (MISSING as None)."""
+        return self._values[1] if len(self._columns) == 1 else self._values[1:]
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), ensure_ascii=False, separators=(",", ":"))
