@@ -45,6 +45,7 @@ fn main() {
         .allowlist_var("kCBL.*|DOCLITE_.*")
         .dynamic_library_name("DocLite")
         .dynamic_link_require_all(true)
+        .size_t_is_usize(true)
         .generate()
         .unwrap_or_else(|error| panic!("bindgen could not read {}: {error}", header.display()))
         .write_to_file(out.join("bindings.rs"))

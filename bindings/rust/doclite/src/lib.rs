@@ -42,6 +42,7 @@ mod error;
 mod ffi;
 mod index;
 mod listener;
+mod predicate;
 mod query;
 
 pub use builder::{
@@ -54,6 +55,7 @@ pub use document::Document;
 pub use error::{Error, ErrorKind, Result};
 pub use index::{FullTextIndexConfiguration, ValueIndexConfiguration};
 pub use listener::{CollectionChange, ListenerToken};
+pub use predicate::PredicateQueryBuilder;
 pub use query::{ColumnIndex, Query, QueryChange, ResultSet, Row};
 
 /// The version of the loaded DocLite library (`"0.1.0"`).

@@ -307,6 +307,15 @@ impl<'q> Row<'q> {
         self.columns
     }
 
+    /// Couchbase Lite 1.x's `CBLQueryRow.value`: the single value of a one-column row,
+    /// else the array of the values (MISSING as null).
+    pub fn value(&self) -> Value {
+        match self.values.as_slice() {
+            [single] => single.clone(),
+            values => Value::Array(values.to_vec()),
+        }
+    }
+
     /// The values in column order, MISSING as null.
     pub fn values(&self) -> &[Value] {
         &self.values
