@@ -49,4 +49,12 @@ final class BuilderReadmeExampleTests: DatabaseTestCase {
         printed.parameters = Parameters().setInt(100, forName: "minRooms")
         XCTAssertEqual(try printed.execute().map { [$0.string(forKey: "name"), $0.string(forKey: "country")] }, rows)
     }
+
+    func testTheReadmePredicateQueryRuns() throws {
+        try defaultCollection.save(document: MutableDocument(id: "p1", json: #"{"type": "post", "title": "Hello", "date": "2014-12-11", "tags": ["iOS"]}"#))
+        try defaultCollection.save(document: MutableDocument(id: "p2", json: #"{"type": "post", "title": "Other", "date": "2015-01-01", "tags": []}"#))
+        let posts = try PredicateQueryBuilder(database: db, select: ["title", "date"],
+                                              where: "type == 'post' AND tags CONTAINS $TAG", orderBy: ["-date"])
+        XCTAssertEqual(try posts.runQuery(context: ["TAG": "iOS"]).map { $0.value as? [String] }, [["Hello", "2014-12-11"]])
+    }
 }

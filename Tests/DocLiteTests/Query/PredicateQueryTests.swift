@@ -90,6 +90,7 @@ final class PredicateQueryTests: QueryTestCase {
         }
         XCTAssertEqual(array, .property([.key("tags")]))
         XCTAssertEqual(condition, .operation(.equal, [.variable([.key(item)]), .literal(.string("spa"))]))
+        XCTAssertEqual(try predicate("SOME tags == 'spa'"), try predicate("ANY tags == 'spa'"))
         guard case .quantified(.every, _, _, _) = try predicate("ALL scores > 3") else { return XCTFail("ALL is EVERY") }
         guard case .operation(.not, let operands) = try predicate("NONE scores > 3"), case .quantified(.any, _, _, _)? = operands.first else {
             return XCTFail("NONE is NOT ANY")
