@@ -36,7 +36,7 @@ fn main() {
     println!("cargo:rerun-if-changed={}", found.library.display());
 
     let out = PathBuf::from(env::var("OUT_DIR").unwrap());
-    bindgen::Builder::default()
+    let bindings = bindgen::Builder::default()
         .header(header.to_str().expect("a UTF-8 header path"))
         // The header's foreign-function form: no static inline helpers.
         .clang_arg("-DDOCLITE_CDEF")
@@ -48,8 +48,13 @@ fn main() {
         .size_t_is_usize(true)
         .generate()
         .unwrap_or_else(|error| panic!("bindgen could not read {}: {error}", header.display()))
-        .write_to_file(out.join("bindings.rs"))
-        .expect("writing the bindings");
+        .to_string();
+    // bindgen 0.60 with a libclang newer than it knows silently drops anonymous enums.
+    if !bindings.contains("kCBLErrorNotFound") {
+        panic!("bindgen generated no kCBL… constants from {}: point LIBCLANG_PATH at libclang 14 (Debian's libclang-dev)",
+               header.display());
+    }
+    std::fs::write(out.join("bindings.rs"), bindings).expect("writing the bindings");
 
     let library = found.library.canonicalize().unwrap_or(found.library);
     println!("cargo:rustc-env=DOCLITE_LIBRARY_PATH={}", library.display());
@@ -97,7 +102,9 @@ fn build_with_cmake() -> Found {
         );
     }
     println!("cargo:warning=building DocLite from {} with CMake (set DOCLITE_LIB_DIR to use a built one)", source.display());
-    println!("cargo:rerun-if-changed={}", source.join("Sources").display());
+    for input in ["Sources", "include", "cmake", "CMakeLists.txt"] {
+        println!("cargo:rerun-if-changed={}", source.join(input).display());
+    }
     let out = PathBuf::from(env::var("OUT_DIR").unwrap());
     let (build, prefix) = (out.join("cmake-build"), out.join("doclite"));
     run(Command::new("cmake").arg("-S").arg(&source).arg("-B").arg(&build).args([

@@ -43,7 +43,17 @@ fn load() -> Result<DocLite, String> {
     for candidate in &candidates {
         // Safety: loading runs the library's initializers, which have no preconditions.
         match unsafe { DocLite::new(candidate) } {
-            Ok(library) => return Ok(library),
+            Ok(library) => {
+                // The declarations are the header's: a library of another major (or, before 1.0,
+                // minor) version may lay its structs out differently.
+                // Safety: no arguments.
+                let loaded = unsafe { library.CBL_VersionNumber() } as u32;
+                let compatible = |version: u32| if version < 1_000_000 { version / 1000 } else { version / 1_000_000 * 1000 };
+                if compatible(loaded) == compatible(DOCLITE_VERSION_NUMBER) {
+                    return Ok(library);
+                }
+                failures.push(format!("{candidate}: version {loaded}, but the header is version {DOCLITE_VERSION_NUMBER}"));
+            }
             Err(error) => failures.push(format!("{candidate}: {error}")),
         }
     }

@@ -58,7 +58,8 @@ impl Expression {
         Expression::property("")
     }
 
-    /// A literal: anything serde writes as JSON (a number, a string, a vector, a map…).
+    /// A literal: anything serde writes as JSON (a number, a string, a vector, a map…;
+    /// serde writes a non-finite float as null: [`Expression::double`] refuses one).
     pub fn value<T: Serialize + ?Sized>(value: &T) -> Expression {
         match serde_json::to_value(value) {
             Ok(value) => Expression::literal(value),
@@ -76,9 +77,13 @@ impl Expression {
         Expression::literal(Value::from(value))
     }
 
-    /// A floating-point literal.
+    /// A floating-point literal (finite: NaN and infinity are a mistake reported by `build()`).
     pub fn double(value: f64) -> Expression {
-        Expression::value(&value)
+        if value.is_finite() {
+            Expression::value(&value)
+        } else {
+            Expression(Node::Error(format!("a literal cannot be written as JSON: {value} is not a finite number")))
+        }
     }
 
     /// A boolean literal.
@@ -201,8 +206,8 @@ impl Expression {
         let list = Expression::operation("[]", values.into_iter().map(Into::into));
         Expression::operation("IN", [self, list])
     }
-    /// `-self`.
-    pub fn negated(self) -> Expression { Expression::operation("-", [self]) }
+    /// The negation of a condition (Couchbase Lite's `Expression.negated(_:)`, the same as [`Expression::not`]).
+    pub fn negated(condition: impl Into<Expression>) -> Expression { Expression::not(condition) }
     /// `self` compared under `collation`.
     pub fn collate(self, collation: Collation) -> Expression {
         match self.to_json() {

@@ -191,7 +191,9 @@ impl Collection {
         match millis {
             -1 => Err(Error::from_c(&error)),
             0 => Ok(None),
-            millis => Ok(Some(UNIX_EPOCH + Duration::from_millis(millis as u64))),
+            millis => u64::try_from(millis)
+                .map(|millis| Some(UNIX_EPOCH + Duration::from_millis(millis)))
+                .map_err(|_| Error::new(ErrorKind::Other, format!("document '{id:?}' has an expiration before 1970 ({millis} ms)"))),
         }
     }
 
@@ -199,7 +201,13 @@ impl Collection {
     pub fn set_expiration(&self, id: &str, expiration: Option<SystemTime>) -> Result<()> {
         let millis = match expiration {
             None => 0,
-            Some(time) => time.duration_since(UNIX_EPOCH).map_or(1, |since| since.as_millis().max(1) as i64),
+            // (A time before 1970 has passed: the earliest expiration, 1 ms, purges at once.)
+            Some(time) => match time.duration_since(UNIX_EPOCH) {
+                Err(_) => 1,
+                Ok(since) => i64::try_from(since.as_millis().max(1)).map_err(|_| {
+                    Error::new(ErrorKind::InvalidParameter, format!("the expiration {time:?} is beyond what DocLite stores"))
+                })?,
+            },
         };
         let id = c_string(id, "the document ID")?;
         // Safety: a live handle; the ID outlives the call.

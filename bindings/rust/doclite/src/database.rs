@@ -59,7 +59,10 @@ pub enum MaintenanceType {
 }
 
 fn path_string(path: &Path) -> Result<CString> {
-    c_string(path.to_str().unwrap_or_default(), "the directory")
+    let text = path.to_str().ok_or_else(|| {
+        crate::Error::new(crate::ErrorKind::InvalidParameter, format!("the directory {path:?} is not UTF-8"))
+    })?;
+    c_string(text, "the directory")
 }
 
 impl Database {

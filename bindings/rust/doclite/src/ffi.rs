@@ -77,14 +77,24 @@ pub(crate) fn optional_handle<T>(call: impl FnOnce(*mut sys::CBLError) -> *mut T
 /// A call returning a +1 handle that must be there.
 pub(crate) fn handle<T>(call: impl FnOnce(*mut sys::CBLError) -> *mut T) -> Result<Handle<T>> {
     let (pointer, error) = with_error(call);
-    Handle::from_owned(pointer).ok_or_else(|| Error::from_c(&error))
+    Handle::from_owned(pointer).ok_or_else(|| failure(&error))
 }
 
 /// A call returning an owned string that must be there.
 pub(crate) fn owned_string(call: impl FnOnce(*mut sys::CBLError) -> *mut c_char) -> Result<String> {
     let (pointer, error) = with_error(call);
     // Safety: the call returned an owned string or NULL.
-    unsafe { take_string(pointer) }.ok_or_else(|| Error::from_c(&error))
+    unsafe { take_string(pointer) }.ok_or_else(|| failure(&error))
+}
+
+/// The error of a call that returned nothing: its CBLError, or — for the calls that
+/// report none (a path, a query's JSON) — the only cause a live handle leaves.
+fn failure(error: &sys::CBLError) -> Error {
+    if error.code == 0 {
+        Error::new(ErrorKind::NotOpen, "the database is closed")
+    } else {
+        Error::from_c(error)
+    }
 }
 
 /// A Rust string as a C string; one holding NUL is an error naming `what`.

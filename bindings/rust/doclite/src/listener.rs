@@ -1,8 +1,10 @@
 //! Change listeners: Rust closures that DocLite calls, each kept alive by its
 //! [`ListenerToken`] until the C API says its last call has returned.
 
-use std::cell::{RefCell, UnsafeCell};
+use std::cell::RefCell;
+use std::sync::Mutex;
 use std::ffi::c_void;
+use std::io::Write;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use doclite_sys as sys;
@@ -63,39 +65,51 @@ mod calls {
         static RUNNING: RefCell<Vec<RunningCall>> = const { RefCell::new(Vec::new()) };
     }
 
-    /// Runs `call` as a call of the listener `context`; a panic is reported, not propagated into C.
+    /// Runs `call` as a call of the listener `context`, then frees the listener if its token
+    /// was dropped inside the call. A panic — in the closure or in dropping what it captured —
+    /// is reported on stderr, never unwound into C.
     pub(super) fn run(context: *mut c_void, call: impl FnOnce()) {
-        RUNNING.with(|running| running.borrow_mut().push(RunningCall { context: context as usize, free_after: None }));
-        if let Err(panic) = catch_unwind(AssertUnwindSafe(call)) {
+        let outcome = catch_unwind(AssertUnwindSafe(|| {
+            let _ = RUNNING.try_with(|running| running.borrow_mut().push(RunningCall { context: context as usize, free_after: None }));
+            let called = catch_unwind(AssertUnwindSafe(call));
+            let free = RUNNING
+                .try_with(|running| {
+                    let mut running = running.borrow_mut();
+                    let call = running.pop()?;
+                    call.free_after.filter(|_| running.iter().all(|other| other.context != call.context))
+                })
+                .ok()
+                .flatten();
+            if let Some(free) = free {
+                // Safety: the token is gone and this was the listener's last call on this thread.
+                unsafe { free(context) }
+            }
+            called
+        }));
+        if let Err(panic) | Ok(Err(panic)) = outcome {
             let message = panic
                 .downcast_ref::<&str>()
                 .map(|text| text.to_string())
                 .or_else(|| panic.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "a panic".into());
-            eprintln!("doclite: a change listener panicked ({message}); the panic was stopped at the listener's boundary");
-        }
-        let free = RUNNING.with(|running| {
-            let mut running = running.borrow_mut();
-            let call = running.pop().expect("the call pushed above");
-            call.free_after.filter(|_| running.iter().all(|other| other.context != call.context))
-        });
-        if let Some(free) = free {
-            // Safety: the token is gone and this was the listener's last call on this thread.
-            unsafe { free(context) }
+            let _ = writeln!(std::io::stderr(), "doclite: a change listener panicked ({message}); stopped at the listener's boundary");
         }
     }
 
     /// When a call of `context` is running on this thread, marks it to be freed when it
     /// returns (true); otherwise false.
+    /// (During a thread's teardown no call can be running on it: false.)
     pub(super) fn free_after_call(context: *mut c_void, free: unsafe fn(*mut c_void)) -> bool {
-        RUNNING.with(|running| {
-            let mut inside = false;
-            for call in running.borrow_mut().iter_mut().filter(|call| call.context == context as usize) {
-                call.free_after = Some(free);
-                inside = true;
-            }
-            inside
-        })
+        RUNNING
+            .try_with(|running| {
+                let mut inside = false;
+                for call in running.borrow_mut().iter_mut().filter(|call| call.context == context as usize) {
+                    call.free_after = Some(free);
+                    inside = true;
+                }
+                inside
+            })
+            .unwrap_or(false)
     }
 }
 
@@ -179,11 +193,11 @@ where
     })
 }
 
-/// A live query's listener: DocLite calls it one call at a time per token, so the
-/// `FnMut` is reached through a cell.
+/// A live query's listener. DocLite calls it one call at a time per token; the mutex
+/// keeps the `FnMut` exclusive even if that promise were broken.
 struct QueryListener<F> {
     query: Query,
-    callback: UnsafeCell<F>,
+    callback: Mutex<F>,
 }
 
 unsafe extern "C" fn query_changed<F>(context: *mut c_void, query: *mut sys::CBLQuery, token: *mut sys::CBLListenerToken)
@@ -196,8 +210,8 @@ where
         // Safety: `query` and `token` are borrowed for the call; the result set comes back +1.
         let results = handle(|error| unsafe { loaded().CBLQuery_CopyCurrentResults(query, token, error) })
             .map(|results| ResultSet::new(results, &listener.query));
-        let callback = unsafe { &mut *listener.callback.get() };
-        callback(QueryChange { query: &listener.query, results });
+        let mut callback = listener.callback.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        (*callback)(QueryChange { query: &listener.query, results });
     });
 }
 
@@ -205,7 +219,7 @@ pub(crate) fn add_query_listener<F>(query: &Query, callback: F) -> Result<Listen
 where
     F: FnMut(QueryChange<'_>) + Send + 'static,
 {
-    let listener = QueryListener { query: query.clone(), callback: UnsafeCell::new(callback) };
+    let listener = QueryListener { query: query.share(), callback: Mutex::new(callback) };
     register(listener, |context, error| unsafe {
         // Safety: a live query; the context lives until the token is removed.
         loaded().CBLQuery_AddChangeListener(query.as_ptr(), Some(query_changed::<F>), context, error)

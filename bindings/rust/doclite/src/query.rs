@@ -52,8 +52,9 @@ pub struct Query {
     columns: Vec<String>,
 }
 
-// Safety: a query handle may move between threads; it is not shared (`Sync`) because
-// its parameters are changed in place.
+// Safety: a query handle may move between threads (DocLite's Query locks its state). It is
+// not `Sync` and not `Clone`: its parameters are set in place, so a shared query's run would
+// race with another thread's new parameters.
 unsafe impl Send for Query {}
 
 impl Query {
@@ -144,9 +145,10 @@ impl Query {
     }
 }
 
-impl Clone for Query {
-    /// Another reference to the same compiled query (and its parameters).
-    fn clone(&self) -> Query {
+impl Query {
+    /// Another reference to the same query and its parameters, for its live query's listener
+    /// (which runs it again when the parameters change).
+    pub(crate) fn share(&self) -> Query {
         Query { handle: self.handle.clone(), columns: self.columns.clone() }
     }
 }

@@ -105,6 +105,8 @@ fn deleting_purging_and_expiring() -> doclite::Result<()> {
     hotels.set_expiration("h3", None)?;
     assert_eq!(hotels.expiration("h3")?, None);
     assert_eq!(hotels.set_expiration("nobody", Some(later)).unwrap_err().kind(), ErrorKind::NotFound);
+    let beyond = std::time::UNIX_EPOCH + Duration::from_secs(1 << 60);   // more milliseconds than an i64 holds
+    assert_eq!(hotels.set_expiration("h3", Some(beyond)).unwrap_err().kind(), ErrorKind::InvalidParameter);
     Ok(())
 }
 
@@ -248,6 +250,12 @@ fn query_mistakes_are_errors_with_their_place() -> doclite::Result<()> {
         .unwrap_err();
     assert_eq!(error.kind(), ErrorKind::InvalidQuery);
     assert!(error.message().contains("from(\"h\")"), "{error}");
+    let error = QueryBuilder::select([SelectResult::expression(Expression::double(f64::NAN))])
+        .from(DataSource::collection(&hotels))
+        .build()
+        .unwrap_err();
+    assert!(error.message().contains("not a finite number"), "{error}");
+    assert_eq!(Expression::negated(Expression::property("a").equal_to(1)).to_json()?, json!(["NOT", ["=", [".a"], 1]]));
     Ok(())
 }
 
@@ -266,6 +274,7 @@ fn a_closed_database_fails_every_call_with_not_open() -> doclite::Result<()> {
         rows.next().expect("an error, not the end").unwrap_err(),
         db.create_query("SELECT 1 FROM _").unwrap_err(),
         db.transaction().err().expect("a closed database begins no transaction"),
+        db.path().unwrap_err(),
     ] {
         assert_eq!(error.kind(), ErrorKind::NotOpen, "{error}");
     }

@@ -102,6 +102,33 @@ fn a_listener_may_drop_its_own_token() -> doclite::Result<()> {
 }
 
 #[test]
+fn a_panic_in_dropping_a_self_removed_listener_stays_at_the_boundary() -> doclite::Result<()> {
+    struct PanicsWhenDropped;
+    impl Drop for PanicsWhenDropped {
+        fn drop(&mut self) {
+            panic!("dropping what the listener captured");
+        }
+    }
+    let db = TestDatabase::new("drop-panic");
+    let hotels = db.default_collection()?;
+    let slot: Arc<Mutex<Option<doclite::ListenerToken>>> = Arc::new(Mutex::new(None));
+    let captured = PanicsWhenDropped;
+    let token = hotels.add_change_listener({
+        let slot = Arc::clone(&slot);
+        move |_| {
+            let _keep = &captured;
+            let own_token = slot.lock().unwrap().take();
+            drop(own_token); // the closure, and `captured`, are dropped when this call returns
+        }
+    })?;
+    *slot.lock().unwrap() = Some(token);
+    hotels.put("h1", &json!({}))?; // would abort the process if the panic unwound into C
+    hotels.put("h2", &json!({}))?;
+    assert_eq!(hotels.count(), 2);
+    Ok(())
+}
+
+#[test]
 fn live_queries_deliver_the_rows_now_and_after_each_change() -> doclite::Result<()> {
     let db = TestDatabase::new("live");
     let hotels = db.default_collection()?;
