@@ -243,7 +243,7 @@ final class PredicateQueryTests: QueryTestCase {
         XCTAssertTrue(unindexed.contains(#"ValueIndexConfiguration(["name"])"#), unindexed)
         try defaultCollection.createIndex(withName: "byName", config: ValueIndexConfiguration(["name"]))
         let explanation = try builder.explanation
-        XCTAssertTrue(explanation.contains("USING INDEX"), explanation)
+        XCTAssertTrue(explanation.contains("USING INDEX byName ("), explanation)   // the collection's name for it
         XCTAssertTrue(explanation.contains("variables: $P"), explanation)
         XCTAssertEqual(try builder.runQuery(context: ["P": "name 4"]).map { $0.value as? String ?? "?" }.sorted(),
                        ["name 4", "name 40", "name 41", "name 42", "name 43", "name 44", "name 45", "name 46", "name 47", "name 48", "name 49"])

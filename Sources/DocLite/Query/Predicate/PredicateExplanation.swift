@@ -26,7 +26,10 @@ struct PredicateExplanation {
         let indexable = conditions.filter(Self.isIndexable)
         let rest = conditions.filter { !Self.isIndexable($0) }
         let planLines = plan.split(separator: "\n").map { $0.split(separator: "|").last.map(String.init) ?? String($0) }
-        let indexLines = planLines.filter { $0.contains("USING INDEX") || $0.contains("USING COVERING INDEX") }
+        let names = try Self.indexNames(builder)
+        let indexLines = planLines.filter { $0.contains("USING INDEX") || $0.contains("USING COVERING INDEX") }.map { line in
+            names.reduce(line) { $0.replacingOccurrences(of: " INDEX \($1.key) ", with: " INDEX \($1.value) ") }
+        }
 
         var lines = [query.sqlpp]
         if !builder.variableNames.isEmpty {
@@ -48,6 +51,22 @@ struct PredicateExplanation {
         }
         lines += ["", "SQL: " + sql, "plan:", plan]
         text = lines.joined(separator: "\n")
+    }
+
+    /// The collection's index names by the names SQLite knows them by.
+    private static func indexNames(_ builder: PredicateQueryBuilder) throws -> [String: String] {
+        let database = builder.database
+        let source = builder.statement.from.first?.collection
+        let collection: Collection? = try source.map { fullName in
+            let parts = fullName.split(separator: ".", maxSplits: 1).map(String.init)
+            return parts.count == 2 ? try database.collection(name: parts[1], scope: parts[0]) : try database.collection(name: parts[0])
+        } ?? database.defaultCollection()
+        guard let collection else { return [:] }
+        var names: [String: String] = [:]
+        for name in try collection.indexes() {
+            if let stored = try database.storedIndex(named: name, in: collection) { names[stored.sqlName] = name }
+        }
+        return names
     }
 
     /// The conditions of a top-level AND (the condition itself otherwise).
