@@ -1,5 +1,7 @@
 //! [`Query`], its [`ResultSet`] and [`Row`]s.
 
+use std::sync::Arc;
+
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -49,7 +51,7 @@ impl QueryLanguage {
 /// ```
 pub struct Query {
     handle: Handle<sys::CBLQuery>,
-    columns: Vec<String>,
+    columns: Arc<[String]>,
 }
 
 // Safety: a query handle may move between threads (DocLite's Query locks its state). It is
@@ -75,7 +77,8 @@ impl Query {
         let count = unsafe { lib.CBLQuery_ColumnCount(handle.as_ptr()) };
         let columns = (0..count)
             .map(|index| unsafe { ffi::copy_string(lib.CBLQuery_ColumnName(handle.as_ptr(), index)) }.unwrap_or_default())
-            .collect();
+            .collect::<Vec<String>>()
+            .into();
         Query { handle, columns }
     }
 
@@ -110,7 +113,7 @@ impl Query {
     }
 
     /// Runs the query with its current parameters; the rows are read as they are iterated.
-    pub fn execute(&self) -> Result<ResultSet<'_>> {
+    pub fn execute(&self) -> Result<ResultSet> {
         // Safety: a live handle.
         let results = handle(|error| unsafe { loaded().CBLQuery_Execute(self.as_ptr(), error) })?;
         Ok(ResultSet::new(results, self))
@@ -149,7 +152,7 @@ impl Query {
     /// Another reference to the same query and its parameters, for its live query's listener
     /// (which runs it again when the parameters change).
     pub(crate) fn share(&self) -> Query {
-        Query { handle: self.handle.clone(), columns: self.columns.clone() }
+        Query { handle: self.handle.clone(), columns: Arc::clone(&self.columns) }
     }
 }
 
@@ -164,36 +167,36 @@ pub struct QueryChange<'a> {
     /// The live query.
     pub query: &'a Query,
     /// Its results now, or the error of the run that failed.
-    pub results: Result<ResultSet<'a>>,
+    pub results: Result<ResultSet>,
 }
 
 /// How many rows one call into the library reads.
 const ROWS_PER_BLOCK: u32 = 512;
 
 /// The rows of one run of a query, an iterator of [`Row`]s read as it advances
-/// (a block of rows per call into the library).
-pub struct ResultSet<'q> {
+/// (a block of rows per call into the library). It keeps its query alive.
+pub struct ResultSet {
     handle: Handle<sys::CBLResultSet>,
-    columns: &'q [String],
+    columns: Arc<[String]>,
     block: std::vec::IntoIter<Vec<Value>>,
     finished: bool,
 }
 
 // Safety: a result set may move between threads with its query.
-unsafe impl Send for ResultSet<'_> {}
+unsafe impl Send for ResultSet {}
 
-impl<'q> ResultSet<'q> {
-    pub(crate) fn new(handle: Handle<sys::CBLResultSet>, query: &'q Query) -> ResultSet<'q> {
-        ResultSet { handle, columns: &query.columns, block: Vec::new().into_iter(), finished: false }
+impl ResultSet {
+    pub(crate) fn new(handle: Handle<sys::CBLResultSet>, query: &Query) -> ResultSet {
+        ResultSet { handle, columns: Arc::clone(&query.columns), block: Vec::new().into_iter(), finished: false }
     }
 
     /// The column titles.
-    pub fn column_names(&self) -> &'q [String] {
-        self.columns
+    pub fn column_names(&self) -> &[String] {
+        &self.columns
     }
 
     /// Reads every remaining row.
-    pub fn all(self) -> Result<Vec<Row<'q>>> {
+    pub fn all(self) -> Result<Vec<Row>> {
         self.collect()
     }
 
@@ -207,8 +210,8 @@ impl<'q> ResultSet<'q> {
     }
 }
 
-impl<'q> Iterator for ResultSet<'q> {
-    type Item = Result<Row<'q>>;
+impl Iterator for ResultSet {
+    type Item = Result<Row>;
 
     fn next(&mut self) -> Option<Self::Item> {
         loop {
@@ -216,7 +219,7 @@ impl<'q> Iterator for ResultSet<'q> {
                 // Each row is [missing-column mask, value…].
                 let missing = values.first().and_then(Value::as_u64).unwrap_or(0);
                 values.remove(0);
-                return Some(Ok(Row { columns: self.columns, values, missing }));
+                return Some(Ok(Row { columns: Arc::clone(&self.columns), values, missing }));
             }
             if self.finished {
                 return None;
@@ -257,17 +260,17 @@ impl ColumnIndex for &str {
 /// One row of a [`ResultSet`]: its values by column index or title. A column may be
 /// MISSING (no value at all), which differs from JSON null: [`Row::is_missing`] tells.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Row<'q> {
-    columns: &'q [String],
+pub struct Row {
+    columns: Arc<[String]>,
     values: Vec<Value>,
     missing: u64,
 }
 
-impl<'q> Row<'q> {
+impl Row {
     /// The value of a column as a `T`: `row.get::<String>("name")`, `row.get::<Option<f64>>(2)`.
     /// A MISSING or null value is `None` for an `Option`, an error for other types.
     pub fn get<T: DeserializeOwned>(&self, column: impl ColumnIndex) -> Result<T> {
-        let index = column.column_index(self.columns)?;
+        let index = column.column_index(&self.columns)?;
         T::deserialize(&self.values[index]).map_err(|error| {
             let state = if self.is_missing_at(index) { "MISSING" } else { "not convertible" };
             Error::new(ErrorKind::Conversion, format!("column {:?} is {state}: {error}", self.columns[index]))
@@ -276,13 +279,13 @@ impl<'q> Row<'q> {
 
     /// The JSON value of a column; `None` when it is MISSING.
     pub fn get_ref(&self, column: impl ColumnIndex) -> Result<Option<&Value>> {
-        let index = column.column_index(self.columns)?;
+        let index = column.column_index(&self.columns)?;
         Ok((!self.is_missing_at(index)).then(|| &self.values[index]))
     }
 
     /// Whether a column is MISSING (an unknown column is an error).
     pub fn is_missing(&self, column: impl ColumnIndex) -> Result<bool> {
-        Ok(self.is_missing_at(column.column_index(self.columns)?))
+        Ok(self.is_missing_at(column.column_index(&self.columns)?))
     }
 
     fn is_missing_at(&self, index: usize) -> bool {
@@ -305,8 +308,8 @@ impl<'q> Row<'q> {
     }
 
     /// The column titles.
-    pub fn column_names(&self) -> &'q [String] {
-        self.columns
+    pub fn column_names(&self) -> &[String] {
+        &self.columns
     }
 
     /// Couchbase Lite 1.x's `CBLQueryRow.value`: the single value of a one-column row,
@@ -345,9 +348,9 @@ impl<'q> Row<'q> {
 }
 
 /// A row as serde input: a map of its valued columns, or the sequence of its values.
-struct RowDeserializer<'r, 'q>(&'r Row<'q>);
+struct RowDeserializer<'r>(&'r Row);
 
-impl<'de> serde::Deserializer<'de> for RowDeserializer<'_, '_> {
+impl<'de> serde::Deserializer<'de> for RowDeserializer<'_> {
     type Error = serde_json::Error;
 
     fn deserialize_any<V: serde::de::Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {

@@ -212,6 +212,20 @@ fn rows_read_by_index_and_name_with_missing_apart_from_null() -> doclite::Result
     Ok(())
 }
 
+/// Rows own their values and share the column titles: they outlive the query and its result set.
+fn names_of(db: &doclite::Database) -> doclite::Result<Vec<doclite::Row>> {
+    db.create_query("SELECT name FROM _ ORDER BY name")?.execute()?.all()
+}
+
+#[test]
+fn rows_outlive_their_query() -> doclite::Result<()> {
+    let db = TestDatabase::new("rows-outlive");
+    db.default_collection()?.save_many([("a", json!({"name": "Inn"})), ("b", json!({"name": "Grand"}))])?;
+    let rows = names_of(&db)?;
+    assert_eq!(rows.iter().map(|row| row.get::<String>("name")).collect::<doclite::Result<Vec<_>>>()?, ["Grand", "Inn"]);
+    Ok(())
+}
+
 #[test]
 fn many_rows_arrive_in_order_across_blocks() -> doclite::Result<()> {
     let db = TestDatabase::new("blocks");
