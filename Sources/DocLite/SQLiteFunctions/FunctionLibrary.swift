@@ -13,6 +13,7 @@ enum FunctionLibrary {
         BodyFunctions.register(with: registrar)
         QueryFunctions.register(with: registrar)
         StatisticsAggregates.register(with: registrar)
+        PredictionCall.register(with: registrar)
         EachTable.register(with: registrar)
         Collations.register(with: registrar)
         DateFunctions.register(with: registrar)

@@ -127,3 +127,25 @@ public final class FullTextFunction {
         BuilderExpression(node: .function("rank", [(index as? FullTextIndexExpression)?.node ?? .missing]))
     }
 }
+
+extension Function {
+    /// The prediction of the registered model `model` (``Database/prediction``) for the
+    /// dictionary `input`: `["PREDICTION()", model, input]`; `.property("label")` reads one
+    /// property of it. MISSING when the model predicts nothing.
+    public static func prediction(model: String, input: ExpressionProtocol) -> PredictionFunction {
+        PredictionFunction(model: model, input: input.node)
+    }
+}
+
+/// `Function.prediction(model:input:)`: the whole prediction, or one property of it.
+public struct PredictionFunction: ExpressionNode {
+    let model: String
+    let input: QueryExpression
+
+    var node: QueryExpression { .function("prediction", [.literal(.string(model)), input]).limitingDepth() }
+
+    /// The prediction's property at `path`: `["PREDICTION()", model, input, ".path"]`.
+    public func property(_ path: String) -> ExpressionProtocol {
+        BuilderExpression(node: .function("prediction", [.literal(.string(model)), input, .literal(.string("." + path))]))
+    }
+}

@@ -49,6 +49,16 @@ extension QueryCompiler {
         return SQLFragment(sql: "\(entry.sqlName)(\(sql))", kind: entry.result)
     }
 
+    /// A path argument's text: a property expression's path, or a string (a leading `.` dropped).
+    private func pathText(_ argument: QueryExpression, of name: String, at location: String) throws -> String {
+        switch argument {
+        case .property(let path): return PropertyPath.format(path)
+        case .literal(.string(let text)) where !text.isEmpty:
+            return text.hasPrefix(".") ? String(text.dropFirst()) : text
+        default: throw QueryValidator.error(at: location, "\(name)() takes a property path there (\".label\" or a property)")
+        }
+    }
+
     /// `MATCH(index, search)` (placed and resolved by `resolveFullTextMatches`)
     /// and `RANK(index)`, which needs a MATCH of the same index.
     private mutating func fullTextFunction(_ entry: FunctionCatalog.Entry, _ arguments: [QueryExpression],
@@ -92,6 +102,10 @@ extension QueryCompiler {
         }
         var sql: [String] = []
         for (i, argument) in arguments.enumerated() {
+            if i == entry.pathArgument {
+                sql.append(SQLLiteral.string(try pathText(argument, of: name, at: context.operand(i + 1).location)))
+                continue
+            }
             sql.append(valueSQL(try compileValue(argument, context.operand(i + 1))))
         }
         switch (entry.collationArgument, context.collation?.value) {   // the innermost COLLATE in force, taken or not

@@ -398,7 +398,8 @@ struct SQLPPParser {
         }
     }
 
-    /// A call: `META([alias])`, `MATCH(index, text)`, `RANK(index)`, or a function of the catalog.
+    /// A call: `META([alias])`, `MATCH(index, text)`, `RANK(index)`, `PREDICTION(model, input[, path])`
+    /// (the model named as an identifier or a string), or a function of the catalog.
     private mutating func call(_ name: String, quoted: Bool) throws -> QueryExpression {
         let start = current.start
         index += 2   // the name and "("
@@ -422,6 +423,12 @@ struct SQLPPParser {
             let index = try indexName()
             try expect(symbol: ")")
             return .function("rank", [.literal(.string(index))])
+        case "PREDICTION":
+            var arguments = try items(closedBy: ")")
+            if case .property(let path)? = arguments.first, path.count == 1, case .key(let model) = path[0] {
+                arguments[0] = .literal(.string(model))
+            }
+            return .function("prediction", arguments)
         default:
             let lowercased = name.lowercased()
             guard FunctionCatalog.entry(lowercased)?.isSQLPPFunction == true else {

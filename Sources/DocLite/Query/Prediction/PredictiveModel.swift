@@ -1,0 +1,38 @@
+/// A machine-learning model a query calls with `PREDICTION(model, input)`
+/// (Couchbase Lite's `PredictiveModel`): given the input dictionary, it returns
+/// the prediction as a dictionary, or nil for none (the query reads MISSING).
+///
+/// Queries call it while they hold their database, from any thread: a model
+/// must not use a database itself, and must be safe to call concurrently.
+public protocol PredictiveModel: AnyObject, Sendable {
+    func predict(input: DictionaryObject) -> DictionaryObject?
+}
+
+/// The registered predictive models, by name (Couchbase Lite's `Prediction`,
+/// reached as `Database.prediction`). Registration is process-wide, as there.
+public final class Prediction: @unchecked Sendable {
+    private let lock = Lock()
+    private var models: [String: PredictiveModel] = [:]
+
+    init() {}
+
+    /// Registers `model` as `name`, replacing a model registered under that name.
+    public func registerModel(_ model: PredictiveModel, withName name: String) {
+        lock.withLock { models[name] = model }
+    }
+
+    /// Unregisters the model `name`: queries calling it then fail, naming it.
+    public func unregisterModel(withName name: String) {
+        lock.withLock { models[name] = nil }
+    }
+
+    /// The model registered as `name`.
+    func model(named name: String) -> PredictiveModel? {
+        lock.withLock { models[name] }
+    }
+}
+
+extension Database {
+    /// The predictive models queries can call (`PREDICTION(name, input)`).
+    public static let prediction = Prediction()
+}
