@@ -1000,6 +1000,27 @@ CBLResultSet* CBLPredicateQueryBuilder_Run(const CBLPredicateQueryBuilder* build
     serves, a value index that would serve the predicate, the SQL and SQLite's plan; owned. */
 char* CBLPredicateQueryBuilder_Explanation(const CBLPredicateQueryBuilder* builder, CBLError* outError);
 
+/* ---- Predictive queries ------------------------------------------------------- */
+
+/** A predictive model that queries call with PREDICTION(name, input[, path]). `prediction`
+    gets the input dictionary as JSON text (borrowed for the call) and returns the prediction
+    as a JSON object allocated with malloc (DocLite frees it), or NULL for none (the query
+    reads MISSING). It is called from any thread, possibly from several at once, while a
+    query holds its database: it must not use a database. `unregistered` (optional) is called
+    once the model is unregistered or replaced and no query calls it any more. */
+typedef struct {
+    void* context;
+    char* (*prediction)(void* context, const char* inputJSON);
+    void (*unregistered)(void* context);
+} CBLPredictiveModel;
+
+/** Registers `model` as `name` (process-wide), replacing a model of that name. A NULL name or
+    prediction callback is ignored. */
+void CBL_RegisterPredictiveModel(const char* name, CBLPredictiveModel model);
+
+/** Unregisters the model `name`: queries calling it then fail, naming it. */
+void CBL_UnregisterPredictiveModel(const char* name);
+
 /* ---- Indexes ---------------------------------------------------------------- */
 
 /** A value index: `expressions` in `expressionLanguage`: with kCBLN1QLLanguage a comma-separated

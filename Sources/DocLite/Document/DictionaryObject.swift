@@ -17,6 +17,14 @@ public class DictionaryObject: DictionaryProtocol, @unchecked Sendable {
 public final class MutableDictionaryObject: DictionaryObject, MutableDictionaryProtocol, @unchecked Sendable {
     public convenience init() { self.init([:]) }
 
+    /// A dictionary from a JSON object's text; malformed JSON or another kind of value throws.
+    public convenience init(json: String) throws {
+        guard case .dictionary(let members) = try JSONValue(json: json) else {
+            throw DocLiteError(.jsonError, "malformed JSON: a dictionary must be a JSON object")
+        }
+        self.init(members)
+    }
+
     /// Creates an object from a Swift dictionary; throws for a value type JSON cannot hold.
     public convenience init(data: [String: Any?]) throws {
         self.init(Dictionary(stringKeys: try data.mapValues { try JSONValue(any: $0) }))

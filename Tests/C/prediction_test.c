@@ -1,0 +1,81 @@
+/* Predictive queries through the C ABI: a model given as callbacks, called by
+   PREDICTION() in SQL++ and JSON queries; NULL as MISSING; the unregistered
+   callback; an unregistered model's error. */
+#include "test_support.h"
+
+typedef struct {
+    int calls;
+    int unregistered;
+} ModelState;
+
+/* The "length" model: {"length": <the input text's length>}, or no prediction without text. */
+static char* predict_length(void* context, const char* inputJSON) {
+    ModelState* state = context;
+    state->calls++;
+    const char* text = strstr(inputJSON, "\"text\":\"");
+    if (!text) return NULL;
+    text += strlen("\"text\":\"");
+    const char* end = strchr(text, '"');
+    char* output = malloc(64);
+    snprintf(output, 64, "{\"length\": %d, \"parity\": \"%s\"}", (int)(end - text), (end - text) % 2 ? "odd" : "even");
+    return output;
+}
+
+static void model_unregistered(void* context) {
+    ((ModelState*)context)->unregistered++;
+}
+
+int main(void) {
+    uint64_t instances = CBL_InstanceCount();
+    CBLDatabase* db = open_database(test_directory("prediction"), "p");
+    CBLError err;
+    CBLCollection* docs = CBLDatabase_DefaultCollection(db, &err);
+    CHECK_OK(docs != NULL, err);
+    save_json(docs, "a", "{\"text\": \"hello\"}");
+    save_json(docs, "b", "{\"text\": \"four\"}");
+    save_json(docs, "c", "{\"stars\": 3}");
+
+    ModelState state = {0, 0};
+    CBLPredictiveModel model = {&state, predict_length, model_unregistered};
+    CBL_RegisterPredictiveModel("length", model);
+
+    CBLQuery* query = CBLDatabase_CreateQuery(db, kCBLN1QLLanguage,
+        "SELECT META().id, PREDICTION(length, {'text': text}, length) AS n, PREDICTION(length, {'text': text}) AS p"
+        " FROM _ ORDER BY META().id", NULL, &err);
+    CHECK_OK(query != NULL, err);
+    CBLResultSet* rows = CBLQuery_Execute(query, &err);
+    CHECK_OK(rows != NULL && CBLResultSet_Next(rows, &err), err);
+    CHECK(CBLResultSet_IntForKey(rows, "n") == 5);
+    CHECK_STR(CBLResultSet_JSONForKey(rows, "p"), "{\"length\":5,\"parity\":\"odd\"}");
+    CHECK_OK(CBLResultSet_Next(rows, &err), err);
+    CHECK(CBLResultSet_IntForKey(rows, "n") == 4);
+    CHECK_OK(CBLResultSet_Next(rows, &err), err);
+    CHECK(CBLResultSet_TypeForKey(rows, "n") == kCBLValueMissing);   /* no text: no prediction */
+    CHECK(!CBLResultSet_Next(rows, &err));
+    CHECK_NO_ERROR(err);
+    CBL_Release(rows);
+    CHECK(state.calls >= 3);
+
+    /* Unregistered: the callback hears it once; queries fail naming the model. */
+    CBL_UnregisterPredictiveModel("length");
+    CHECK(state.unregistered == 1);
+    rows = CBLQuery_Execute(query, &err);
+    bool failed = rows == NULL || (!CBLResultSet_Next(rows, &err) && err.code != 0);
+    CHECK(failed);
+    CHECK_ERROR(err, kCBLDomain, kCBLErrorInvalidQuery, "no predictive model named 'length'");
+    CBL_Release(rows);
+    CBL_Release(query);
+
+    /* Bad registrations are ignored, never crashes. */
+    CBLPredictiveModel empty = {NULL, NULL, NULL};
+    CBL_RegisterPredictiveModel("empty", empty);
+    CBL_RegisterPredictiveModel(NULL, model);
+    CBL_UnregisterPredictiveModel(NULL);
+    CBL_UnregisterPredictiveModel("never registered");
+    CHECK(state.unregistered == 1);
+
+    CBL_Release(docs);
+    close_database(db);
+    CHECK(CBL_InstanceCount() == instances);
+    return test_finish("prediction_test");
+}
