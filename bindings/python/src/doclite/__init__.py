@@ -18,12 +18,13 @@ from ._errors import (BadDocumentIDError, BusyError, ConflictError, DocLiteError
 from ._ffi import borrowed_text as _borrowed_text, lib as _lib
 from ._listeners import CollectionChange, ListenerToken, QueryChange, listener_error
 from ._predicate import PredicateQueryBuilder
+from ._prediction import register_model, unregister_model
 from ._query import Query, ResultSet, Row
 
 __version__ = _borrowed_text(_lib.CBL_Version())
 
 __all__ = [
-    "open", "Database", "Collection", "Document", "Query", "ResultSet", "Row",
+    "open", "register_model", "unregister_model", "Database", "Collection", "Document", "Query", "ResultSet", "Row",
     "QueryBuilder", "BuiltQuery", "ArrayFunction", "SelectResult", "DataSource", "Join", "Expression", "Meta", "Function", "Ordering",
     "Collation", "PredicateQueryBuilder", "ListenerToken", "CollectionChange", "QueryChange", "listener_error",
     "DocLiteError", "NotOpenError", "NotFoundError", "ConflictError", "InvalidParameterError", "BadDocumentIDError",
