@@ -43,6 +43,7 @@ mod ffi;
 mod index;
 mod listener;
 mod predicate;
+mod prediction;
 mod query;
 
 pub use builder::{
@@ -56,6 +57,7 @@ pub use error::{Error, ErrorKind, Result};
 pub use index::{FullTextIndexConfiguration, ValueIndexConfiguration};
 pub use listener::{CollectionChange, ListenerToken};
 pub use predicate::PredicateQueryBuilder;
+pub use prediction::{register_model, unregister_model};
 pub use query::{ColumnIndex, Query, QueryChange, ResultSet, Row};
 
 /// The version of the loaded DocLite library (`"0.1.0"`).

@@ -87,12 +87,7 @@ mod calls {
             called
         }));
         if let Err(panic) | Ok(Err(panic)) = outcome {
-            let message = panic
-                .downcast_ref::<&str>()
-                .map(|text| text.to_string())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "a panic".into());
-            let _ = writeln!(std::io::stderr(), "doclite: a change listener panicked ({message}); stopped at the listener's boundary");
+            report_panic("a change listener", panic);
         }
     }
 
@@ -111,6 +106,16 @@ mod calls {
             })
             .unwrap_or(false)
     }
+}
+
+/// Reports on stderr a panic stopped at the boundary with C (write errors ignored: nothing may unwind).
+pub(crate) fn report_panic(what: &str, panic: Box<dyn std::any::Any + Send>) {
+    let message = panic
+        .downcast_ref::<&str>()
+        .map(|text| text.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic".into());
+    let _ = writeln!(std::io::stderr(), "doclite: {what} panicked ({message}); stopped at its boundary with DocLite");
 }
 
 unsafe fn free<T>(context: *mut c_void) {
