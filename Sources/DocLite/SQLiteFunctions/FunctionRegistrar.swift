@@ -1,7 +1,7 @@
 import CSQLite
 
-/// Registers the library's functions on one connection, innocuous and (but
-/// PREDICTION()'s) deterministic, with the database's shared keys as user data unless a function
+/// Registers the library's functions on one connection, all deterministic and
+/// innocuous, with the database's shared keys as user data unless a function
 /// brings its own (``FunctionLibrary/register(on:keys:)`` makes one per connection).
 struct FunctionRegistrar {
     let connection: SQLiteConnection
@@ -10,10 +10,8 @@ struct FunctionRegistrar {
     /// Registers scalar `function` as `name` with `arity` (-1: any); its user
     /// data is the shared keys (``BodyFunctions/keys(_:)``). `readsSubtypes`: the
     /// function reads its arguments' subtypes (booleans, JSON null).
-    /// `deterministic: false` for a function whose result may change for the same arguments.
-    func add(_ name: String, _ arity: Int32, readsSubtypes: Bool = true, deterministic: Bool = true,
-             _ function: @escaping BodyFunctions.Function) {
-        let flags = SQLITE_UTF8 | (deterministic ? SQLITE_DETERMINISTIC : 0) | SQLITE_INNOCUOUS | (readsSubtypes ? SQLITE_SUBTYPE : 0)
+    func add(_ name: String, _ arity: Int32, readsSubtypes: Bool = true, _ function: @escaping BodyFunctions.Function) {
+        let flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS | (readsSubtypes ? SQLITE_SUBTYPE : 0)
         sqlite3_create_function_v2(connection.handle, name, arity, flags, Unmanaged.passRetained(keys).toOpaque(),
                                    function, nil, nil) {
             Unmanaged<SharedKeys>.fromOpaque($0!).release()

@@ -4,12 +4,14 @@ import CSQLite
 /// `model` (``Prediction``) with the dictionary `input`; the prediction, or its
 /// property at `path` (`label`, `scores[0]`). MISSING input, no prediction or no
 /// such property give MISSING; an unregistered model or an input that is not a
-/// dictionary fail the query. Not deterministic: a model may change, so SQLite
-/// neither factors calls out nor lets an index hold them.
+/// dictionary fail the query (and a save that a value index on a prediction makes
+/// call it: the index calls the model when documents are added or updated, as in
+/// Couchbase Lite). Registered as deterministic, which a model is taken to be, so
+/// that a value index may hold predictions.
 enum PredictionCall {
     static func register(with registrar: FunctionRegistrar) {
-        registrar.add("doc_prediction", 2, deterministic: false, predict)
-        registrar.add("doc_prediction", 3, deterministic: false, predict)
+        registrar.add("doc_prediction", 2, predict)
+        registrar.add("doc_prediction", 3, predict)
     }
 
     private static let predict: BodyFunctions.Function = { context, argc, argv in

@@ -77,7 +77,52 @@ final class PredictionTests: QueryTestCase {
         XCTAssertThrowsError(try db.createQuery(json: #"{"WHAT": [["PREDICTION()", "sentiment", {}, 3]]}"#)) { error in
             XCTAssertTrue("\(error)".contains("property path"), "\(error)")
         }
-        XCTAssertThrowsError(try defaultCollection.createIndex(withName: "byLabel",
-            config: ValueIndexConfiguration(json: #"[["PREDICTION()", "sentiment", {"text": [".text"]}, ".label"]]"#)))
+    }
+
+    /// The guide's examples 30-35 (Swift): a model, registered; a value index on the
+    /// prediction's label, which calls the model as documents are saved; the query on
+    /// label and probability; the model unregistered. The guide's input is a photo blob;
+    /// a string property stands in for it until blobs arrive.
+    func testTheGuidesPredictiveQuery() throws {
+        final class ImageClassifierModel: PredictiveModel, @unchecked Sendable {
+            private let lock = NSLock()
+            private var count = 0
+            var calls: Int { lock.withLock { count } }
+
+            func predict(input: DictionaryObject) -> DictionaryObject? {
+                lock.withLock { count += 1 }
+                guard let photo = input.string(forKey: "photo") else { return nil }
+                let isCar = photo.contains("wheel")
+                return try? MutableDictionaryObject(data: ["label": isCar ? "car" : "other", "probablity": isCar ? 0.9 : 0.6])
+            }
+        }
+        let model = ImageClassifierModel()
+        Database.prediction.registerModel(model, withName: "ImageClassifier")
+        defer { Database.prediction.unregisterModel(withName: "ImageClassifier") }
+
+        let input = Expression.dictionary(["photo": Expression.property("photo")])
+        let prediction = Function.prediction(model: "ImageClassifier", input: input)
+        let index = IndexBuilder.valueIndex(items: ValueIndexItem.expression(prediction.property("label")))
+        try db.createIndex(index, withName: "value-index-image-classifier")
+        try load([("p1", #"{"photo": "four wheels and a roof"}"#), ("p2", #"{"photo": "a cat"}"#), ("p3", #"{"photo": "one wheel"}"#)])
+        XCTAssertGreaterThanOrEqual(model.calls, 3, "the index calls the model as documents are saved")
+
+        let query = QueryBuilder
+            .select(SelectResult.expression(Meta.id))
+            .from(DataSource.database(db))
+            .where(prediction.property("label").equalTo(Expression.string("car"))
+                .and(prediction.property("probablity").greaterThanOrEqualTo(Expression.double(0.8))))
+            .orderBy(Ordering.expression(Meta.id))
+        XCTAssertEqual(try query.execute().map { $0.string(at: 0) }, ["p1", "p3"])
+        let plan = try query.explain()
+        XCTAssertTrue(plan.contains("USING INDEX"), plan)
+
+        Database.prediction.unregisterModel(withName: "ImageClassifier")
+        XCTAssertThrowsError(try query.execute().allResults()) { error in
+            XCTAssertTrue("\(error)".contains("no predictive model named 'ImageClassifier'"), "\(error)")
+        }
+        // A save the index would have to predict for fails while the model is unregistered, and changes nothing.
+        XCTAssertThrowsError(try defaultCollection.save(document: MutableDocument(id: "p4", json: #"{"photo": "wheel"}"#)))
+        XCTAssertNil(try defaultCollection.document(id: "p4"))
     }
 }
