@@ -2,31 +2,37 @@ import Foundation
 import XCTest
 @testable import DocLite
 
-/// A small deterministic model of the project's own: the "sentiment" of a text,
-/// counted words of a fixed list; it counts its calls.
-final class SentimentModel: PredictiveModel, @unchecked Sendable {
+/// A deterministic model of the tests' own, made of a function of the input; it counts its calls.
+final class CountingModel: PredictiveModel, @unchecked Sendable {
     private let lock = NSLock()
     private var count = 0
+    private let answer: @Sendable (DictionaryObject) -> [String: Any]?
+
+    init(_ answer: @escaping @Sendable (DictionaryObject) -> [String: Any]?) { self.answer = answer }
+
     var calls: Int { lock.withLock { count } }
 
     func predict(input: DictionaryObject) -> DictionaryObject? {
         lock.withLock { count += 1 }
-        guard let text = input.string(forKey: "text") else { return nil }
-        let words = text.lowercased().split(whereSeparator: { !$0.isLetter })
-        let score = words.filter { ["good", "great", "love"].contains($0) }.count - words.filter { ["bad", "awful"].contains($0) }.count
-        return try? MutableDictionaryObject(data: ["label": score >= 0 ? "positive" : "negative", "score": score,
-                                                    "words": words.map(String.init)])
+        return answer(input).flatMap { try? MutableDictionaryObject(data: $0) }
     }
+}
+
+/// The "sentiment" of a text: counted words of a fixed list.
+private let sentiment = CountingModel { input in
+    guard let text = input.string(forKey: "text") else { return nil }
+    let words = text.lowercased().split(whereSeparator: { !$0.isLetter })
+    let score = words.filter { ["good", "great", "love"].contains($0) }.count - words.filter { ["bad", "awful"].contains($0) }.count
+    return ["label": score >= 0 ? "positive" : "negative", "score": score, "words": words.map(String.init)]
 }
 
 /// Predictive queries: PREDICTION() in the JSON form, SQL++ and the builder, a
 /// model's nil as MISSING, its calls, and a model that is not registered.
 final class PredictionTests: QueryTestCase {
-    private var model = SentimentModel()
+    private let model = sentiment
 
     override func setUpWithError() throws {
         try super.setUpWithError()
-        model = SentimentModel()
         Database.prediction.registerModel(model, withName: "sentiment")
         try load([("r1", #"{"text": "Great room, good food"}"#), ("r2", #"{"text": "Awful noise"}"#), ("r3", #"{"stars": 4}"#)])
     }
@@ -84,19 +90,11 @@ final class PredictionTests: QueryTestCase {
     /// label and probability; the model unregistered. The guide's input is a photo blob;
     /// a string property stands in for it until blobs arrive.
     func testTheGuidesPredictiveQuery() throws {
-        final class ImageClassifierModel: PredictiveModel, @unchecked Sendable {
-            private let lock = NSLock()
-            private var count = 0
-            var calls: Int { lock.withLock { count } }
-
-            func predict(input: DictionaryObject) -> DictionaryObject? {
-                lock.withLock { count += 1 }
-                guard let photo = input.string(forKey: "photo") else { return nil }
-                let isCar = photo.contains("wheel")
-                return try? MutableDictionaryObject(data: ["label": isCar ? "car" : "other", "probablity": isCar ? 0.9 : 0.6])
-            }
+        let model = CountingModel { input in
+            guard let photo = input.string(forKey: "photo") else { return nil }
+            let isCar = photo.contains("wheel")
+            return ["label": isCar ? "car" : "other", "probablity": isCar ? 0.9 : 0.6]
         }
-        let model = ImageClassifierModel()
         Database.prediction.registerModel(model, withName: "ImageClassifier")
         defer { Database.prediction.unregisterModel(withName: "ImageClassifier") }
 
