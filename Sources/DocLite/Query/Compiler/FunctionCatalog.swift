@@ -55,8 +55,9 @@ enum FunctionCatalog {
         var fusedWithProperty: String?
         var isAggregate: Bool { if case .aggregate = kind { true } else { false } }
 
-        /// Whether SQL++ calls it as `name(…)`: META, MATCH and RANK have forms of their own there.
-        var isSQLPPFunction: Bool {
+        /// Whether the text front ends (SQL++, predicates) call it as `name(…)`: META, MATCH and
+        /// RANK have forms of their own in SQL++, and none in predicates.
+        var isCalledByName: Bool {
             switch kind {
             case .scalar, .aggregate: true
             case .meta, .match, .rank: false

@@ -23,6 +23,16 @@ public final class Query: CustomStringConvertible, @unchecked Sendable {
         columns = ResultColumns(compiled.columns)
     }
 
+    /// A new query (parameters and listeners of its own) with `prototype`'s statement and
+    /// compiled SQL: what a builder that makes many queries of one statement hands out.
+    init(sharingCompilationOf prototype: Query) {
+        database = prototype.database
+        statement = prototype.statement
+        (compiled, columns, compiledForIndexes) = prototype.lock.withLock {
+            (prototype.compiled, prototype.columns, prototype.compiledForIndexes)
+        }
+    }
+
     private static func compile(_ statement: SelectStatement, in database: Database) throws -> CompiledQuery {
         _ = try database.openConnection()
         var compiler = QueryCompiler(database: database) { collection, sql in
@@ -113,22 +123,37 @@ public final class Query: CustomStringConvertible, @unchecked Sendable {
     /// The SQL, SQLite's query plan (one `id|parent|notused|detail` line per
     /// step), the JSON query and the SQL++ text, separated by blank lines.
     public func explain() throws -> String {
+        let (sql, steps) = try plan()
+        let lines = steps.map { "\($0.id)|\($0.parent)|\($0.notUsed)| \($0.detail)" }.joined(separator: "\n")
+        return "\(sql)\n\n\(lines)\n\n\(json)\n\n\(sqlpp)"
+    }
+
+    /// A step of SQLite's query plan (a row of `EXPLAIN QUERY PLAN`).
+    struct PlanStep {
+        let id: Int64, parent: Int64, notUsed: Int64
+        /// `SCAN s0`, `SEARCH s0 USING INDEX ix… (<expr>=?)`, …
+        let detail: String
+    }
+
+    /// The SQL the query runs and SQLite's plan for it.
+    func plan() throws -> (sql: String, steps: [PlanStep]) {
         try database.lock.withLock {
             let sql = try current().0.sql
-            let plan = try database.read { connection in
+            let steps = try database.read { connection in
                 let statement: Statement
                 do {
                     statement = try Statement(connection: connection, sql: "EXPLAIN QUERY PLAN " + sql)
                 } catch {
                     throw QueryFailure.error(error)
                 }
-                var lines: [String] = []
+                var steps: [PlanStep] = []
                 while try statement.step() {
-                    lines.append("\(statement.int64(0))|\(statement.int64(1))|\(statement.int64(2))| \(statement.string(3))")
+                    steps.append(PlanStep(id: statement.int64(0), parent: statement.int64(1), notUsed: statement.int64(2),
+                                          detail: statement.string(3)))
                 }
-                return lines.joined(separator: "\n")
+                return steps
             }
-            return "\(sql)\n\n\(plan)\n\n\(json)\n\n\(sqlpp)"
+            return (sql, steps)
         }
     }
 

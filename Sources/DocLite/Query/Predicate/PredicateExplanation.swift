@@ -17,17 +17,14 @@ struct PredicateExplanation {
     let text: String
 
     init(builder: PredicateQueryBuilder) throws {
-        let statement = builder.statement
-        let query = try Query(database: builder.database, statement: statement)
-        // Query.explain(): the SQL, the plan, the JSON and the SQL++, separated by blank lines.
-        let parts = try query.explain().components(separatedBy: "\n\n")
-        let (sql, plan) = (parts.first ?? "", parts.count > 1 ? parts[1] : "")
+        let query = builder.prototype
+        let statement = query.statement
+        let (sql, steps) = try query.plan()
         let conditions = statement.whereClause.map(Self.conjuncts) ?? []
         let indexable = conditions.filter(Self.isIndexable)
         let rest = conditions.filter { !Self.isIndexable($0) }
-        let planLines = plan.split(separator: "\n").map { $0.split(separator: "|").last.map(String.init) ?? String($0) }
         let names = try Self.indexNames(builder)
-        let indexLines = planLines.filter { $0.contains("USING INDEX") || $0.contains("USING COVERING INDEX") }.map { line in
+        let indexLines = steps.map(\.detail).filter { $0.contains("USING INDEX") || $0.contains("USING COVERING INDEX") }.map { line in
             names.reduce(line) { $0.replacingOccurrences(of: " INDEX \($1.key) ", with: " INDEX \($1.value) ") }
         }
 
@@ -36,7 +33,7 @@ struct PredicateExplanation {
             lines.append("variables: " + builder.variableNames.map { "$" + $0 }.joined(separator: ", "))
         }
         lines.append(indexLines.isEmpty ? "index: none — every document of the collection is read"
-                                        : "index: " + indexLines.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "; "))
+                                        : "index: " + indexLines.joined(separator: "; "))
         if !indexable.isEmpty {
             lines.append("conditions an index can serve: " + indexable.map(SQLPPWriter.text).joined(separator: " AND "))
         }
@@ -49,14 +46,14 @@ struct PredicateExplanation {
             let list = properties.map { "\"\(SQLPPWriter.text($0))\"" }.joined(separator: ", ")
             lines.append("a value index that would serve the predicate: ValueIndexConfiguration([\(list)])")
         }
-        lines += ["", "SQL: " + sql, "plan:", plan]
+        lines += ["", "SQL: " + sql, "plan:"] + steps.map(\.detail)
         text = lines.joined(separator: "\n")
     }
 
     /// The collection's index names by the names SQLite knows them by.
     private static func indexNames(_ builder: PredicateQueryBuilder) throws -> [String: String] {
         let database = builder.database
-        let source = builder.statement.from.first?.collection
+        let source = builder.prototype.statement.from.first?.collection
         let collection: Collection? = try source.map { fullName in
             let parts = fullName.split(separator: ".", maxSplits: 1).map(String.init)
             return parts.count == 2 ? try database.collection(name: parts[1], scope: parts[0]) : try database.collection(name: parts[0])

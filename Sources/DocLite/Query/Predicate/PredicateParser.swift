@@ -78,7 +78,7 @@ struct PredicateParser {
             try expect(symbol: ")")
             return inner
         }
-        let quantifier = try quantifierPrefix()
+        let quantifier = quantifierPrefix()
         let left = try expression()
         let operatorOffset = current.offset
         guard let op = comparisonOperator() else {
@@ -103,7 +103,7 @@ struct PredicateParser {
     /// The aggregate operators before a key path: ANY and SOME, ALL, NONE.
     private enum ArrayQuantifier { case some, all, none }
 
-    private mutating func quantifierPrefix() throws -> ArrayQuantifier? {
+    private mutating func quantifierPrefix() -> ArrayQuantifier? {
         if accept(keyword: "ANY") || accept(keyword: "SOME") { return .some }
         if accept(keyword: "ALL") { return .all }
         if accept(keyword: "NONE") { return ArrayQuantifier.none }
@@ -175,8 +175,8 @@ struct PredicateParser {
             let offset = current.offset
             index += 1
             try variables.use(name, at: offset)
-            return .array([.parameter(try variables.derive(.element(variable: name, index: 0))),
-                           .parameter(try variables.derive(.element(variable: name, index: 1)))])
+            return .array([.parameter(variables.derive(.element(variable: name, index: 0))),
+                           .parameter(variables.derive(.element(variable: name, index: 1)))])
         }
         let offset = current.offset
         guard case .array(let bounds) = try expression(), bounds.count == 2 else {
@@ -231,7 +231,7 @@ struct PredicateParser {
         let end: QueryExpression?
         switch right {
         case .literal(.string(let prefix)): end = DerivedParameter.prefixEnd(of: prefix).map { .literal(.string($0)) }
-        case .parameter(let name): end = .parameter(try variables.derive(.prefixEnd(variable: name)))
+        case .parameter(let name): end = .parameter(variables.derive(.prefixEnd(variable: name)))
         default: end = nil
         }
         guard let end else { return like }
@@ -249,7 +249,7 @@ struct PredicateParser {
         case .literal(.string(let pattern)):
             return .function("regexp_like", [left, .literal(.string(DerivedParameter.wholeRegex(pattern, caseInsensitive: caseInsensitive)))])
         case .parameter(let name):
-            return .function("regexp_like", [left, .parameter(try variables.derive(.wholeRegex(variable: name, caseInsensitive: caseInsensitive)))])
+            return .function("regexp_like", [left, .parameter(variables.derive(.wholeRegex(variable: name, caseInsensitive: caseInsensitive)))])
         default:
             throw Self.syntaxError(at: offset, "MATCHES takes a string or a variable on its right")
         }
@@ -284,7 +284,7 @@ struct PredicateParser {
         case .literal(.string(let text)):
             return .literal(.string(anchor.pattern(DerivedParameter.escapedForLike(text))))
         case .parameter(let name):
-            return .parameter(try variables.derive(.likePattern(variable: name, anchor)))
+            return .parameter(variables.derive(.likePattern(variable: name, anchor)))
         default:
             throw Self.syntaxError(at: offset, "this operator takes a string or a variable on its right")
         }
@@ -294,7 +294,7 @@ struct PredicateParser {
     private mutating func applePattern(_ right: QueryExpression, at offset: Int) throws -> QueryExpression {
         switch right {
         case .literal(.string(let text)): return .literal(.string(DerivedParameter.likeFromApplePattern(text)))
-        case .parameter(let name): return .parameter(try variables.derive(.applePattern(variable: name)))
+        case .parameter(let name): return .parameter(variables.derive(.applePattern(variable: name)))
         default: throw Self.syntaxError(at: offset, "LIKE takes a string or a variable on its right")
         }
     }
@@ -418,7 +418,7 @@ struct PredicateParser {
         }
         let lowered = name.lowercased()
         let function = Self.functionNames[lowered] ?? lowered
-        guard let entry = FunctionCatalog.entry(function), entry.isPredicateFunction else {
+        guard let entry = FunctionCatalog.entry(function), entry.isCalledByName else {
             throw Self.syntaxError(at: offset, "unknown function \(name)()")
         }
         guard entry.arity.contains(arguments.count) else {
@@ -514,9 +514,4 @@ struct ComparisonOptions: OptionSet {
     let rawValue: Int
     static let caseInsensitive = ComparisonOptions(rawValue: 1)
     static let diacriticInsensitive = ComparisonOptions(rawValue: 2)
-}
-
-extension FunctionCatalog.Entry {
-    /// Whether a predicate or select expression may call the function (not META, MATCH or RANK).
-    var isPredicateFunction: Bool { isSQLPPFunction }
 }

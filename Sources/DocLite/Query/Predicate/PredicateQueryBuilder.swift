@@ -18,7 +18,9 @@
 public final class PredicateQueryBuilder: @unchecked Sendable {
     /// The database queried.
     public let database: Database
-    let statement: SelectStatement
+    /// The compiled query every ``createQuery(context:)`` copies (it compiles again by itself
+    /// when the indexes change).
+    let prototype: Query
     private let variables: PredicateVariables
     /// The parameter names the statement reads (variables and their derived forms).
     private let parameterNames: Set<String>
@@ -64,10 +66,9 @@ public final class PredicateQueryBuilder: @unchecked Sendable {
             statement.groupBy = statement.what.map(\.expression).filter { !$0.containsAggregate }
         }
         self.database = database
-        self.statement = statement
         self.variables = variables
         parameterNames = statement.parameterNames
-        _ = try Query(database: database, statement: statement)   // what cannot run fails here, as 1.x's init did
+        prototype = try Query(database: database, statement: statement)   // what cannot run fails here, as 1.x's init did
     }
 
     /// The names of the predicate's variables (`TAG` for `$TAG`), sorted.
@@ -81,7 +82,7 @@ public final class PredicateQueryBuilder: @unchecked Sendable {
 
     /// A query with the variables' values given as JSON values (the C API's context).
     package func createQuery(values context: [String: JSONValue]) throws -> Query {
-        let query = try Query(database: database, statement: statement)
+        let query = Query(sharingCompilationOf: prototype)
         let values = try variables.parameters(for: context, used: parameterNames)
         if !values.isEmpty { query.parameters = Parameters(values: values) }
         return query

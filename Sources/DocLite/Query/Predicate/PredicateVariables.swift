@@ -15,7 +15,7 @@ struct PredicateVariables: Sendable {
     }
 
     /// Records a parameter derived from a variable (already used) and returns its name.
-    mutating func derive(_ parameter: DerivedParameter) throws -> String {
+    mutating func derive(_ parameter: DerivedParameter) -> String {
         derived[parameter.parameterName] = parameter
         return parameter.parameterName
     }
@@ -76,21 +76,15 @@ enum DerivedParameter: Hashable, Sendable {
 
     /// The parameter's value for the variable's `value`.
     func value(from value: JSONValue) throws -> JSONValue {
-        if case .element(_, let index) = self {
-            guard case .array(let items) = value, items.count == 2 else {
-                throw DocLiteError(.invalidQueryParam, "the variable $\(variable) must be an array [low, high] for BETWEEN")
-            }
-            return items[index]
-        }
-        guard case .string(let text) = value else {
-            throw DocLiteError(.invalidQueryParam, "the variable $\(variable) must be a string here, not \(value.json)")
-        }
-        switch self {
-        case .likePattern(_, let anchor): return .string(anchor.pattern(Self.escapedForLike(text)))
-        case .applePattern: return .string(Self.likeFromApplePattern(text))
-        case .wholeRegex(_, let caseInsensitive): return .string(Self.wholeRegex(text, caseInsensitive: caseInsensitive))
-        case .prefixEnd: return Self.prefixEnd(of: text).map(JSONValue.string) ?? .null
-        case .element: preconditionFailure("handled above")
+        switch (self, value) {
+        case (.element(_, let index), .array(let items)) where items.count == 2: return items[index]
+        case (.element, _):
+            throw DocLiteError(.invalidQueryParam, "the variable $\(variable) must be an array [low, high] for BETWEEN")
+        case (.likePattern(_, let anchor), .string(let text)): return .string(anchor.pattern(Self.escapedForLike(text)))
+        case (.applePattern, .string(let text)): return .string(Self.likeFromApplePattern(text))
+        case (.wholeRegex(_, let caseInsensitive), .string(let text)): return .string(Self.wholeRegex(text, caseInsensitive: caseInsensitive))
+        case (.prefixEnd, .string(let text)): return Self.prefixEnd(of: text).map(JSONValue.string) ?? .null
+        default: throw DocLiteError(.invalidQueryParam, "the variable $\(variable) must be a string here, not \(value.json)")
         }
     }
 

@@ -431,7 +431,7 @@ struct SQLPPParser {
             return .function("prediction", arguments)
         default:
             let lowercased = name.lowercased()
-            guard FunctionCatalog.entry(lowercased)?.isSQLPPFunction == true else {
+            guard FunctionCatalog.entry(lowercased)?.isCalledByName == true else {
                 throw Self.syntaxError(at: start, "unknown function '\(name)()'")
             }
             return .function(lowercased, try items(closedBy: ")"))
