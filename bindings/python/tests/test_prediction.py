@@ -50,3 +50,12 @@ def test_an_unregistered_model_fails_the_query_naming_it(reviews):
         list(reviews.query("SELECT PREDICTION(sentiment, {'text': text}) FROM _"))
     with pytest.raises(TypeError):
         doclite.register_model("x", 42)
+
+
+def test_a_model_registered_again_replaces_the_first_safely(reviews):
+    import gc
+    doclite.register_model("sentiment", lambda input: {"label": "first"})
+    doclite.register_model("sentiment", lambda input: {"label": "second"})   # the first one's callbacks end here
+    gc.collect()
+    rows = reviews.query("SELECT PREDICTION(sentiment, {'text': text}, label) AS l FROM _ WHERE META().id = 'r1'")
+    assert [row["l"] for row in rows] == ["second"]

@@ -1,6 +1,7 @@
 """Predictive models: Python callables that queries call with
 PREDICTION(model, input[, path]), registered by name for the whole process."""
 
+import itertools
 import json
 import threading
 from typing import Any, Callable, Dict, Optional
@@ -10,8 +11,9 @@ from ._ffi import ffi, lib
 ffi.cdef("void* malloc(size_t size);")
 _libc = ffi.dlopen(None)
 
-_models = {}   # name → the C callbacks and handle kept alive while registered
+_models = {}   # registration number → its C callbacks, alive until the library calls `unregistered`
 _models_lock = threading.Lock()
+_registrations = itertools.count()
 
 
 def register_model(name: str, model: Callable[[Dict[str, Any]], Optional[Dict[str, Any]]]) -> None:
@@ -41,15 +43,16 @@ def register_model(name: str, model: Callable[[Dict[str, Any]], Optional[Dict[st
         ffi.memmove(buffer, text + b"\0", len(text) + 1)
         return buffer
 
+    registration = next(_registrations)
+
     @ffi.callback("void(void*)")
     def unregistered(context):
+        # The library's last use of this registration (replaced or unregistered, no call running).
         with _models_lock:
-            entry = _models.get(name)
-            if entry is not None and entry[0] is predict:
-                del _models[name]
+            _models.pop(registration, None)
 
     with _models_lock:
-        _models[name] = (predict, unregistered)
+        _models[registration] = (predict, unregistered)
     descriptor = ffi.new("CBLPredictiveModel*", {"context": ffi.NULL, "prediction": predict, "unregistered": unregistered})
     lib.CBL_RegisterPredictiveModel(name.encode("utf-8"), descriptor[0])
 
