@@ -21,8 +21,10 @@ struct PredicateExplanation {
         let statement = query.statement
         let (sql, steps) = try query.plan()
         let conditions = statement.whereClause.map(Self.conjuncts) ?? []
-        let indexable = conditions.filter(Self.isIndexable)
-        let rest = conditions.filter { !Self.isIndexable($0) }
+        // Each condition with the property an index on it would range over, if any.
+        let ranged = conditions.map { (condition: $0, property: Self.indexedProperty($0)) }
+        let indexable = ranged.filter { $0.property != nil }.map(\.condition)
+        let rest = ranged.filter { $0.property == nil }.map(\.condition)
         let names = try Self.indexNames(builder)
         let indexLines = steps.map(\.detail).filter { $0.contains("USING INDEX") || $0.contains("USING COVERING INDEX") }.map { line in
             names.reduce(line) { $0.replacingOccurrences(of: " INDEX \($1.key) ", with: " INDEX \($1.value) ") }
@@ -41,7 +43,7 @@ struct PredicateExplanation {
             lines.append("conditions checked on each document read: " + rest.map(SQLPPWriter.text).joined(separator: " AND "))
         }
         var properties: [QueryExpression] = []
-        for property in indexable.compactMap(Self.indexedProperty) where !properties.contains(property) { properties.append(property) }
+        for property in ranged.compactMap(\.property) where !properties.contains(property) { properties.append(property) }
         if indexLines.isEmpty, !properties.isEmpty {
             let list = properties.map { "\"\(SQLPPWriter.text($0))\"" }.joined(separator: ", ")
             lines.append("a value index that would serve the predicate: ValueIndexConfiguration([\(list)])")
@@ -72,13 +74,8 @@ struct PredicateExplanation {
         return [condition]
     }
 
-    /// Whether a condition compares a property with a constant in a way an index range
-    /// serves (=, <, <=, >, >=, BETWEEN, IN a list, BEGINSWITH's range).
-    private static func isIndexable(_ condition: QueryExpression) -> Bool {
-        indexedProperty(condition) != nil
-    }
-
-    /// The property a condition ranges over, when an index on it would serve the condition.
+    /// The property a condition ranges over, when an index on it would serve the condition:
+    /// a key path compared with constants by =, <, <=, >, >=, BETWEEN, IN a list (BEGINSWITH's range).
     private static func indexedProperty(_ condition: QueryExpression) -> QueryExpression? {
         guard case .operation(let op, let operands) = condition, !operands.isEmpty else { return nil }
         let ranges: Set<QueryOperator> = [.equal, .less, .lessOrEqual, .greater, .greaterOrEqual, .between, .in]

@@ -106,6 +106,7 @@ public struct PredicateQueryRows: Sequence, IteratorProtocol {
     /// The rows as the query builder of Couchbase Lite 3 reads them.
     public let results: ResultSet
 
+    /// The next row, or nil at the end (or after an error: see ``ResultSet/error``).
     public mutating func next() -> PredicateQueryRow? {
         results.next().map(PredicateQueryRow.init)
     }

@@ -5,6 +5,7 @@
 /// Queries call it while they hold their database, from any thread: a model
 /// must not use a database itself, and must be safe to call concurrently.
 public protocol PredictiveModel: AnyObject, Sendable {
+    /// The prediction for `input` (the dictionary the query gives), or nil for none.
     func predict(input: DictionaryObject) -> DictionaryObject?
 }
 
