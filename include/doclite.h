@@ -7,6 +7,8 @@
  *
  *   Returned +1 (the caller releases with CBL_Release):
  *     CBLDatabase_Open, CBLDocument_Create*, CBLDocument_MutableCopy,
+ *     CBLBlob_Create*, CBLDocument_GetBlob, CBLDatabase_GetBlob, CBLBlob_OpenContentStream
+ *     (closed by CBLBlobReader_Close), CBLBlobWriter_Create,
  *     CBLCollection_GetDocument, CBLCollection_GetMutableDocument,
  *     the collection lookups (CBLDatabase_DefaultCollection, _Collection,
  *     _CreateCollection), the scope lookups (CBLDatabase_DefaultScope, _Scope,
@@ -30,7 +32,8 @@
  *     CBLQueryExpression_String("hotel")) needs no releases. Arrays of parts are
  *     borrowed, each element consumed (also when another element is bad). To use
  *     a part in two places, CBL_Retain it first; a consumed part used again is
- *     an error (the handle is no longer live), never a crash.
+ *     an error (the handle is no longer live), never a crash. Outside query parts, only
+ *     CBLBlob_CreateWithStream consumes its writer, as in couchbase-lite-C.
  *   Bad input to a part constructor (a NULL or consumed part, a NULL name,
  *     bad UTF-8) never returns NULL: it returns an error part that carries the
  *     error into every part made of it, and CBLQueryBuilder_Create (or _Build) fails with it.
@@ -249,7 +252,8 @@ bool CBLDatabase_Close(CBLDatabase* db, CBLError* outError);
 /** A maintenance task of CBLDatabase_PerformMaintenance. */
 typedef uint32_t CBLMaintenanceType;
 enum {
-    kCBLMaintenanceTypeCompact = 0,     /**< Reclaim the space of deleted data (checkpoint and VACUUM). */
+    kCBLMaintenanceTypeCompact = 0,     /**< Reclaim the space of deleted data: delete the blobs no document
+                                             refers to, VACUUM, checkpoint. */
     kCBLMaintenanceTypeReindex = 1,     /**< Rebuild every index. */
     kCBLMaintenanceTypeIntegrityCheck = 2, /**< Check the file; a damaged one fails with kCBLErrorCorruptData. */
     kCBLMaintenanceTypeOptimize = 3,    /**< Refresh the query planner's statistics where worthwhile (PRAGMA optimize). */
@@ -401,6 +405,113 @@ CBLTimestamp CBLCollection_GetDocumentExpiration(CBLCollection* collection, cons
 
 /** Sets when the document expires (0: never); kCBLErrorNotFound when there is no such document. */
 bool CBLCollection_SetDocumentExpiration(CBLCollection* collection, const char* docID, CBLTimestamp expiration, CBLError* outError);
+
+/* ---- Blobs ------------------------------------------------------------------ */
+
+/** Binary content (an image, a file) that documents refer to, as Couchbase Lite's blob: stored
+    once per digest in the database, outside the document, whose properties hold the blob's
+    metadata dictionary {"@type": "blob", "content_type": …, "digest": "sha1-…", "length": …};
+    queries return that dictionary, and CBLDatabase_GetBlob turns it back into a blob. A new
+    blob's content is stored when a document holding it is saved (in the save's transaction: a
+    rolled-back batch stores nothing) or by CBLDatabase_SaveBlob. Compaction
+    (kCBLMaintenanceTypeCompact) deletes the content no document refers to. */
+typedef struct CBLBlob CBLBlob;
+/** A stream reading a blob's content (CBLBlob_OpenContentStream); one thread at a time. */
+typedef struct CBLBlobReadStream CBLBlobReadStream;
+/** A stream writing new blob content piece by piece (CBLBlobWriter_Create), staged in a
+    temporary file so that content of any size is never held in memory. */
+typedef struct CBLBlobWriteStream CBLBlobWriteStream;
+
+CBL_REFCOUNTED(CBLBlob, Blob)
+
+/** The metadata dictionary's keys, and the value of its "@type". */
+#define kCBLTypeProperty "@type"
+#define kCBLBlobType "blob"
+#define kCBLBlobDigestProperty "digest"
+#define kCBLBlobLengthProperty "length"
+#define kCBLBlobContentTypeProperty "content_type"
+
+/** A new blob holding a copy of `length` bytes at `contents` (NULL only when `length` is 0);
+    `contentType` (a MIME type) optional. Returns +1. */
+CBLBlob* CBLBlob_CreateWithData(const char* contentType, const void* contents, size_t length, CBLError* outError);
+
+/** The content's length in bytes; 0 for a bad handle. */
+uint64_t CBLBlob_Length(const CBLBlob* blob);
+
+/** The MIME type, borrowed: valid while the blob lives. NULL when it has none. */
+const char* CBLBlob_ContentType(const CBLBlob* blob);
+
+/** The digest ("sha1-" and the Base64 of the content's SHA-1), borrowed: valid while the blob lives. */
+const char* CBLBlob_Digest(const CBLBlob* blob);
+
+/** The metadata dictionary as JSON text, owned: what a document's properties hold for the blob. */
+char* CBLBlob_CreateJSON(const CBLBlob* blob);
+
+/** Whether two blobs have the same content (the same digest). */
+bool CBLBlob_Equals(const CBLBlob* blob, const CBLBlob* other);
+
+/** The whole content, in memory allocated with malloc (free it with free()), its length in
+    `*outLength`; not NULL on success, also for empty content. Fails when the database that
+    stores the blob is closed or lacks its content. */
+void* CBLBlob_Content(const CBLBlob* blob, size_t* outLength, CBLError* outError);
+
+/** Opens a stream over the content, for content too large to read whole; a stored blob's
+    stream keeps a read snapshot of its database until it is closed. Returns +1 (close it
+    with CBLBlobReader_Close). */
+CBLBlobReadStream* CBLBlob_OpenContentStream(const CBLBlob* blob, CBLError* outError);
+
+/** Reads up to `maxLength` bytes into `dst`: the number read, 0 at the end, -1 on error. */
+int CBLBlobReader_Read(CBLBlobReadStream* stream, void* dst, size_t maxLength, CBLError* outError);
+
+/** Where CBLBlobReader_Seek measures its offset from. */
+typedef uint8_t CBLSeekBase;
+enum {
+    kCBLSeekModeFromStart = 0, /**< From the first byte. */
+    kCBLSeekModeRelative = 1,  /**< From the current position. */
+    kCBLSeekModeFromEnd = 2    /**< From the end (the offset is then 0 or negative). */
+};
+
+/** Moves the position; returns the new one, or -1 when it would fall outside the content. */
+int64_t CBLBlobReader_Seek(CBLBlobReadStream* stream, int64_t offset, CBLSeekBase base, CBLError* outError);
+
+/** The current position (where the next read starts). */
+uint64_t CBLBlobReader_Position(CBLBlobReadStream* stream);
+
+/** Closes and releases the stream. NULL is ignored. */
+void CBLBlobReader_Close(CBLBlobReadStream* stream);
+
+/** A stream to write new content to, then make a blob of with CBLBlob_CreateWithStream.
+    `db` must be open (the content is stored in it when a document holding the blob is saved,
+    or in any other database it is saved in). Returns +1. */
+CBLBlobWriteStream* CBLBlobWriter_Create(CBLDatabase* db, CBLError* outError);
+
+/** Appends `length` bytes; fails when the temporary file cannot be written (a full disk). */
+bool CBLBlobWriter_Write(CBLBlobWriteStream* writer, const void* data, size_t length, CBLError* outError);
+
+/** Discards a writer that made no blob: deletes what it staged and releases it. NULL is ignored. */
+void CBLBlobWriter_Close(CBLBlobWriteStream* writer);
+
+/** A new blob of what was written to `writer`. The writer is consumed (as in couchbase-lite-C):
+    the blob takes its content and the handle is released, also when the call fails. Returns +1. */
+CBLBlob* CBLBlob_CreateWithStream(const char* contentType, CBLBlobWriteStream* writer, CBLError* outError);
+
+/** Sets the property `key` of a mutable document to a blob (its metadata dictionary); the
+    content is stored when the document is saved. Nested blobs: put CBLBlob_CreateJSON's
+    dictionary anywhere in the properties after CBLDatabase_SaveBlob. */
+bool CBLDocument_SetBlob(CBLDocument* doc, const char* key, const CBLBlob* blob, CBLError* outError);
+
+/** The blob in the property `key`, or NULL with code 0 when that property is not a blob's
+    metadata dictionary. Returns +1. */
+CBLBlob* CBLDocument_GetBlob(const CBLDocument* doc, const char* key, CBLError* outError);
+
+/** Stores a blob's content in `db` (once per digest), so that a document may refer to it by its
+    metadata; until one does, compaction deletes it. */
+bool CBLDatabase_SaveBlob(CBLDatabase* db, const CBLBlob* blob, CBLError* outError);
+
+/** The blob a metadata dictionary (JSON text, as a document or a query row holds it) describes,
+    or NULL with code 0 when `db` does not store its content; kCBLErrorInvalidParameter when the
+    JSON is not a blob's metadata. Returns +1. */
+CBLBlob* CBLDatabase_GetBlob(CBLDatabase* db, const char* propertiesJSON, CBLError* outError);
 
 /* ---- Queries ---------------------------------------------------------------- */
 
@@ -1006,7 +1117,9 @@ char* CBLPredicateQueryBuilder_Explanation(const CBLPredicateQueryBuilder* build
     gets the input dictionary as JSON text (borrowed for the call) and returns the prediction
     as a JSON object allocated with malloc (DocLite frees it), or NULL for none (the query
     reads MISSING). It is called from any thread, possibly from several at once, while a
-    query holds its database: it must not use a database. `unregistered` (optional) is called
+    query holds its database: it may read that database's blobs (CBLDatabase_GetBlob with a
+    blob's metadata from the input, then CBLBlob_Content) but must not change a database or
+    use another one. `unregistered` (optional) is called
     once the model is unregistered or replaced and no query calls it any more. */
 typedef struct {
     void* context;

@@ -3,6 +3,14 @@ import XCTest
 @testable import DocLite
 
 final class DocumentCRUDTests: DatabaseTestCase {
+    func testToDictionaryGivesStringKeysAtEveryDepth() throws {
+        let doc = try MutableDocument(id: "d", json: #"{"outer": {"inner": {"n": 1}}, "list": [{"k": "v"}]}"#)
+        let dictionary = doc.toDictionary()
+        let outer = try XCTUnwrap(dictionary["outer"] as? [String: Any])
+        XCTAssertEqual((outer["inner"] as? [String: Any])?["n"] as? Int, 1)
+        XCTAssertEqual(((dictionary["list"] as? [Any])?.first as? [String: Any])?["k"] as? String, "v")
+    }
+
     func testSaveGetUpdateDelete() throws {
         let collection = defaultCollection
         let doc = MutableDocument(id: "hotel-1")

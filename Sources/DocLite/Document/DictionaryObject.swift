@@ -1,16 +1,27 @@
 /// A JSON object inside a document (read-only).
 public class DictionaryObject: DictionaryProtocol, @unchecked Sendable {
     var members: [ByteString: JSONValue]
+    /// The database whose blobs the values refer to.
+    let database: WeakDatabase
+    /// Blobs set in this dictionary (or nested in it) whose content a save must store.
+    var newBlobs: [Blob] = []
 
-    init(_ members: [ByteString: JSONValue]) { self.members = members }
+    init(_ members: [ByteString: JSONValue], database: Database? = nil) {
+        self.members = members
+        self.database = WeakDatabase(database)
+    }
 
     public var count: Int { members.count }
     public var keys: [String] { members.keys.sorted().map(\.string) }
-    public func value(forKey key: String) -> Any? { members[ByteString(key)]?.anyValue }
+    public func value(forKey key: String) -> Any? { members[ByteString(key)]?.anyValue(in: database.database) }
     public func toDictionary() -> [String: Any] { members.mapValues(\.plainValue).stringKeyed }
     public func toJSON() -> String { JSONValue.dictionary(members).json }
     /// A mutable copy.
-    public func toMutable() -> MutableDictionaryObject { MutableDictionaryObject(members) }
+    public func toMutable() -> MutableDictionaryObject {
+        let copy = MutableDictionaryObject(members, database: database.database)
+        copy.newBlobs = newBlobs
+        return copy
+    }
 }
 
 /// A JSON object that can be changed and then stored in a document.
@@ -28,11 +39,13 @@ public final class MutableDictionaryObject: DictionaryObject, MutableDictionaryP
     /// Creates an object from a Swift dictionary; throws for a value type JSON cannot hold.
     public convenience init(data: [String: Any?]) throws {
         self.init(Dictionary(stringKeys: try data.mapValues { try JSONValue(any: $0) }))
+        newBlobs = Blob.blobs(in: data)
     }
 
     @discardableResult
     public func setValue(_ value: Any?, forKey key: String) throws -> Self {
         members[ByteString(key)] = try JSONValue(any: value)
+        newBlobs += Blob.blobs(in: value)
         return self
     }
 
@@ -46,15 +59,26 @@ public final class MutableDictionaryObject: DictionaryObject, MutableDictionaryP
 /// A JSON array inside a document (read-only).
 public class ArrayObject: ArrayProtocol, @unchecked Sendable {
     var items: [JSONValue]
+    /// The database whose blobs the values refer to.
+    let database: WeakDatabase
+    /// Blobs added to this array (or nested in it) whose content a save must store.
+    var newBlobs: [Blob] = []
 
-    init(_ items: [JSONValue]) { self.items = items }
+    init(_ items: [JSONValue], database: Database? = nil) {
+        self.items = items
+        self.database = WeakDatabase(database)
+    }
 
     public var count: Int { items.count }
-    public func value(at index: Int) -> Any? { items.indices.contains(index) ? items[index].anyValue : nil }
+    public func value(at index: Int) -> Any? { items.indices.contains(index) ? items[index].anyValue(in: database.database) : nil }
     public func toArray() -> [Any] { items.map(\.plainValue) }
     public func toJSON() -> String { JSONValue.array(items).json }
     /// A mutable copy.
-    public func toMutable() -> MutableArrayObject { MutableArrayObject(items) }
+    public func toMutable() -> MutableArrayObject {
+        let copy = MutableArrayObject(items, database: database.database)
+        copy.newBlobs = newBlobs
+        return copy
+    }
 }
 
 /// A JSON array that can be changed and then stored in a document.
@@ -64,12 +88,14 @@ public final class MutableArrayObject: ArrayObject, MutableArrayProtocol, @unche
     /// Creates an array from Swift values; throws for a value type JSON cannot hold.
     public convenience init(data: [Any?]) throws {
         self.init(try data.map { try JSONValue(any: $0) })
+        newBlobs = Blob.blobs(in: data)
     }
 
     /// Appends a value; throws for a type JSON cannot hold.
     @discardableResult
     public func addValue(_ value: Any?) throws -> Self {
         items.append(try JSONValue(any: value))
+        newBlobs += Blob.blobs(in: value)
         return self
     }
 
@@ -78,6 +104,7 @@ public final class MutableArrayObject: ArrayObject, MutableArrayProtocol, @unche
     public func setValue(_ value: Any?, at index: Int) throws -> Self {
         try checkIndex(index, upTo: items.count - 1)
         items[index] = try JSONValue(any: value)
+        newBlobs += Blob.blobs(in: value)
         return self
     }
 
@@ -86,6 +113,7 @@ public final class MutableArrayObject: ArrayObject, MutableArrayProtocol, @unche
     public func insertValue(_ value: Any?, at index: Int) throws -> Self {
         try checkIndex(index, upTo: items.count)
         items.insert(try JSONValue(any: value), at: index)
+        newBlobs += Blob.blobs(in: value)
         return self
     }
 

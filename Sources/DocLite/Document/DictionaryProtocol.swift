@@ -37,8 +37,10 @@ extension DictionaryProtocol {
     public func date(forKey key: String) -> Date? { (value(forKey: key) as? String).flatMap(ISO8601.date(from:)) }
     /// The array, or nil when absent or not an array.
     public func array(forKey key: String) -> ArrayObject? { value(forKey: key) as? ArrayObject }
-    /// The dictionary, or nil when absent or not a dictionary.
+    /// The dictionary, or nil when absent or not a dictionary (a blob's metadata is a ``Blob``).
     public func dictionary(forKey key: String) -> DictionaryObject? { value(forKey: key) as? DictionaryObject }
+    /// The blob, or nil when absent or not a blob's metadata dictionary.
+    public func blob(forKey key: String) -> Blob? { value(forKey: key) as? Blob }
 }
 
 /// Write access to a JSON object by key. Typed setters store the value as
@@ -60,6 +62,8 @@ extension MutableDictionaryProtocol {
     @discardableResult public func setDate(_ value: Date?, forKey key: String) -> Self { try! setValue(value, forKey: key) }
     @discardableResult public func setArray(_ value: ArrayObject?, forKey key: String) -> Self { try! setValue(value, forKey: key) }
     @discardableResult public func setDictionary(_ value: DictionaryObject?, forKey key: String) -> Self { try! setValue(value, forKey: key) }
+    /// Stores a blob: its metadata in the properties, its content when the document is saved.
+    @discardableResult public func setBlob(_ value: Blob?, forKey key: String) -> Self { try! setValue(value, forKey: key) }
     /// Stores a double; throws for NaN or infinity, which JSON cannot hold.
     @discardableResult public func setDouble(_ value: Double, forKey key: String) throws -> Self { try setValue(value, forKey: key) }
     /// Stores a float; throws for NaN or infinity, which JSON cannot hold.
@@ -94,8 +98,10 @@ extension ArrayProtocol {
     public func date(at index: Int) -> Date? { (value(at: index) as? String).flatMap(ISO8601.date(from:)) }
     /// The array, or nil when absent or not an array.
     public func array(at index: Int) -> ArrayObject? { value(at: index) as? ArrayObject }
-    /// The dictionary, or nil when absent or not a dictionary.
+    /// The dictionary, or nil when absent or not a dictionary (a blob's metadata is a ``Blob``).
     public func dictionary(at index: Int) -> DictionaryObject? { value(at: index) as? DictionaryObject }
+    /// The blob, or nil when absent or not a blob's metadata dictionary.
+    public func blob(at index: Int) -> Blob? { value(at: index) as? Blob }
 }
 
 /// Write access to a JSON array. Typed adders and setters store values as JSON
@@ -118,6 +124,8 @@ extension MutableArrayProtocol {
     @discardableResult public func addDate(_ value: Date?) -> Self { try! addValue(value) }
     @discardableResult public func addArray(_ value: ArrayObject?) -> Self { try! addValue(value) }
     @discardableResult public func addDictionary(_ value: DictionaryObject?) -> Self { try! addValue(value) }
+    /// Appends a blob (its content is stored when the document is saved).
+    @discardableResult public func addBlob(_ value: Blob?) -> Self { try! addValue(value) }
     /// Appends a double; throws for NaN or infinity.
     @discardableResult public func addDouble(_ value: Double) throws -> Self { try addValue(value) }
     /// Replaces the value at `index` with a string; throws when out of range.

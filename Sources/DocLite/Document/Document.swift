@@ -145,6 +145,8 @@ public class Document: DictionaryProtocol, @unchecked Sendable {
     /// The collection the document was read from or saved to.
     public internal(set) weak var collection: Collection?
     var content: DocumentContent
+    /// Blobs set in the document whose content its save must store.
+    var newBlobs: [Blob] = []
 
     init(id: String, revisionID: String?, sequence: UInt64, collection: Collection?, content: DocumentContent) {
         self.id = id
@@ -156,7 +158,7 @@ public class Document: DictionaryProtocol, @unchecked Sendable {
 
     public var count: Int { readableContent.members.count }
     public var keys: [String] { readableContent.members.keys.sorted().map(\.string) }
-    public func value(forKey key: String) -> Any? { readableContent.property(key)?.anyValue }
+    public func value(forKey key: String) -> Any? { readableContent.property(key)?.anyValue(in: collection?.database) }
     public func toDictionary() -> [String: Any] { readableContent.members.mapValues(\.plainValue).stringKeyed }
 
     /// The content for reading: JSON set with `setJSON` is parsed once, not per read.
@@ -168,7 +170,9 @@ public class Document: DictionaryProtocol, @unchecked Sendable {
 
     /// A mutable copy with the same ID and revision, to change and save.
     public func toMutable() -> MutableDocument {
-        MutableDocument(id: id, revisionID: revisionID, sequence: sequence, collection: collection, content: content)
+        let copy = MutableDocument(id: id, revisionID: revisionID, sequence: sequence, collection: collection, content: content)
+        copy.newBlobs = newBlobs
+        return copy
     }
 }
 
@@ -222,6 +226,7 @@ public final class MutableDocument: Document, MutableDictionaryProtocol, @unchec
         var members = content.members
         members[ByteString(key)] = newValue
         content = .tree(members)
+        newBlobs += Blob.blobs(in: value)
         return self
     }
 
@@ -236,6 +241,7 @@ public final class MutableDocument: Document, MutableDictionaryProtocol, @unchec
     /// Replaces every property; throws for a value type JSON cannot hold.
     public func setData(_ data: [String: Any?]) throws {
         content = .tree(Dictionary(stringKeys: try data.mapValues { try JSONValue(any: $0) }))
+        newBlobs = Blob.blobs(in: data)
     }
 
     /// Replaces every property with the JSON object `json`. Throws, changing

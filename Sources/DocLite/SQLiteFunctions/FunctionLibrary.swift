@@ -1,5 +1,5 @@
 /// Every SQL function, aggregate, table-valued function and collation that
-/// compiled queries call, registered on each connection by ``register(on:keys:)``,
+/// compiled queries call, registered on each connection by ``register(on:for:)``,
 /// the one entry point. The query compiler's ``FunctionCatalog`` maps each
 /// query-language function onto the SQL name registered here.
 ///
@@ -7,13 +7,14 @@
 /// MISSING argument gives MISSING, else a null argument gives null
 /// (``RuntimeValue/propagateMissingOrNull(_:_:_:)``).
 enum FunctionLibrary {
-    /// Registers the whole library on `connection`; `keys` decode stored bodies.
-    static func register(on connection: SQLiteConnection, keys: SharedKeys) {
-        let registrar = FunctionRegistrar(connection: connection, keys: keys)
+    /// Registers the whole library on a connection to `database`, whose shared
+    /// keys decode stored bodies.
+    static func register(on connection: SQLiteConnection, for database: Database) {
+        let registrar = FunctionRegistrar(connection: connection, keys: database.sharedKeys)
         BodyFunctions.register(with: registrar)
         QueryFunctions.register(with: registrar)
         StatisticsAggregates.register(with: registrar)
-        PredictionCall.register(with: registrar)
+        PredictionCall.register(with: registrar, database: database)
         EachTable.register(with: registrar)
         Collations.register(with: registrar)
         DateFunctions.register(with: registrar)

@@ -2,7 +2,7 @@ import CSQLite
 
 /// Registers the library's functions on one connection, all deterministic and
 /// innocuous, with the database's shared keys as user data unless a function
-/// brings its own (``FunctionLibrary/register(on:keys:)`` makes one per connection).
+/// brings its own (``FunctionLibrary/register(on:for:)`` makes one per connection).
 struct FunctionRegistrar {
     let connection: SQLiteConnection
     let keys: SharedKeys

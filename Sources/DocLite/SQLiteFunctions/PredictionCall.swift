@@ -2,20 +2,34 @@ import CSQLite
 
 /// `doc_prediction(model, input[, path])`: calls the registered predictive model
 /// `model` (``Prediction``) with the dictionary `input`; the prediction, or its
-/// property at `path` (`label`, `scores[0]`). MISSING input, no prediction or no
+/// property at `path` (`label`, `scores[0]`). A blob in the input reads its
+/// content from the query's database. MISSING input, no prediction or no
 /// such property give MISSING; an unregistered model or an input that is not a
 /// dictionary fail the query (and a save that a value index on a prediction makes
 /// call it: the index calls the model when documents are added or updated, as in
 /// Couchbase Lite). Registered as deterministic, which a model is taken to be, so
 /// that a value index may hold predictions.
 enum PredictionCall {
-    static func register(with registrar: FunctionRegistrar) {
-        registrar.add("doc_prediction", 2, predict)
-        registrar.add("doc_prediction", 3, predict)
+    /// The function's user data: the database whose bodies and blobs the input comes from.
+    private final class Source {
+        let keys: SharedKeys
+        let database: WeakDatabase
+
+        init(_ database: Database) {
+            keys = database.sharedKeys
+            self.database = WeakDatabase(database)
+        }
+    }
+
+    static func register(with registrar: FunctionRegistrar, database: Database) {
+        let source = Source(database)
+        registrar.add("doc_prediction", 2, userData: source, predict)
+        registrar.add("doc_prediction", 3, userData: source, predict)
     }
 
     private static let predict: BodyFunctions.Function = { context, argc, argv in
-        let keys = BodyFunctions.keys(context).takeUnretainedValue()
+        let source = FunctionRegistrar.userData(context, as: Source.self).takeUnretainedValue()
+        let keys = source.keys
         guard case .string(let nameBytes) = RuntimeValue(argv![0]) else {
             return SQLFunctionError.set(context, DocLiteError(.invalidQuery, "PREDICTION() takes a model name first"))
         }
@@ -34,7 +48,7 @@ enum PredictionCall {
         default:
             return SQLFunctionError.set(context, DocLiteError(.invalidQuery, "PREDICTION() input must be a dictionary"))
         }
-        guard case .dictionary(let members) = input, let output = model.predict(input: DictionaryObject(members)),
+        guard case .dictionary(let members) = input, let output = model.predict(input: DictionaryObject(members, database: source.database.database)),
               var result = try? JSONValue(any: output) else {
             sqlite3_result_null(context)
             return

@@ -32,7 +32,8 @@ extension Collection {
         _ = try save(document: document, concurrencyControl: .lastWriteWins)
     }
 
-    /// Saves `document` as a new revision. Returns `false`, saving nothing, when
+    /// Saves `document` as a new revision, with the content of the blobs set in
+    /// it (in the same transaction). Returns `false`, saving nothing, when
     /// `concurrencyControl` is `.failOnConflict` and the stored document changed
     /// since it was read (or a new document's ID is taken). Throws for other errors:
     /// an invalid ID, a reserved top-level key (`_id`, `_rev`, `_deleted`), a closed database.
@@ -42,7 +43,9 @@ extension Collection {
         if let key = document.content.reservedKey {
             throw DocLiteError(.corruptRevisionData, "illegal top-level key '\(key)' in document: '_id', '_rev' and '_deleted' are reserved")
         }
+        let blobs = document.newBlobs.isEmpty ? [] : try document.newBlobs.map { try $0.prepared(for: openDatabase()) }
         return try write { database, connection in
+            for blob in blobs { try database.installBlob(blob, connection) }
             let keys = database.sharedKeys
             let body = try keys.lock.withLock { try document.content.encoded(with: &database.encoder) }
             try database.persistNewKeys()

@@ -1,6 +1,7 @@
 /// The maintenance tasks of ``Database/performMaintenance(type:)``, as Couchbase Lite's.
 public enum MaintenanceType: Int, Sendable {
-    /// Reclaims the space of deleted data: rebuilds the file (VACUUM) and checkpoints the write-ahead log into it.
+    /// Reclaims the space of deleted data: deletes the blobs no document refers
+    /// to, rebuilds the file (VACUUM) and checkpoints the write-ahead log into it.
     case compact
     /// Rebuilds every index (REINDEX).
     case reindex
@@ -25,6 +26,7 @@ extension Database {
             }
             switch type {
             case .compact:
+                try deleteUnreferencedBlobs()
                 closeReaders()   // idle readers would hold the old file's pages
                 try connection.execute("VACUUM")
                 // The rebuilt pages into the file. An open result set's snapshot blocks that:

@@ -65,7 +65,7 @@ public final class Database: @unchecked Sendable {
         }
         let connection = try SQLiteConnection(path: filePath)
         do {
-            try Self.prepare(connection, keys: sharedKeys, fullSync: config.fullSync)
+            try Self.prepare(connection, for: self, fullSync: config.fullSync)
             self.connection = connection
             try lock.withLock {
                 try syncWithFile()
@@ -165,10 +165,10 @@ public final class Database: @unchecked Sendable {
 
     // MARK: Opening
 
-    private static func prepare(_ connection: SQLiteConnection, keys: SharedKeys, fullSync: Bool) throws {
+    private static func prepare(_ connection: SQLiteConnection, for database: Database, fullSync: Bool) throws {
         try connection.execute("PRAGMA journal_mode = WAL")
         try connection.execute("PRAGMA synchronous = \(fullSync ? "FULL" : "NORMAL")")
-        FunctionLibrary.register(on: connection, keys: keys)
+        FunctionLibrary.register(on: connection, for: database)
         func schemaVersion() throws -> Int64 {
             try connection.withStatement("PRAGMA user_version") { version in
                 try version.step()

@@ -2,8 +2,8 @@
 /// `PRAGMA user_version` so that later releases can migrate.
 enum Schema {
     /// The current schema version (2 added the `indexes` table, 3 the
-    /// tombstones' `body`).
-    static let version: Int64 = 3
+    /// tombstones' `body`, 4 the `blobs` table).
+    static let version: Int64 = 4
 
     /// Creates the tables of a new database and its default collection.
     static let create: [String] = [
@@ -17,7 +17,7 @@ enum Schema {
             UNIQUE (scope, name))
         """,
         "INSERT INTO collections (id, scope, name) VALUES (1, '_default', '_default')",
-    ] + createCollectionTables(id: 1) + [createIndexesTable, "PRAGMA user_version = \(version)"]
+    ] + createCollectionTables(id: 1) + [createIndexesTable, createBlobsTable, "PRAGMA user_version = \(version)"]
 
     /// The indexes of every collection: the user's name, the collection, the
     /// definition as JSON (compared when an index is created again), the SQL
@@ -33,11 +33,21 @@ enum Schema {
             PRIMARY KEY (collection, name))
         """
 
+    /// Blob content, once per digest (`sha1-…`); a row ID so that content can be
+    /// read and written in chunks (SQLite's incremental blob I/O).
+    static let createBlobsTable = """
+        CREATE TABLE blobs (
+            id INTEGER PRIMARY KEY,
+            digest TEXT NOT NULL UNIQUE,
+            content BLOB NOT NULL)
+        """
+
     /// Brings a file of schema `version`, holding the collections
     /// `collectionIDs`, up to date.
     static func upgrade(from version: Int64, collectionIDs: [Int64]) -> [String] {
         (version < 2 ? [createIndexesTable] : [])
             + (version < 3 ? collectionIDs.map { "ALTER TABLE \(deletedTable($0)) ADD COLUMN body BLOB" } : [])
+            + (version < 4 ? [createBlobsTable] : [])
             + ["PRAGMA user_version = \(Self.version)"]
     }
 

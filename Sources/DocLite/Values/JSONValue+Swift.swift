@@ -2,7 +2,7 @@ import Foundation
 
 /// Conversions between ``JSONValue`` and the Swift values of Couchbase Lite's
 /// document API (`String`, numbers, `Bool`, `Date`, arrays, dictionaries,
-/// `ArrayObject`, `DictionaryObject`, `NSNull`).
+/// `ArrayObject`, `DictionaryObject`, `Blob`, `NSNull`).
 extension JSONValue {
     /// Converts a Swift value as Couchbase Lite accepts it in `setValue`; `nil` becomes null.
     /// A value nesting more than 255 arrays and dictionaries is refused: in a
@@ -57,8 +57,9 @@ extension JSONValue {
             self = .string(ISO8601.string(from: v))
         case let v as ArrayObject: self = try checked(.array(v.items))
         case let v as DictionaryObject: self = try checked(.dictionary(v.members))
+        case let v as Blob: self = .dictionary(v.metadata)
         default:
-            throw DocLiteError(.invalidParameter, "unsupported value type \(type(of: value!)) (use String, a number, Bool, Date, an array, a dictionary or nil)")
+            throw DocLiteError(.invalidParameter, "unsupported value type \(type(of: value!)) (use String, a number, Bool, Date, Blob, an array, a dictionary or nil)")
         }
     }
 
@@ -92,8 +93,9 @@ extension JSONValue {
         return .double(value)
     }
 
-    /// The value as Couchbase Lite's `value(forKey:)` returns it.
-    var anyValue: Any {
+    /// The value as Couchbase Lite's `value(forKey:)` returns it: a blob's
+    /// metadata dictionary as a ``Blob`` whose content `database` stores.
+    func anyValue(in database: Database?) -> Any {
         switch self {
         case .null: return NSNull()
         case .bool(let b): return b
@@ -101,8 +103,10 @@ extension JSONValue {
         case .unsigned(let u): return u
         case .double(let d): return d
         case .string(let s): return s
-        case .array(let items): return ArrayObject(items)
-        case .dictionary(let members): return DictionaryObject(members)
+        case .array(let items): return ArrayObject(items, database: database)
+        case .dictionary(let members):
+            if Blob.isMetadata(members), let blob = Blob(properties: members, database: database) { return blob }
+            return DictionaryObject(members, database: database)
         }
     }
 
@@ -110,8 +114,8 @@ extension JSONValue {
     var plainValue: Any {
         switch self {
         case .array(let items): return items.map(\.plainValue)
-        case .dictionary(let members): return members.mapValues(\.plainValue)
-        default: return anyValue
+        case .dictionary(let members): return members.mapValues(\.plainValue).stringKeyed
+        default: return anyValue(in: nil)
         }
     }
 

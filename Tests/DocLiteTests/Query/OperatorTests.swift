@@ -31,10 +31,10 @@ final class OperatorTests: QueryTestCase {
         for literal in ["0", "1", "2.5", "-1.5", "\"a\"", "\"x\"", "\"y\"", "9223372036854775807"] {
             for op in ["<", "<=", ">", ">="] {
                 let fused = try idsWhere("[\"\(op)\", [\".v\"], \(literal)]")
-                let plain = try idsWhere("[\"\(op)\", [\".v\"], [\"$p\"]]", parameters: ["p": try JSONValue(json: literal).anyValue])
+                let plain = try idsWhere("[\"\(op)\", [\".v\"], [\"$p\"]]", parameters: ["p": try JSONValue(json: literal).anyValue(in: nil)])
                 XCTAssertEqual(fused, plain, "\(op) \(literal)")
                 XCTAssertEqual(try idsWhere("[\"\(op)\", \(literal), [\".v\"]]"),
-                               try idsWhere("[\"\(op)\", [\"$p\"], [\".v\"]]", parameters: ["p": try JSONValue(json: literal).anyValue]),
+                               try idsWhere("[\"\(op)\", [\"$p\"], [\".v\"]]", parameters: ["p": try JSONValue(json: literal).anyValue(in: nil)]),
                                "\(literal) \(op) v")
             }
         }

@@ -85,14 +85,14 @@ final class PredictionTests: QueryTestCase {
         }
     }
 
-    /// The guide's examples 30-35 (Swift): a model, registered; a value index on the
-    /// prediction's label, which calls the model as documents are saved; the query on
-    /// label and probability; the model unregistered. The guide's input is a photo blob;
-    /// a string property stands in for it until blobs arrive.
+    /// The guide's examples 30-35 (Swift): a model reading the input's photo blob,
+    /// registered; a value index on the prediction's label, which calls the model as
+    /// documents are saved; the query on label and probability; the model unregistered.
     func testTheGuidesPredictiveQuery() throws {
+        // The classifier looks at the image's bytes: a "car" when they hold the word "wheel".
         let model = CountingModel { input in
-            guard let photo = input.string(forKey: "photo") else { return nil }
-            let isCar = photo.contains("wheel")
+            guard let blob = input.blob(forKey: "photo"), let imageData = blob.content else { return nil }
+            let isCar = String(decoding: imageData, as: UTF8.self).contains("wheel")
             return ["label": isCar ? "car" : "other", "probablity": isCar ? 0.9 : 0.6]
         }
         Database.prediction.registerModel(model, withName: "ImageClassifier")
@@ -102,7 +102,10 @@ final class PredictionTests: QueryTestCase {
         let prediction = Function.prediction(model: "ImageClassifier", input: input)
         let index = IndexBuilder.valueIndex(items: ValueIndexItem.expression(prediction.property("label")))
         try db.createIndex(index, withName: "value-index-image-classifier")
-        try load([("p1", #"{"photo": "four wheels and a roof"}"#), ("p2", #"{"photo": "a cat"}"#), ("p3", #"{"photo": "one wheel"}"#)])
+        for (id, image) in [("p1", "four wheels and a roof"), ("p2", "a cat"), ("p3", "one wheel")] {
+            let photo = Blob(contentType: "image/jpeg", data: Data(image.utf8))
+            try defaultCollection.save(document: MutableDocument(id: id).setBlob(photo, forKey: "photo"))
+        }
         XCTAssertGreaterThanOrEqual(model.calls, 3, "the index calls the model as documents are saved")
 
         let query = QueryBuilder
@@ -120,7 +123,8 @@ final class PredictionTests: QueryTestCase {
             XCTAssertTrue("\(error)".contains("no predictive model named 'ImageClassifier'"), "\(error)")
         }
         // A save the index would have to predict for fails while the model is unregistered, and changes nothing.
-        XCTAssertThrowsError(try defaultCollection.save(document: MutableDocument(id: "p4", json: #"{"photo": "wheel"}"#)))
+        let photo = Blob(contentType: "image/jpeg", data: Data("wheel".utf8))
+        XCTAssertThrowsError(try defaultCollection.save(document: MutableDocument(id: "p4").setBlob(photo, forKey: "photo")))
         XCTAssertNil(try defaultCollection.document(id: "p4"))
     }
 }

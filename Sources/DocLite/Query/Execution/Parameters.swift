@@ -32,7 +32,7 @@ public final class Parameters: @unchecked Sendable {
 
     /// The value set for `name` (nil when unset).
     public func value(forName name: String) -> Any? {
-        lock.withLock { values[name]?.anyValue }
+        lock.withLock { values[name]?.anyValue(in: nil) }
     }
 
     /// Sets `name` to any value a document can hold (String, a number, Bool,

@@ -20,7 +20,7 @@ public final class Query: CustomStringConvertible, @unchecked Sendable {
         (compiled, compiledForIndexes) = try database.lock.withLock {
             (try Self.compile(statement, in: database), database.indexGeneration)
         }
-        columns = ResultColumns(compiled.columns)
+        columns = ResultColumns(compiled.columns, database: database)
     }
 
     /// A new query (parameters and listeners of its own) with `prototype`'s statement and
@@ -105,7 +105,7 @@ public final class Query: CustomStringConvertible, @unchecked Sendable {
                 columns = ResultColumns(query.columns.map { column in
                     guard let name = column.parameter, case .bool? = values[name] else { return column }
                     return ResultColumn(name: column.name, isBoolean: true)
-                })
+                }, database: database)
             }
             let reader = try database.checkOutReader()
             let statement: Statement
@@ -163,7 +163,7 @@ public final class Query: CustomStringConvertible, @unchecked Sendable {
         return try lock.withLock {
             if compiledForIndexes != database.indexGeneration {
                 compiled = try Self.compile(statement, in: database)
-                columns = ResultColumns(compiled.columns)
+                columns = ResultColumns(compiled.columns, database: database)
                 compiledForIndexes = database.indexGeneration
             }
             return (compiled, columns)

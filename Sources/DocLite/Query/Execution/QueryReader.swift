@@ -112,7 +112,7 @@ extension Database {
         let connection = try SQLiteConnection(path: filePath)
         do {
             try connection.execute("PRAGMA query_only = ON")
-            FunctionLibrary.register(on: connection, keys: sharedKeys)
+            FunctionLibrary.register(on: connection, for: self)
         } catch {
             connection.close()
             throw error

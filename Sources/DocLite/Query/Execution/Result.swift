@@ -23,7 +23,7 @@ public final class Result: ArrayProtocol, DictionaryProtocol, Sequence, @uncheck
     /// The value of column `index` (nil when MISSING, null or out of range).
     public func value(at index: Int) -> Any? {
         guard values.indices.contains(index), let value = values[index], value != .null else { return nil }
-        return value.anyValue
+        return value.anyValue(in: columns.database.database)
     }
 
     /// The value of the column titled `key` (nil when MISSING, null or no such column).

@@ -102,13 +102,16 @@ public final class ResultSet: Sequence, IteratorProtocol, @unchecked Sendable {
 }
 
 /// The column titles and types of a query's rows, shared by its results.
-final class ResultColumns: Sendable {
+final class ResultColumns: @unchecked Sendable {
     let names: [String]
     let isBoolean: [Bool]
     /// Column index by title, compared as bytes.
     let indexes: [ByteString: Int]
+    /// The database whose blobs the rows' values refer to.
+    let database: WeakDatabase
 
-    init(_ columns: [ResultColumn]) {
+    init(_ columns: [ResultColumn], database: Database) {
+        self.database = WeakDatabase(database)
         names = columns.map(\.name)
         isBoolean = columns.map(\.isBoolean)
         indexes = Dictionary(columns.enumerated().map { (ByteString($1.name), $0) }, uniquingKeysWith: { first, _ in first })
