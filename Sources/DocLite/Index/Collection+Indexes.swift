@@ -2,6 +2,7 @@
 /// compiler emits for each expression, so that SQLite's planner uses them
 /// for equality, ranges and ORDER BY (``Query/explain()`` shows it).
 /// Full-text indexes: FTS4 tables kept up to date by triggers (``FullTextIndexSQL``).
+/// Predictive indexes: tables of cached predictions kept by triggers (``PredictiveIndexSQL``).
 extension Collection {
     /// Creates a value or full-text index from a configuration. Creating the
     /// same index again is a no-op; a different definition under the same name replaces it.
@@ -14,6 +15,11 @@ extension Collection {
             try createIndex(name: name, kind: .fullText(ignoreAccents: config.ignoreAccents, language: config.language),
                             expressions: try Self.expressions(config.expressions, config.expressionLanguage),
                             where: try Self.condition(config.whereClause, config.expressionLanguage))
+        case let config as PredictiveIndexConfiguration:
+            let input = try Self.expressions(config.expressionLanguage == .json ? ["[\(config.input)]"] : [config.input], config.expressionLanguage)
+            guard input.count == 1 else { throw DocLiteError(.invalidQuery, "a predictive index takes one input expression") }
+            try createIndex(name: name, kind: .predictive(model: config.model, properties: config.properties ?? []),
+                            expressions: input, where: nil)
         default:
             throw DocLiteError(.unsupported, "index configuration \(type(of: config)) is not supported")
         }
@@ -33,6 +39,9 @@ extension Collection {
         case let index as FullTextIndex:
             try createIndex(name: name, kind: .fullText(ignoreAccents: index.ignoresAccents, language: index.languageCode),
                             expressions: try properties(index.items.map(\.path)), where: nil)
+        case let index as PredictiveIndex:
+            try createIndex(name: name, kind: .predictive(model: index.model, properties: index.properties ?? []),
+                            expressions: [index.input], where: nil)
         default:
             throw DocLiteError(.unsupported, "index type \(type(of: index)) is not supported")
         }
@@ -68,13 +77,24 @@ extension Collection {
         // (A value index's definition has no "type", as before full-text indexes: stored ones still compare equal.)
         var definition: [ByteString: JSONValue] = ["expressions": .array(expressions.map(JSONQueryWriter.json))]
         if let condition { definition["where"] = JSONQueryWriter.json(condition) }
-        if case .fullText(let ignoreAccents, let language) = kind {
+        switch kind {
+        case .value:
+            break
+        case .fullText(let ignoreAccents, let language):
             definition["type"] = .string(kind.typeName)
             definition["ignoreAccents"] = .bool(ignoreAccents)
             if let language { definition["language"] = .string(language) }
+        case .predictive(let model, let properties):
+            guard !model.isEmpty else { throw DocLiteError(.invalidParameter, "a predictive index needs a model name") }
+            definition["type"] = .string(kind.typeName)
+            definition["model"] = .string(model)
+            definition["properties"] = .array(properties.map(JSONValue.string))
         }
         let definitionText = JSONValue.dictionary(definition).json
         try write { database, connection in
+            let properties = try kind.predictedProperties.map { path in
+                PropertyPath.format(try PropertyPath.parse(path.hasPrefix(".") ? String(path.dropFirst()) : path))
+            }
             let compiled = try expressions.enumerated().map { i, expression in
                 try QueryCompiler.compileIndexExpression(expression, collection: self, database: database, at: "expressions[\(i)]")
             }
@@ -83,6 +103,7 @@ extension Collection {
             }
             let existing = try database.storedIndex(named: name, in: self)
             if existing?.definition == definitionText { return }
+            var recorded = compiled
             try connection.atomically {   // all of it or, if a step fails, none (also inside a batch)
                 if let existing { try database.dropIndex(existing, collection: self) }
                 let sqlName: String
@@ -97,6 +118,11 @@ extension Collection {
                     let index = FullTextIndexSQL(table: sqlName, collection: id)
                     try connection.execute(index.create(columns: index.columnNames(expressions), expressions: compiled,
                                                         condition: conditionSQL, ignoreAccents: ignoreAccents, language: language))
+                case .predictive(let model, _):
+                    sqlName = Self.sqlIndexName(prefix: "pred", collection: id, name: name)
+                    try connection.execute(PredictiveIndexSQL(table: sqlName, collection: id).create(model: model, input: compiled[0],
+                                                                                                   properties: properties))
+                    recorded = [model, compiled[0]]
                 }
                 try connection.withStatement("""
                     INSERT INTO indexes (collection, name, type, definition, sql_name, sql_expressions) VALUES (?, ?, ?, ?, ?, ?)
@@ -106,7 +132,7 @@ extension Collection {
                     insert.bind(3, kind.typeName)
                     insert.bind(4, definitionText)
                     insert.bind(5, sqlName)
-                    insert.bind(6, JSONValue.array(compiled.map(JSONValue.string)).json)
+                    insert.bind(6, JSONValue.array(recorded.map(JSONValue.string)).json)
                     try insert.run()
                 }
                 try database.indexesChanged()
@@ -175,9 +201,24 @@ public struct QueryIndex: Sendable {
 enum IndexKind: Equatable {
     case value
     case fullText(ignoreAccents: Bool, language: String?)
+    /// The model's predictions for the one expression, with value indexes on `properties`.
+    case predictive(model: String, properties: [String])
 
     /// The `type` recorded in the `indexes` table.
-    var typeName: String { self == .value ? "value" : "full-text" }
+    var typeName: String {
+        switch self {
+        case .value: "value"
+        case .fullText: "full-text"
+        case .predictive: Self.predictiveTypeName
+        }
+    }
+
+    static let predictiveTypeName = "predictive"
+
+    /// The prediction's properties a predictive index indexes (none for other kinds).
+    var predictedProperties: [String] {
+        if case .predictive(_, let properties) = self { properties } else { [] }
+    }
 }
 
 /// An index as recorded in the `indexes` table.
@@ -206,9 +247,12 @@ extension Database {
     func dropIndex(_ index: StoredIndex, collection: Collection) throws {
         let connection = try openConnection()
         try connection.atomically {
-            if index.type == IndexKind.value.typeName {
+            switch index.type {
+            case IndexKind.value.typeName:
                 try connection.execute("DROP INDEX IF EXISTS \(index.sqlName)")
-            } else {
+            case IndexKind.predictiveTypeName:
+                try connection.execute(PredictiveIndexSQL(table: index.sqlName, collection: collection.id).drop)
+            default:
                 try connection.execute(FullTextIndexSQL(table: index.sqlName, collection: collection.id).drop)
             }
             try connection.withStatement("DELETE FROM indexes WHERE collection = ? AND name = ?") { delete in
@@ -223,31 +267,37 @@ extension Database {
     /// Reloads the indexed expressions after an index change in this
     /// connection's transaction (restored if the transaction rolls back).
     func indexesChanged() throws {
-        let before = (indexedExpressions, fullTextIndexes)
+        let before = (indexedExpressions, fullTextIndexes, predictiveIndexes)
         try loadIndexedExpressions()
         transaction.undo.append { [unowned self] in
-            (indexedExpressions, fullTextIndexes) = before
+            (indexedExpressions, fullTextIndexes, predictiveIndexes) = before
             indexGeneration += 1
         }
     }
 
-    /// Reads every collection's value-index expressions and full-text index
-    /// tables; bumps ``indexGeneration`` when they changed.
+    /// Reads every collection's value-index expressions, full-text index
+    /// tables and predictive index tables; bumps ``indexGeneration`` when they changed.
     func loadIndexedExpressions() throws {
         var loaded: [Int64: Set<ByteString>] = [:]
         var fullText: [Int64: [ByteString: String]] = [:]
+        var predictive: [Int64: [ByteString: String]] = [:]
         try openConnection().withStatement("SELECT collection, type, name, sql_name, sql_expressions FROM indexes") { rows in
             while try rows.step() {
-                if rows.string(1) == IndexKind.value.typeName {
-                    loaded[rows.int64(0), default: []].formUnion(Self.expressions(rows.string(4)).map { ByteString($0) })
-                } else {
+                let expressions = Self.expressions(rows.string(4))
+                switch rows.string(1) {
+                case IndexKind.value.typeName:
+                    loaded[rows.int64(0), default: []].formUnion(expressions.map { ByteString($0) })
+                case IndexKind.predictiveTypeName where expressions.count == 2:
+                    predictive[rows.int64(0), default: [:]][PredictiveIndexSQL.key(model: expressions[0], input: expressions[1])] = rows.string(3)
+                default:
                     fullText[rows.int64(0), default: [:]][ByteString(rows.string(2))] = rows.string(3)
                 }
             }
         }
-        if loaded != indexedExpressions || fullText != fullTextIndexes {
+        if loaded != indexedExpressions || fullText != fullTextIndexes || predictive != predictiveIndexes {
             indexedExpressions = loaded
             fullTextIndexes = fullText
+            predictiveIndexes = predictive
             indexGeneration += 1
         }
     }

@@ -78,6 +78,41 @@ public struct FullTextIndexConfiguration: IndexConfiguration {
     }
 }
 
+/// A predictive index: each document's prediction by `model` for `input`,
+/// computed when the document is saved and cached, so that a query calling
+/// `PREDICTION(model, input)` with the same input reads the cache instead of
+/// calling the model (Couchbase Lite's `PredictiveIndex`). A value index on each
+/// of `properties` of the prediction (`label`, `scores[0]`) serves queries that
+/// filter or sort on them.
+///
+/// `input` is one SQL++ expression (`{"photo": photo}`) or, with
+/// ``init(model:json:properties:)``, one LiteCore JSON expression.
+public struct PredictiveIndexConfiguration: IndexConfiguration {
+    /// The registered model's name.
+    public let model: String
+    /// The input expression, in the expressions' language.
+    public let input: String
+    /// The prediction's properties to index, if any.
+    public let properties: [String]?
+    let expressionLanguage: IndexExpressionLanguage
+
+    /// A predictive index of `model` for the SQL++ expression `input`.
+    public init(model: String, input: String, properties: [String]? = nil) {
+        self.model = model
+        self.input = input
+        self.properties = properties
+        expressionLanguage = .sqlpp
+    }
+
+    /// A predictive index of `model` for the JSON expression `input` (`["_.dict", …]` or `{"photo": [".photo"]}`).
+    public init(model: String, json input: String, properties: [String]? = nil) {
+        self.model = model
+        self.input = input
+        self.properties = properties
+        expressionLanguage = .json
+    }
+}
+
 /// An index built with ``IndexBuilder``, for ``Collection/createIndex(_:name:)``.
 public protocol Index: Sendable {}
 
@@ -116,6 +151,13 @@ public struct FullTextIndexItem: Sendable {
 
     /// The property at `path`.
     public static func property(_ path: String) -> FullTextIndexItem { FullTextIndexItem(path: path) }
+}
+
+/// A predictive index (``IndexBuilder/predictiveIndex(model:input:properties:)``).
+public struct PredictiveIndex: Index {
+    let model: String
+    let input: QueryExpression
+    let properties: [String]?
 }
 
 /// Builds indexes as Couchbase Lite's `IndexBuilder` does.

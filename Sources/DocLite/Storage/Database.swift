@@ -43,6 +43,9 @@ public final class Database: @unchecked Sendable {
     var indexedExpressions: [Int64: Set<ByteString>] = [:]
     /// The full-text indexes of each collection: name → FTS table.
     var fullTextIndexes: [Int64: [ByteString: String]] = [:]
+    /// The predictive indexes of each collection: model and compiled input
+    /// (``PredictiveIndexSQL/key(model:input:)``) → table.
+    var predictiveIndexes: [Int64: [ByteString: String]] = [:]
     var indexGeneration = 0
 
     /// Opens the database `name` in `config.directory`, creating it when missing.

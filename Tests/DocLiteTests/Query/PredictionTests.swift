@@ -127,4 +127,81 @@ final class PredictionTests: QueryTestCase {
         XCTAssertThrowsError(try defaultCollection.save(document: MutableDocument(id: "p4").setBlob(photo, forKey: "photo")))
         XCTAssertNil(try defaultCollection.document(id: "p4"))
     }
+
+    /// A predictive index calls the model as documents are saved, updated and
+    /// deleted, and queries with the same model and input read its cache: no model
+    /// call, the property index in the plan, the rows a scan gives.
+    func testAPredictiveIndexServesQueriesWithoutCallingTheModel() throws {
+        let input = Expression.dictionary(["text": Expression.property("text")])
+        let prediction = Function.prediction(model: "sentiment", input: input)
+        let query = QueryBuilder.select(SelectResult.expression(Meta.id), SelectResult.expression(prediction.property("score")).as("score"))
+            .from(DataSource.database(db))
+            .where(prediction.property("label").equalTo(Expression.string("positive")))
+            .orderBy(Ordering.expression(Meta.id))
+        let scanned = try query.execute().allResults().map { $0.toJSON() }
+        XCTAssertEqual(scanned, [#"{"id":"r1","score":2}"#])
+
+        let callsBefore = model.calls
+        try db.createIndex(IndexBuilder.predictiveIndex(model: "sentiment", input: input, properties: ["label"]), withName: "sentiment")
+        XCTAssertEqual(model.calls - callsBefore, 3, "the index predicts once per document")
+        let indexed = model.calls
+        XCTAssertEqual(try query.execute().allResults().map { $0.toJSON() }, scanned)
+        XCTAssertEqual(model.calls, indexed, "the query calls the model for no row")
+        let plan = try query.explain()
+        XCTAssertTrue(plan.contains("USING INDEX pred"), plan)
+
+        // SQL++ and the JSON form find the same index (same model, same input).
+        let sqlpp = try db.createQuery("SELECT META().id, PREDICTION(sentiment, {'text': text}).label AS label FROM _ ORDER BY META().id")
+        XCTAssertEqual(try sqlpp.execute().allResults().map { $0.string(forKey: "label") }, ["positive", "negative", nil])
+        let grouped = try db.createQuery("SELECT PREDICTION(sentiment, {'text': text}).label AS label, count(*) AS n FROM _ "
+                                         + "GROUP BY PREDICTION(sentiment, {'text': text}).label ORDER BY label")
+        XCTAssertEqual(try grouped.execute().allResults().map { $0.toJSON() }, [#"{"n":1}"#, #"{"label":"negative","n":1}"#, #"{"label":"positive","n":1}"#])
+        XCTAssertEqual(model.calls, indexed)
+
+        // Saves, updates and deletes keep the cache.
+        try load([("r4", #"{"text": "I love it"}"#)])
+        try defaultCollection.save(document: try XCTUnwrap(defaultCollection.document(id: "r2")).toMutable().setString("good", forKey: "text"))
+        try defaultCollection.delete(document: try XCTUnwrap(defaultCollection.document(id: "r1")))
+        XCTAssertEqual(model.calls, indexed + 2)
+        XCTAssertEqual(try query.execute().allResults().map { $0.string(at: 0) }, ["r2", "r4"])
+        XCTAssertEqual(model.calls, indexed + 2)
+
+        // A different input is not served by the index: the model is called.
+        let other = try db.createQuery("SELECT META().id FROM _ WHERE PREDICTION(sentiment, {'text': lower(text)}).label = 'positive'")
+        XCTAssertEqual(try other.execute().allResults().count, 2)
+        XCTAssertGreaterThan(model.calls, indexed + 2)
+
+        // Deleted, the index no longer serves the query; the model answers it again.
+        try defaultCollection.deleteIndex(forName: "sentiment")
+        let afterDrop = model.calls
+        XCTAssertEqual(try query.execute().allResults().map { $0.string(at: 0) }, ["r2", "r4"])
+        XCTAssertGreaterThan(model.calls, afterDrop)
+    }
+
+    /// A predictive index from a configuration (SQL++ or JSON input); while the model
+    /// is unregistered, a save the index must predict for fails and changes nothing.
+    func testAPredictiveIndexConfiguration() throws {
+        try defaultCollection.createIndex(withName: "p", config: PredictiveIndexConfiguration(model: "sentiment", input: "{'text': text}"))
+        try defaultCollection.createIndex(withName: "p", config: PredictiveIndexConfiguration(model: "sentiment", input: "{'text': text}"))
+        XCTAssertEqual(try defaultCollection.indexes(), ["p"])
+        try defaultCollection.createIndex(withName: "j", config: PredictiveIndexConfiguration(model: "sentiment", json: #"{"text": [".text"]}"#,
+                                                                                             properties: ["score"]))
+        let calls = model.calls
+        let query = try db.createQuery("SELECT META().id FROM _ WHERE PREDICTION(sentiment, {'text': text}, 'score') < 0")
+        XCTAssertEqual(try query.execute().allResults().map { $0.string(at: 0) }, ["r2"])
+        XCTAssertEqual(model.calls, calls)
+        Database.prediction.unregisterModel(withName: "sentiment")
+        XCTAssertEqual(try query.execute().allResults().map { $0.string(at: 0) }, ["r2"], "the cache answers without the model")
+        XCTAssertThrowsError(try defaultCollection.save(document: MutableDocument(id: "r9", json: #"{"text": "fine"}"#))) { error in
+            XCTAssertTrue("\(error)".contains("no predictive model named 'sentiment'"), "\(error)")
+        }
+        XCTAssertNil(try defaultCollection.document(id: "r9"))
+        Database.prediction.registerModel(model, withName: "sentiment")
+        assertThrows(.invalidQuery) {
+            try self.defaultCollection.createIndex(withName: "bad", config: PredictiveIndexConfiguration(model: "sentiment", input: "a, b"))
+        }
+        assertThrows(.invalidParameter, containing: "model") {
+            try self.defaultCollection.createIndex(withName: "bad", config: PredictiveIndexConfiguration(model: "", input: "text"))
+        }
+    }
 }

@@ -17,6 +17,14 @@ extension Database {
     }
 }
 
+extension IndexBuilder {
+    /// A predictive index of `model` for `input` (the expression a query's
+    /// `Function.prediction(model:input:)` gives), indexing the prediction's `properties`.
+    public static func predictiveIndex(model: String, input: ExpressionProtocol, properties: [String]? = nil) -> PredictiveIndex {
+        PredictiveIndex(model: model, input: input.node, properties: properties)
+    }
+}
+
 extension ValueIndexItem {
     /// An index item of any QueryBuilder expression (`Expression.property("a")`,
     /// `Function.lower(Expression.property("name"))`, …), as Couchbase Lite's.

@@ -19,6 +19,9 @@ enum FunctionCatalog {
             case match
             /// `RANK(index)` of a MATCH of the same index.
             case rank
+            /// `PREDICTION(model, input[, path])`: a scalar call, or a read of a
+            /// predictive index's cached predictions when one has that model and input.
+            case prediction
         }
 
         /// The aggregates: how their argument is read and how they count.
@@ -59,7 +62,7 @@ enum FunctionCatalog {
         /// RANK have forms of their own in SQL++, and none in predicates.
         var isCalledByName: Bool {
             switch kind {
-            case .scalar, .aggregate: true
+            case .scalar, .aggregate, .prediction: true
             case .meta, .match, .rank: false
             }
         }
@@ -118,7 +121,7 @@ enum FunctionCatalog {
         for name in ["e", "pi"] { add([name], 0...0, .scalar) }
         for name in ["round", "round_even", "trunc"] { add([name], 1...2, .scalar) }
         // Prediction: a registered model (Database.prediction) called with a dictionary
-        add(["prediction"], 2...3, .any, pathArgument: 2)
+        add(["prediction"], 2...3, .any, kind: .prediction, pathArgument: 2)
         // Pattern
         for name in ["regexp_contains", "regexp_like"] {
             add([name], 2...2, .boolean, patternArgument: 1, fusedWithProperty: "doc_regexp_like_at")

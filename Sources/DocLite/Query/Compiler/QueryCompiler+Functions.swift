@@ -19,6 +19,8 @@ extension QueryCompiler {
             return try fullTextFunction(entry, arguments, context)
         case .aggregate(let aggregate):
             return try aggregateCall(aggregate, entry, name, arguments, context)
+        case .prediction:
+            return try cachedPrediction(entry, arguments, context) ?? call(entry, name, arguments, context)
         case .scalar:
             return try call(entry, name, arguments, context)
         }
@@ -47,6 +49,31 @@ extension QueryCompiler {
             ? valueSQL(try compileValue(argument, argumentContext))
             : try compile(argument, argumentContext).sql
         return SQLFragment(sql: "\(entry.sqlName)(\(sql))", kind: entry.result)
+    }
+
+    /// `PREDICTION(model, input[, path])` read from a predictive index of that
+    /// model and input (the same compiled SQL) on a source's collection: the
+    /// index's table joined on the document's sequence, the model not called.
+    /// Nil when no predictive index serves the call.
+    private mutating func cachedPrediction(_ entry: FunctionCatalog.Entry, _ arguments: [QueryExpression],
+                                           _ context: CompileContext) throws -> SQLFragment? {
+        guard context.clause != .index, entry.arity.contains(arguments.count), case .literal(.string(let model)) = arguments[0] else {
+            return nil
+        }
+        for (index, source) in sources.enumerated() where source.unnest == nil {
+            guard let tables = database.predictiveIndexes[source.collection.id],
+                  let input = try? QueryCompiler.compileIndexExpression(arguments[1], collection: source.collection, database: database,
+                                                                        at: context.location),
+                  let table = tables[PredictiveIndexSQL.key(model: model, input: input)] else { continue }
+            let alias = predictiveJoins[table]?.alias ?? "pr\(predictiveJoins.count)"
+            predictiveJoins[table] = PredictiveJoin(table: table, alias: alias, source: index)
+            readsBodies = true
+            let prediction = "\(alias).prediction"
+            guard arguments.count == 3 else { return SQLFragment(sql: projected(prediction), kind: .scalar) }
+            let path = try pathText(arguments[2], of: "PREDICTION", at: context.operand(3).location)
+            return SQLFragment(sql: projected("doc_value(\(prediction), \(SQLLiteral.string(path)))"), kind: .any)
+        }
+        return nil
     }
 
     /// A path argument's text: a property expression's path, or a string (a leading `.` dropped).

@@ -47,6 +47,16 @@ struct QueryCompiler {
     /// The full-text indexes the WHERE clause searches (`MATCH()`), by FTS table.
     var fullTextMatches: [String: FullTextMatch] = [:]
 
+    /// The predictive indexes whose cached predictions the query reads, by table.
+    var predictiveJoins: [String: PredictiveJoin] = [:]
+
+    /// A predictive index's table, joined as `alias` to source `source`.
+    struct PredictiveJoin {
+        let table: String
+        let alias: String
+        let source: Int
+    }
+
     /// A `MATCH()` of a full-text index: the FTS table, joined as `alias` to source `source`.
     struct FullTextMatch {
         let table: String
@@ -111,8 +121,9 @@ struct QueryCompiler {
         for match in fullTextMatches.values.sorted(by: { $0.alias < $1.alias }) {
             from += " JOIN \(match.table) AS \(match.alias) ON \(match.alias).docid = \(sources[match.source].column("sequence"))"
         }
+        var whereSQL = ""
         if let clause = statement.whereClause {
-            from += " WHERE " + (try compile(clause, CompileContext(.whereClause, at: "WHERE")).sql)
+            whereSQL = " WHERE " + (try compile(clause, CompileContext(.whereClause, at: "WHERE")).sql)
         }
         if !statement.groupBy.isEmpty && sources.count == 1 { projection = Projection() }
 
@@ -154,6 +165,13 @@ struct QueryCompiler {
             clauses += " ORDER BY \(sources[0].column("sequence"))"
         }
 
+        // The predictive indexes the clauses read (found while compiling them).
+        for join in predictiveJoins.values.sorted(by: { $0.alias < $1.alias }) {
+            let source = sources[join.source]
+            from += " \(source.join == .leftOuter ? "LEFT JOIN" : "JOIN") \(join.table) AS \(join.alias)"
+                + " ON \(join.alias).sequence = \(source.column("sequence"))"
+        }
+        from += whereSQL
         var sql = (statement.distinct ? "SELECT DISTINCT " : "SELECT ") + columnSQL.joined(separator: ", ")
         if let projection {
             let inner = projection.columns.isEmpty ? ["NULL AS p0"]

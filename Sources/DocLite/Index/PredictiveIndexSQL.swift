@@ -1,0 +1,45 @@
+/// The SQL of a predictive index on a collection: a table caching each live
+/// document's prediction by one model for one input (the whole prediction,
+/// encoded as a body; NULL when the model gave none), filled when the index is
+/// created and kept up to date by triggers on the live table, so the model is
+/// called as documents are saved and never by a query that reads the index.
+/// A value index on each of `properties` of the prediction serves queries
+/// filtering or sorting on them. A document's row has its sequence.
+struct PredictiveIndexSQL {
+    /// The table's name (also the prefix of its triggers and indexes).
+    let table: String
+    let collection: Int64
+
+    /// The key by which queries find the index: the model and the compiled input.
+    static func key(model: String, input: String) -> ByteString {
+        ByteString(model + "\u{0}" + input)
+    }
+
+    /// Creates the table, its property indexes, fills it and creates its
+    /// triggers. `input` is compiled SQL over the live table's columns.
+    func create(model: String, input: String, properties: [String]) -> [String] {
+        let live = Schema.liveTable(collection)
+        let predict = "doc_prediction(\(SQLLiteral.string(model)), \(input))"
+        func insert(_ rows: String) -> String {
+            "INSERT INTO \(table) (sequence, prediction) SELECT sequence, \(predict) FROM \(live) WHERE \(rows);"
+        }
+        return ["CREATE TABLE \(table) (sequence INTEGER PRIMARY KEY, prediction BLOB)"]
+            + properties.enumerated().map { i, path in
+                "CREATE INDEX \(table)_\(i) ON \(table) (doc_value(prediction, \(SQLLiteral.string(path))))"
+            }
+            + [
+                insert("1"),
+                "CREATE TRIGGER \(table)_ins AFTER INSERT ON \(live) BEGIN \(insert("sequence = new.sequence")) END",
+                """
+                CREATE TRIGGER \(table)_upd AFTER UPDATE OF sequence, body ON \(live) BEGIN
+                    DELETE FROM \(table) WHERE sequence = old.sequence; \(insert("sequence = new.sequence")) END
+                """,
+                "CREATE TRIGGER \(table)_del AFTER DELETE ON \(live) BEGIN DELETE FROM \(table) WHERE sequence = old.sequence; END",
+            ]
+    }
+
+    /// Drops the table (with its indexes) and its triggers.
+    var drop: [String] {
+        ["ins", "upd", "del"].map { "DROP TRIGGER IF EXISTS \(table)_\($0)" } + ["DROP TABLE IF EXISTS \(table)"]
+    }
+}
