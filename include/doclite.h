@@ -1165,6 +1165,39 @@ typedef struct {
 bool CBLCollection_CreateFullTextIndex(CBLCollection* collection, const char* name, CBLFullTextIndexConfiguration config,
                                        CBLError* outError);
 
+/** An array index (Couchbase Lite 3.2's): the elements of the array at `path` (one property
+    path, such as "tags" or "contacts"; the nested form "a[].b" is not offered), so that a query
+    that UNNESTs that path and filters on the element, or on `expressions` of it, reads the index.
+    `expressions` (optional) in `expressionLanguage`: a comma-separated SQL++ list (`type, city`)
+    or a JSON array (`[[".type"], [".city"]]`) over an element; NULL indexes the elements. */
+typedef struct {
+    CBLQueryLanguage expressionLanguage;
+    const char* path;
+    const char* expressions;
+} CBLArrayIndexConfiguration;
+
+/** Creates an array index. The same definition again is a no-op; a different one under the same name replaces it. */
+bool CBLCollection_CreateArrayIndex(CBLCollection* collection, const char* name, CBLArrayIndexConfiguration config,
+                                    CBLError* outError);
+
+/** A predictive index: each document's prediction by the registered model `model` for `input`
+    (one expression in `expressionLanguage`: `{'photo': photo}`, or `{"photo": [".photo"]}`),
+    computed as documents are saved and cached, so that a query calling PREDICTION() with that
+    model and input reads the cache and calls the model for no row. `properties` (optional): a
+    JSON array of the prediction's property paths (`["label"]`) to keep a value index on. */
+typedef struct {
+    CBLQueryLanguage expressionLanguage;
+    const char* model;
+    const char* input;
+    const char* properties;
+} CBLPredictiveIndexConfiguration;
+
+/** Creates a predictive index (the model is called for every document now, and as documents
+    are saved: while it is unregistered, those saves fail). The same definition again is a no-op;
+    a different one under the same name replaces it. */
+bool CBLCollection_CreatePredictiveIndex(CBLCollection* collection, const char* name, CBLPredictiveIndexConfiguration config,
+                                         CBLError* outError);
+
 /** Deletes the index `name`; a missing index is not an error. */
 bool CBLCollection_DeleteIndex(CBLCollection* collection, const char* name, CBLError* outError);
 

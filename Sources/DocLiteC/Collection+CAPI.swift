@@ -178,6 +178,46 @@ public func CBLCollection_CreateFullTextIndex(_ handle: OpaquePointer?, _ name: 
 }
 
 @c @implementation
+public func CBLCollection_CreateArrayIndex(_ handle: OpaquePointer?, _ name: UnsafePointer<CChar>?,
+                                          _ config: CBLArrayIndexConfiguration, _ outError: UnsafeMutablePointer<CBLError>?) -> Bool {
+    bridge(outError, failure: false) {
+        let target = try collection(handle)
+        let path = try string(config.path, "array index path")
+        let expressions = try optionalString(config.expressions, "index expressions")
+        let configuration = try indexLanguage(config.expressionLanguage) == .sqlpp
+            ? ArrayIndexConfiguration(path: path, expressions: expressions.map { [$0] })
+            : ArrayIndexConfiguration(path: path, json: expressions)
+        try target.createIndex(withName: try string(name, "index name"), config: configuration)
+        return true
+    }
+}
+
+@c @implementation
+public func CBLCollection_CreatePredictiveIndex(_ handle: OpaquePointer?, _ name: UnsafePointer<CChar>?,
+                                               _ config: CBLPredictiveIndexConfiguration,
+                                               _ outError: UnsafeMutablePointer<CBLError>?) -> Bool {
+    bridge(outError, failure: false) {
+        let target = try collection(handle)
+        let model = try string(config.model, "model name")
+        let input = try string(config.input, "predictive index input")
+        var properties: [String]?
+        if let text = try optionalString(config.properties, "predictive index properties") {
+            let notPaths = DocLiteError(.invalidParameter, "the predictive index properties must be a JSON array of property paths")
+            guard case .array(let items) = try JSONValue(json: text) else { throw notPaths }
+            properties = try items.map { item in
+                guard case .string(let path) = item else { throw notPaths }
+                return path
+            }
+        }
+        let configuration = try indexLanguage(config.expressionLanguage) == .sqlpp
+            ? PredictiveIndexConfiguration(model: model, input: input, properties: properties)
+            : PredictiveIndexConfiguration(model: model, json: input, properties: properties)
+        try target.createIndex(withName: try string(name, "index name"), config: configuration)
+        return true
+    }
+}
+
+@c @implementation
 public func CBLCollection_DeleteIndex(_ handle: OpaquePointer?, _ name: UnsafePointer<CChar>?,
                                      _ outError: UnsafeMutablePointer<CBLError>?) -> Bool {
     bridge(outError, failure: false) {

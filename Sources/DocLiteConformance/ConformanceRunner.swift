@@ -31,13 +31,19 @@ public struct ConformanceRunner {
     private let loader: DatasetLoader
     private let workDirectory: String
     private let throughSQLPP: Bool
+    private let indexesUnnestedArrays: Bool
 
     /// Reads the cases from `casesFile`; data files come from `dataDirectory`
     /// (by default the `data` folder beside the cases file). `throughSQLPP`:
     /// each JSON query is printed as SQL++ (``Query/sqlpp``) and that text is
     /// what runs, so that the rows show the round trip keeps the query.
-    public init(casesFile: String, dataDirectory: String? = nil, throughSQLPP: Bool = false) throws {
+    /// `indexesUnnestedArrays`: before the query runs, an array index is created
+    /// on each array the query UNNESTs from a document, and a case whose query
+    /// then reads no such index fails.
+    public init(casesFile: String, dataDirectory: String? = nil, throughSQLPP: Bool = false,
+                indexesUnnestedArrays: Bool = false) throws {
         self.throughSQLPP = throughSQLPP
+        self.indexesUnnestedArrays = indexesUnnestedArrays
         let casesURL = URL(fileURLWithPath: casesFile)
         let text = try String(contentsOf: casesURL, encoding: .utf8)
         cases = try text.split(whereSeparator: \.isNewline).map { try ConformanceCase(line: String($0)) }
@@ -94,10 +100,39 @@ public struct ConformanceRunner {
         if expect["error"] != nil {
             return .failed("expected an invalid-query error (\(expect["message"]?.string ?? "")), but the query compiled")
         }
+        var indexed = false
+        if indexesUnnestedArrays {
+            for (i, path) in Self.unnestedDocumentArrays(in: testCase.query).enumerated() {
+                try database.defaultCollection().createIndex(withName: "unnest\(i)", config: ArrayIndexConfiguration(path: path))
+                indexed = true
+            }
+        }
         let results = try query.execute()
         let rows = results.allResults()
         if let error = results.error { throw error }
+        if indexed, try !query.explain().contains(" arr1_") {
+            return .failed("the query read no array index: \(try query.explain())")
+        }
         return ResultComparison(expect: expect, columns: query.columnNames, rows: rows.map(\.values)).outcome
+    }
+
+    /// The paths, within the documents, of the arrays a JSON query UNNESTs from
+    /// a document source (`[".person.likes"]` → `likes`; an UNNEST of another
+    /// UNNEST's elements is left out).
+    static func unnestedDocumentArrays(in query: JSONValue) -> [String] {
+        guard case .dictionary(let members) = query, case .array(let from)? = members["FROM"] else { return [] }
+        var unnestAliases: Set<String> = []
+        var paths: [String] = []
+        for case .dictionary(let item) in from {
+            let alias = (item["AS"] ?? item["as"])?.string?.lowercased()
+            guard case .array(let unnest)? = item["UNNEST"] ?? item["unnest"], let property = unnest.first?.string,
+                  property.hasPrefix(".") else { continue }
+            let components = property.dropFirst().split(separator: ".").map(String.init)
+            if let alias { unnestAliases.insert(alias) }
+            guard components.count >= 2, !unnestAliases.contains(components[0].lowercased()) else { continue }
+            paths.append(components.dropFirst().joined(separator: "."))
+        }
+        return paths
     }
 
     private func makeQuery(_ text: JSONValue, in database: Database) throws -> Query {

@@ -56,6 +56,37 @@ int main(void) {
     CBL_Release(rows);
     CHECK(state.calls >= 3);
 
+    /* A predictive index: the model is called as the index is built and as documents are
+       saved; a query with the same model and input reads the cache and calls it for no row. */
+    CBLPredictiveIndexConfiguration predictive = {kCBLN1QLLanguage, "length", "{'text': text}", "[\"parity\"]"};
+    CHECK_OK(CBLCollection_CreatePredictiveIndex(docs, "lengths", predictive, &err), err);
+    int built = state.calls;
+    CHECK(built >= 6);   /* (3 documents read by the query above, then 3 by the index) */
+    CBLQuery* cached = CBLDatabase_CreateQuery(db, kCBLN1QLLanguage,
+        "SELECT META().id FROM _ WHERE PREDICTION(length, {'text': text}).parity = 'even'", NULL, &err);
+    CHECK_OK(cached != NULL, err);
+    size_t count = 0;
+    char* ids = query_rows_text(cached, &count, NULL);
+    CHECK(count == 1 && ids && strstr(ids, "\"b\""));
+    free(ids);
+    CHECK(state.calls == built);
+    char* plan = CBLQuery_Explain(cached, &err);
+    CHECK(plan && strstr(plan, "USING INDEX pred"));
+    CBL_FreeString(plan);
+    save_json(docs, "d", "{\"text\": \"sixsix\"}");
+    CHECK(state.calls == built + 1);
+    ids = query_rows_text(cached, &count, NULL);
+    CHECK(count == 2 && state.calls == built + 1);
+    free(ids);
+    CBL_Release(cached);
+    CBLPredictiveIndexConfiguration badProperties = {kCBLN1QLLanguage, "length", "{'text': text}", "[1]"};
+    CHECK(!CBLCollection_CreatePredictiveIndex(docs, "bad", badProperties, &err));
+    CHECK_ERROR(err, kCBLDomain, kCBLErrorInvalidParameter, "JSON array of property paths");
+    CBLPredictiveIndexConfiguration noModel = {kCBLN1QLLanguage, NULL, "{'text': text}", NULL};
+    CHECK(!CBLCollection_CreatePredictiveIndex(docs, "bad", noModel, &err));
+    CHECK_ERROR(err, kCBLDomain, kCBLErrorInvalidParameter, "model name");
+    CHECK_OK(CBLCollection_DeleteIndex(docs, "lengths", &err), err);
+
     /* Unregistered: the callback hears it once; queries fail naming the model. */
     CBL_UnregisterPredictiveModel("length");
     CHECK(state.unregistered == 1);

@@ -2,6 +2,7 @@
 /// compiler emits for each expression, so that SQLite's planner uses them
 /// for equality, ranges and ORDER BY (``Query/explain()`` shows it).
 /// Full-text indexes: FTS4 tables kept up to date by triggers (``FullTextIndexSQL``).
+/// Array indexes: tables of array elements kept by triggers (``ArrayIndexSQL``).
 /// Predictive indexes: tables of cached predictions kept by triggers (``PredictiveIndexSQL``).
 extension Collection {
     /// Creates a value or full-text index from a configuration. Creating the
@@ -15,6 +16,9 @@ extension Collection {
             try createIndex(name: name, kind: .fullText(ignoreAccents: config.ignoreAccents, language: config.language),
                             expressions: try Self.expressions(config.expressions, config.expressionLanguage),
                             where: try Self.condition(config.whereClause, config.expressionLanguage))
+        case let config as ArrayIndexConfiguration:
+            let expressions = try config.expressions.map { try Self.expressions($0, config.expressionLanguage) } ?? []
+            try createIndex(name: name, kind: .array(path: config.path), expressions: expressions, where: nil)
         case let config as PredictiveIndexConfiguration:
             let input = try Self.expressions(config.expressionLanguage == .json ? ["[\(config.input)]"] : [config.input], config.expressionLanguage)
             guard input.count == 1 else { throw DocLiteError(.invalidQuery, "a predictive index takes one input expression") }
@@ -39,6 +43,8 @@ extension Collection {
         case let index as FullTextIndex:
             try createIndex(name: name, kind: .fullText(ignoreAccents: index.ignoresAccents, language: index.languageCode),
                             expressions: try properties(index.items.map(\.path)), where: nil)
+        case let index as ArrayIndex:
+            try createIndex(name: name, kind: .array(path: index.path), expressions: index.expressions, where: nil)
         case let index as PredictiveIndex:
             try createIndex(name: name, kind: .predictive(model: index.model, properties: index.properties ?? []),
                             expressions: [index.input], where: nil)
@@ -84,6 +90,9 @@ extension Collection {
             definition["type"] = .string(kind.typeName)
             definition["ignoreAccents"] = .bool(ignoreAccents)
             if let language { definition["language"] = .string(language) }
+        case .array(let path):
+            definition["type"] = .string(kind.typeName)
+            definition["path"] = .string(path)
         case .predictive(let model, let properties):
             guard !model.isEmpty else { throw DocLiteError(.invalidParameter, "a predictive index needs a model name") }
             definition["type"] = .string(kind.typeName)
@@ -95,8 +104,10 @@ extension Collection {
             let properties = try kind.predictedProperties.map { path in
                 PropertyPath.format(try PropertyPath.parse(path.hasPrefix(".") ? String(path.dropFirst()) : path))
             }
+            let array = try kind.arrayPath.map { path in try Self.arrayProperty(path) }
             let compiled = try expressions.enumerated().map { i, expression in
-                try QueryCompiler.compileIndexExpression(expression, collection: self, database: database, at: "expressions[\(i)]")
+                try QueryCompiler.compileIndexExpression(expression, collection: self, database: database, at: "expressions[\(i)]",
+                                                         elementsOf: array)
             }
             let conditionSQL = try condition.map {
                 try QueryCompiler.compileIndexExpression($0, collection: self, database: database, at: "where")
@@ -123,6 +134,11 @@ extension Collection {
                     try connection.execute(PredictiveIndexSQL(table: sqlName, collection: id).create(model: model, input: compiled[0],
                                                                                                    properties: properties))
                     recorded = [model, compiled[0]]
+                case .array:
+                    sqlName = Self.sqlIndexName(prefix: "arr", collection: id, name: name)
+                    let arraySQL = try QueryCompiler.compileIndexExpression(array!, collection: self, database: database, at: "path")
+                    try connection.execute(ArrayIndexSQL(table: sqlName, collection: id).create(array: arraySQL, expressions: compiled))
+                    if case .property(let path) = array! { recorded = [PropertyPath.format(path)] + compiled }
                 }
                 try connection.withStatement("""
                     INSERT INTO indexes (collection, name, type, definition, sql_name, sql_expressions) VALUES (?, ?, ?, ?, ?, ?)
@@ -137,6 +153,18 @@ extension Collection {
                 }
                 try database.indexesChanged()
             }
+        }
+    }
+
+    /// The property an array index's `path` names; nested arrays (`a[].b`) are not offered.
+    private static func arrayProperty(_ path: String) throws -> QueryExpression {
+        guard !path.contains("[]") else {
+            throw DocLiteError(.unsupported, "array index path '\(path)': nested arrays ('[]') are not supported; index the outer array")
+        }
+        do {
+            return .property(try PropertyPath.parse(path))
+        } catch let error as DocLiteError {
+            throw DocLiteError(.invalidParameter, "array index path '\(path)': \(error.message)")
         }
     }
 
@@ -203,6 +231,8 @@ enum IndexKind: Equatable {
     case fullText(ignoreAccents: Bool, language: String?)
     /// The model's predictions for the one expression, with value indexes on `properties`.
     case predictive(model: String, properties: [String])
+    /// The elements of the array at `path`, indexed by the expressions (none: the elements).
+    case array(path: String)
 
     /// The `type` recorded in the `indexes` table.
     var typeName: String {
@@ -210,10 +240,16 @@ enum IndexKind: Equatable {
         case .value: "value"
         case .fullText: "full-text"
         case .predictive: Self.predictiveTypeName
+        case .array: Self.arrayTypeName
         }
     }
 
-    static let predictiveTypeName = "predictive"
+    static let predictiveTypeName = "predictive", arrayTypeName = "array"
+
+    /// An array index's path (nil for other kinds).
+    var arrayPath: String? {
+        if case .array(let path) = self { path } else { nil }
+    }
 
     /// The prediction's properties a predictive index indexes (none for other kinds).
     var predictedProperties: [String] {
@@ -252,6 +288,8 @@ extension Database {
                 try connection.execute("DROP INDEX IF EXISTS \(index.sqlName)")
             case IndexKind.predictiveTypeName:
                 try connection.execute(PredictiveIndexSQL(table: index.sqlName, collection: collection.id).drop)
+            case IndexKind.arrayTypeName:
+                try connection.execute(ArrayIndexSQL(table: index.sqlName, collection: collection.id).drop)
             default:
                 try connection.execute(FullTextIndexSQL(table: index.sqlName, collection: collection.id).drop)
             }
@@ -267,10 +305,10 @@ extension Database {
     /// Reloads the indexed expressions after an index change in this
     /// connection's transaction (restored if the transaction rolls back).
     func indexesChanged() throws {
-        let before = (indexedExpressions, fullTextIndexes, predictiveIndexes)
+        let before = (indexedExpressions, fullTextIndexes, predictiveIndexes, arrayIndexes)
         try loadIndexedExpressions()
         transaction.undo.append { [unowned self] in
-            (indexedExpressions, fullTextIndexes, predictiveIndexes) = before
+            (indexedExpressions, fullTextIndexes, predictiveIndexes, arrayIndexes) = before
             indexGeneration += 1
         }
     }
@@ -281,6 +319,7 @@ extension Database {
         var loaded: [Int64: Set<ByteString>] = [:]
         var fullText: [Int64: [ByteString: String]] = [:]
         var predictive: [Int64: [ByteString: String]] = [:]
+        var arrays: [Int64: [ByteString: String]] = [:]
         try openConnection().withStatement("SELECT collection, type, name, sql_name, sql_expressions FROM indexes") { rows in
             while try rows.step() {
                 let expressions = Self.expressions(rows.string(4))
@@ -289,15 +328,18 @@ extension Database {
                     loaded[rows.int64(0), default: []].formUnion(expressions.map { ByteString($0) })
                 case IndexKind.predictiveTypeName where expressions.count == 2:
                     predictive[rows.int64(0), default: [:]][PredictiveIndexSQL.key(model: expressions[0], input: expressions[1])] = rows.string(3)
+                case IndexKind.arrayTypeName where !expressions.isEmpty:
+                    arrays[rows.int64(0), default: [:]][ByteString(expressions[0])] = rows.string(3)
                 default:
                     fullText[rows.int64(0), default: [:]][ByteString(rows.string(2))] = rows.string(3)
                 }
             }
         }
-        if loaded != indexedExpressions || fullText != fullTextIndexes || predictive != predictiveIndexes {
+        if loaded != indexedExpressions || fullText != fullTextIndexes || predictive != predictiveIndexes || arrays != arrayIndexes {
             indexedExpressions = loaded
             fullTextIndexes = fullText
             predictiveIndexes = predictive
+            arrayIndexes = arrays
             indexGeneration += 1
         }
     }

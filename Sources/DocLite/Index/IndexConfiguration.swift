@@ -113,6 +113,36 @@ public struct PredictiveIndexConfiguration: IndexConfiguration {
     }
 }
 
+/// An array index (Couchbase Lite 3.2's): the elements of the array at `path`
+/// in every document, so that a query that UNNESTs that path and filters on
+/// the element (or on `expressions` of it: `type`, `address.city`) reads an
+/// index instead of every document. `path` is one property path (`tags`,
+/// `contacts`); Couchbase Lite's nested form `contacts[].phones` is not
+/// offered. `expressions` are SQL++ expressions over an element; nil indexes
+/// the element itself.
+public struct ArrayIndexConfiguration: IndexConfiguration {
+    /// The array's property path.
+    public let path: String
+    /// The element expressions indexed, if any; for ``init(path:json:)``, one string: the JSON array.
+    public let expressions: [String]?
+    let expressionLanguage: IndexExpressionLanguage
+
+    /// An array index on the array at `path`, indexing the SQL++ `expressions` of its elements (nil: the elements).
+    public init(path: String, expressions: [String]? = nil) {
+        self.path = path
+        self.expressions = expressions
+        expressionLanguage = .sqlpp
+    }
+
+    /// An array index on the array at `path`, indexing the JSON array `expressions`
+    /// over its elements (`[[".type"]]`; nil: the elements).
+    public init(path: String, json expressions: String?) {
+        self.path = path
+        self.expressions = expressions.map { [$0] }
+        expressionLanguage = .json
+    }
+}
+
 /// An index built with ``IndexBuilder``, for ``Collection/createIndex(_:name:)``.
 public protocol Index: Sendable {}
 
@@ -151,6 +181,12 @@ public struct FullTextIndexItem: Sendable {
 
     /// The property at `path`.
     public static func property(_ path: String) -> FullTextIndexItem { FullTextIndexItem(path: path) }
+}
+
+/// An array index (``IndexBuilder/arrayIndex(path:expressions:)``).
+public struct ArrayIndex: Index {
+    let path: String
+    let expressions: [QueryExpression]
 }
 
 /// A predictive index (``IndexBuilder/predictiveIndex(model:input:properties:)``).

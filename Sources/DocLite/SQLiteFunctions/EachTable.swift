@@ -3,9 +3,12 @@ import CSQLite
 /// `doc_each(value)`: a table-valued function with one row per element of an
 /// array, or per member of a dict, held in a runtime value (a container blob):
 /// column `key` is the member's key (NULL for array elements), column `value`
-/// the element as a runtime value (``RuntimeSubtype``). A scalar (JSON null
-/// included) is one row holding itself, as in LiteCore's `fl_each`; MISSING
-/// has no rows. ANY / EVERY and UNNEST compile to it.
+/// the element as a runtime value (``RuntimeSubtype``), column `element` the
+/// element in result form (a boolean encoded: UNNEST reads it through
+/// `doc_element`, as it reads an array index's elements, so that a boolean
+/// keeps its type where SQLite drops subtypes). A scalar (JSON null included)
+/// is one row holding itself, as in LiteCore's `fl_each`; MISSING has no rows.
+/// ANY / EVERY and UNNEST compile to it.
 enum EachTable {
     /// Registers `doc_each`; dict keys are read with the registrar's keys.
     static func register(with registrar: FunctionRegistrar) {
@@ -16,7 +19,7 @@ enum EachTable {
     }
 
     /// Column numbers, as declared in `xConnect`.
-    private static let keyColumn: Int32 = 0, valueColumn: Int32 = 1, inputColumn: Int32 = 2
+    private static let keyColumn: Int32 = 0, valueColumn: Int32 = 1, inputColumn: Int32 = 2, elementColumn: Int32 = 3
 
     /// The rows of one scan: a copy of the container and its children's offsets.
     private final class Cursor {
@@ -77,7 +80,7 @@ enum EachTable {
         let module = UnsafeMutablePointer<sqlite3_module>.allocate(capacity: 1)
         module.initialize(to: sqlite3_module())
         module.pointee.xConnect = { db, keys, _, _, table, _ in
-            let rc = sqlite3_declare_vtab(db, "CREATE TABLE x(key, value, input HIDDEN)")
+            let rc = sqlite3_declare_vtab(db, "CREATE TABLE x(key, value, input HIDDEN, element)")
             guard rc == SQLITE_OK else { return rc }
             guard let raw = sqlite3_malloc(Int32(MemoryLayout<csqlite_each_table>.size)) else { return SQLITE_NOMEM }
             let each = raw.bindMemory(to: csqlite_each_table.self, capacity: 1)
@@ -147,6 +150,12 @@ enum EachTable {
                     sqlite3_result_value(context, scalar)
                 } else {
                     cursor.container.withUnsafeBytes { RuntimeSubtype.setResult(context, Body($0), at: cursor.offsets[cursor.index]) }
+                }
+            case EachTable.elementColumn:
+                if let scalar = cursor.scalar {
+                    FunctionResult.setResultForm(context, scalar)
+                } else {
+                    cursor.container.withUnsafeBytes { RuntimeSubtype.setResultColumn(context, Body($0), at: cursor.offsets[cursor.index]) }
                 }
             default:
                 sqlite3_result_null(context)

@@ -5,6 +5,8 @@ import CSQLite
 ///
 /// - `doc_result(body, path)` / `doc_result(value)`: a result column; a boolean
 ///   comes back as an encoded blob so that it reads back as a boolean.
+/// - `doc_element(element)`: an UNNEST's element, given in result form (`doc_each`'s
+///   `element`, or an array index's stored element), as a runtime value.
 /// - `doc_bool(x)`: x marked as a boolean (subtype), for the constructors below.
 /// - `doc_array(v…)`, `doc_dict(k, v, …)`: array and dictionary literals (MISSING values dropped).
 /// - `doc_concat(v…)`: `||`: text of each value (null → "null", booleans → "true"/"false",
@@ -29,13 +31,10 @@ enum QueryFunctions {
             }
         }
         add("doc_result", 1, readsSubtypes: true) { context, _, argv in
-            let value = argv![0]
-            if sqlite3_value_type(value) == SQLITE_INTEGER, sqlite3_value_subtype(value) == RuntimeSubtype.boolean {
-                var tag = sqlite3_value_int64(value) != 0 ? BodyTag.true : BodyTag.false
-                sqlite3_result_blob(context, &tag, 1, csqlite_transient())
-            } else {
-                sqlite3_result_value(context, value)
-            }
+            FunctionResult.setResultForm(context, argv![0])
+        }
+        add("doc_element", 1, readsSubtypes: true) { context, _, argv in
+            FunctionResult.setRuntimeForm(context, argv![0])
         }
         add("doc_bool", 1, readsSubtypes: true) { context, _, argv in
             // MISSING and JSON null (a boolean function's null result) pass through.

@@ -126,4 +126,26 @@ enum FunctionResult {
         let subtype = sqlite3_value_subtype(value)
         if subtype != 0 { sqlite3_result_subtype(context, subtype) }
     }
+
+    /// A runtime value in result form, which needs no subtype: a boolean as its
+    /// encoded blob; anything else as it is.
+    static func setResultForm(_ context: OpaquePointer?, _ value: OpaquePointer?) {
+        if sqlite3_value_type(value) == SQLITE_INTEGER, sqlite3_value_subtype(value) == RuntimeSubtype.boolean {
+            var tag = sqlite3_value_int64(value) != 0 ? BodyTag.true : BodyTag.false
+            sqlite3_result_blob(context, &tag, 1, csqlite_transient())
+        } else {
+            sqlite3_result_value(context, value)
+        }
+    }
+
+    /// A value in result form as a runtime value: an encoded boolean or unsigned
+    /// integer decoded (a boolean with its subtype); anything else as it is.
+    static func setRuntimeForm(_ context: OpaquePointer?, _ value: OpaquePointer?) {
+        if sqlite3_value_type(value) == SQLITE_BLOB, case let bytes = QueryFunctions.blob(value), !bytes.isEmpty,
+           case let body = Body(bytes), body.type(at: 0) == .boolean || body.type(at: 0) == .unsigned {
+            RuntimeSubtype.setResult(context, body, at: 0)
+        } else {
+            setArgument(context, value)
+        }
+    }
 }

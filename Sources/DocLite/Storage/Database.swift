@@ -46,6 +46,8 @@ public final class Database: @unchecked Sendable {
     /// The predictive indexes of each collection: model and compiled input
     /// (``PredictiveIndexSQL/key(model:input:)``) → table.
     var predictiveIndexes: [Int64: [ByteString: String]] = [:]
+    /// The array indexes of each collection: the array's path → table.
+    var arrayIndexes: [Int64: [ByteString: String]] = [:]
     var indexGeneration = 0
 
     /// Opens the database `name` in `config.directory`, creating it when missing.

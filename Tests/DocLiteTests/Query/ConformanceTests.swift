@@ -26,6 +26,18 @@ final class ConformanceTests: XCTestCase {
         print("conformance through SQL++: \(report.summary)")
     }
 
+    /// The UNNEST cases again with an array index on each array they unnest
+    /// from a document: the queries read the indexes and return the same rows.
+    func testUnnestCasesWithArrayIndexes() throws {
+        let runner = try ConformanceRunner(casesFile: try Self.casesFile(), indexesUnnestedArrays: true)
+        var report = runner.run(matching: "c4/unnest/")
+        report.outcomes += runner.run(matching: "qt/unnest/").outcomes
+        XCTAssertTrue(report.failed.isEmpty, "\(report.failed)")
+        XCTAssertEqual(report.passed, report.outcomes.count)
+        XCTAssertGreaterThanOrEqual(report.passed, 5)
+        print("UNNEST cases with array indexes: \(report.summary)")
+    }
+
     private static func casesFile() throws -> String {
         try SharedFolder.path("conformance/cases.jsonl")
     }

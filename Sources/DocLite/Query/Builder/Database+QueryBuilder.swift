@@ -23,6 +23,12 @@ extension IndexBuilder {
     public static func predictiveIndex(model: String, input: ExpressionProtocol, properties: [String]? = nil) -> PredictiveIndex {
         PredictiveIndex(model: model, input: input.node, properties: properties)
     }
+
+    /// An array index on the array at `path`, indexing `expressions` of its elements
+    /// (`Expression.property("type")` is an element's `type`); none: the elements.
+    public static func arrayIndex(path: String, expressions: [ExpressionProtocol] = []) -> ArrayIndex {
+        ArrayIndex(path: path, expressions: expressions.map(\.node))
+    }
 }
 
 extension ValueIndexItem {

@@ -19,11 +19,16 @@ struct ResolvedSource {
     /// Whether the query reads `_deleted` or `META()` of this source, so that
     /// tombstones are included (Couchbase Lite's rule).
     var includesDeleted = false
+    /// For an UNNEST an array index serves: the index's table, and the source
+    /// whose documents' array it unnests.
+    var arrayIndex: (table: String, owner: Int)?
 
-    /// `column` qualified with the SQL alias; an UNNEST's body is its element (`doc_each`'s `value`).
+    /// `column` qualified with the SQL alias. An UNNEST's body is its element,
+    /// read from its result form, the column `element` of `doc_each` or of an
+    /// array index's table (see ``QueryFunctions``' `doc_element`).
     func column(_ column: String) -> String {
-        let column = unnest != nil && column == "body" ? "value" : column
-        return sqlAlias.map { "\($0).\(column)" } ?? column
+        guard unnest != nil, column == "body" else { return sqlAlias.map { "\($0).\(column)" } ?? column }
+        return "doc_element(\(self.column("element")))"
     }
 
     /// Whether a path starting with `name` is qualified with this source.

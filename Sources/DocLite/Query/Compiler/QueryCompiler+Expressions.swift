@@ -13,6 +13,10 @@ struct SQLFragment {
     var kind: Kind
     /// For a document property: the qualified body column, the path text, and the collection.
     var property: (body: String, path: String, collectionID: Int64)?
+    /// SQL that is already the value's result form: an array index's stored element,
+    /// read as it is rather than through an expression SQLite may take from the index
+    /// (where a boolean's subtype is lost).
+    var resultForm: String?
 
 }
 
@@ -22,6 +26,7 @@ extension QueryCompiler {
         if let property = fragment.property {
             return projected("doc_result(\(property.body), \(SQLLiteral.string(property.path)))")
         }
+        if let resultForm = fragment.resultForm { return resultForm }
         return fragment.kind == .any ? "doc_result(\(fragment.sql))" : fragment.sql
     }
 

@@ -26,13 +26,18 @@ extension QueryCompiler {
         readsBodies = true
         let body = source.column("body"), pathText = PropertyPath.format(rest)
         let value = "doc_value(\(body), \(SQLLiteral.string(pathText)))"
-        return SQLFragment(sql: context.resultFormOnly ? value : projected(value), kind: .any, property: (body, pathText, source.collection.id))
+        // (An element an array index holds is not read in place: the fused forms would keep SQLite from the index.)
+        let property = source.arrayIndex == nil ? (body, pathText, source.collection.id) : nil
+        return SQLFragment(sql: context.resultFormOnly ? value : projected(value), kind: .any, property: property)
     }
 
     /// The whole document of source `index`; for an UNNEST its element, a
-    /// runtime value (a boolean element keeps its type).
+    /// runtime value whose result form is the stored element (a boolean element keeps its type).
     mutating func wholeSource(_ index: Int) -> SQLFragment {
-        SQLFragment(sql: projected(sources[index].column("body")), kind: sources[index].unnest != nil ? .any : .scalar)
+        let source = sources[index]
+        var fragment = SQLFragment(sql: projected(source.column("body")), kind: source.unnest != nil ? .any : .scalar)
+        if source.unnest != nil { fragment.resultForm = projected(source.column("element")) }
+        return fragment
     }
 
     /// The source a property path reads and the path within its documents.

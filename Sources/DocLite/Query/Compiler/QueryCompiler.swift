@@ -96,6 +96,7 @@ struct QueryCompiler {
         try QueryValidator.validate(statement)
         sources = try ResolvedSource.resolve(statement.from, in: database)
         try markSourcesReadingDeleted(statement)
+        resolveArrayIndexes()
         try resolveFullTextMatches(statement)
         for item in statement.what {   // duplicates are rejected by ColumnNaming below
             if let alias = item.alias { resultAliases[ByteString(alias)] = item.expression }
@@ -107,6 +108,10 @@ struct QueryCompiler {
         var from = ""
         for (i, source) in sources.enumerated() {
             if let unnest = source.unnest {   // a row per element (none for an empty or MISSING array)
+                if let (table, owner) = source.arrayIndex {
+                    from += " JOIN \(table) AS \(source.sqlAlias!) ON \(source.column("sequence")) = \(sources[owner].column("sequence"))"
+                    continue
+                }
                 let array = try compile(unnest, CompileContext(.unnest, at: "FROM[\(i)].UNNEST")).sql
                 from += " JOIN doc_each(\(array)) AS \(source.sqlAlias!)"
                 continue
@@ -244,6 +249,19 @@ struct QueryCompiler {
         for child in expression.children { try markReadingDeleted(child) }
     }
 
+    // MARK: Array indexes
+
+    /// Marks the UNNESTs an array index serves: those of a property path of a
+    /// document source (live documents only) whose collection has an array index on that path.
+    private mutating func resolveArrayIndexes() {
+        for i in sources.indices {
+            guard case .property(let path)? = sources[i].unnest, let (owner, rest) = try? resolve(path),
+                  sources[owner].unnest == nil, !sources[owner].includesDeleted, !rest.isEmpty,
+                  let table = database.arrayIndexes[sources[owner].collection.id]?[ByteString(PropertyPath.format(rest))] else { continue }
+            sources[i].arrayIndex = (table, owner)
+        }
+    }
+
     // MARK: Full-text search
 
     /// Finds the `MATCH()`es of the WHERE clause, which may stand only at its
@@ -298,13 +316,15 @@ struct QueryCompiler {
     // MARK: Index expressions
 
     /// Compiles an index expression (or a partial index's condition) for
-    /// `collection`: the same SQL a query emits, with unqualified columns.
+    /// `collection`: the same SQL a query emits, with unqualified columns. With
+    /// `elementsOf`, an array index's element expression: the SQL a query emits
+    /// over an UNNEST alias of that array (the element is the column `value`).
     static func compileIndexExpression(_ expression: QueryExpression, collection: Collection, database: Database,
-                                       at location: String) throws -> String {
+                                       at location: String, elementsOf array: QueryExpression? = nil) throws -> String {
         try QueryValidator.validate(expression, at: location)
         var compiler = QueryCompiler(database: database)
         compiler.sources = [ResolvedSource(collection: collection, alias: collection.name, hasExplicitAlias: false,
-                                           columnName: collection.name, sqlAlias: nil, join: nil, on: nil)]
+                                           columnName: collection.name, sqlAlias: nil, join: nil, on: nil, unnest: array)]
         let fragment = try compiler.compile(expression, CompileContext(.index, at: location))
         guard compiler.parameterNames.isEmpty else {
             throw QueryValidator.error(at: location, "an index expression cannot use parameters")
