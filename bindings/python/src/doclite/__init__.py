@@ -11,7 +11,8 @@ Lite's query language (SQL++ and LiteCore's JSON queries).
 
 from ._builder import (ArrayFunction, BuiltQuery, Collation, DataSource, Expression, Function, Join, Meta, Ordering,
                        QueryBuilder, SelectResult)
-from ._database import Collection, Database, Document, open
+from ._blob import Blob, BlobReadStream
+from ._database import Collection, Database, Document, MaintenanceType, open
 from ._errors import (BadDocumentIDError, BusyError, ConflictError, DocLiteError, InvalidJSONError,
                       InvalidParameterError, InvalidQueryError, InvalidQueryParameterError, NotFoundError,
                       NotOpenError)
@@ -24,7 +25,8 @@ from ._query import Query, ResultSet, Row
 __version__ = _borrowed_text(_lib.CBL_Version())
 
 __all__ = [
-    "open", "register_model", "unregister_model", "Database", "Collection", "Document", "Query", "ResultSet", "Row",
+    "open", "register_model", "unregister_model", "Database", "Collection", "Document", "Blob", "BlobReadStream",
+    "MaintenanceType", "Query", "ResultSet", "Row",
     "QueryBuilder", "BuiltQuery", "ArrayFunction", "SelectResult", "DataSource", "Join", "Expression", "Meta", "Function", "Ordering",
     "Collation", "PredicateQueryBuilder", "ListenerToken", "CollectionChange", "QueryChange", "listener_error",
     "DocLiteError", "NotOpenError", "NotFoundError", "ConflictError", "InvalidParameterError", "BadDocumentIDError",

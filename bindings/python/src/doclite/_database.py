@@ -1,11 +1,13 @@
 """Databases, collections and documents."""
 
 import contextlib
+import enum
 from typing import Any, Callable, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 import json
 import os
 
-from ._errors import NotFoundError, NotOpenError, error_from, new_error, owned_result
+from ._blob import Blob, json_default
+from ._errors import InvalidParameterError, NotFoundError, NotOpenError, error_from, new_error, owned_result
 from ._ffi import Handle, borrowed_text, c_string, ffi, lib, owned_text, text
 from ._listeners import CollectionChange, ListenerToken, add_collection_listener, add_document_listener
 from ._query import Query, ResultSet
@@ -14,13 +16,19 @@ DEFAULT = "_default"
 
 
 class Document:
-    """A document: its ID and its properties, read like a dict (`doc["name"]`)."""
+    """A document: its ID and its properties, read like a dict (`doc["name"]`).
 
-    __slots__ = ("id", "properties")
+    A property may hold a Blob (`doc.set_blob("photo", blob)`, or a Blob anywhere in the
+    properties): saving the document stores the blob's content and the document holds
+    its metadata dict. A document read from a collection holds that dict, which
+    `get_blob` turns back into a Blob."""
 
-    def __init__(self, id, properties=None):
+    __slots__ = ("id", "properties", "_collection")
+
+    def __init__(self, id, properties=None, *, _collection=None):
         self.id = id
         self.properties = dict(properties or {})
+        self._collection = _collection   # (the collection it was read from or saved to: for get_blob)
 
     def __getitem__(self, key):
         return self.properties[key]
@@ -40,9 +48,32 @@ class Document:
     def get(self, key: str, default: Any = None) -> Any:
         return self.properties.get(key, default)
 
+    def set_blob(self, key: str, blob: Blob) -> "Document":
+        """Sets the property `key` to `blob` (Couchbase Lite's setBlob); its content is
+        stored when the document is saved. Returns the document."""
+        if not isinstance(blob, Blob):
+            raise TypeError(f"expected a doclite.Blob, got {type(blob).__name__}")
+        self.properties[key] = blob
+        return self
+
+    def get_blob(self, key: str) -> Optional[Blob]:
+        """The blob in the property `key` (Couchbase Lite's blob(forKey:)): a Blob set
+        there, or the blob its metadata dict describes, read from the database of the
+        collection the document was read from or saved to. None when the property is not
+        a blob, or that database does not store its content."""
+        value = self.properties.get(key)
+        if isinstance(value, Blob):
+            return value
+        if not Blob.is_blob(value):
+            return None
+        if self._collection is None:
+            raise InvalidParameterError(f"the document {self.id!r} was not read from or saved to a collection: "
+                                        f"read its blob with Database.get_blob(document[{key!r}])", 1, 9)
+        return self._collection.database.get_blob(value)
+
     def to_json(self) -> str:
-        """The properties as JSON text."""
-        return json.dumps(self.properties, ensure_ascii=False, separators=(",", ":"))
+        """The properties as JSON text (a Blob as its metadata dict)."""
+        return json.dumps(self.properties, ensure_ascii=False, separators=(",", ":"), default=json_default())
 
     def __repr__(self):
         return f"Document({self.id!r}, {self.properties!r})"
@@ -82,7 +113,8 @@ class Collection:
         with self._document(id) as document:
             if document == ffi.NULL:
                 return None
-            return Document(borrowed_text(lib.CBLDocument_ID(document)), json.loads(owned_text(lib.CBLDocument_CreateJSON(document))))
+            return Document(borrowed_text(lib.CBLDocument_ID(document)), json.loads(owned_text(lib.CBLDocument_CreateJSON(document))),
+                            _collection=self)
 
     def __getitem__(self, id: str) -> Document:
         document = self.get(id)
@@ -95,25 +127,29 @@ class Collection:
 
     def save(self, document: Union[Document, Mapping[str, Any]], id: Optional[str] = None) -> Document:
         """Saves a Document, or a dict of properties (under `id`, or a new ID);
-        returns the saved Document."""
+        returns the saved Document. A Blob anywhere in the properties is saved as its
+        metadata dict, and its content stored in the same transaction."""
         if isinstance(document, Document):
             id, properties = document.id, document.properties
         else:
             properties = document
-        body = json.dumps(properties, ensure_ascii=False, allow_nan=False)
+        blobs = []
+        body = json.dumps(properties, ensure_ascii=False, allow_nan=False, default=json_default(blobs))
         error = new_error()
         handle = lib.CBLDocument_CreateWithID(text(id), error) if id is not None else lib.CBLDocument_Create()
         if handle == ffi.NULL:
             raise error_from(error)
         try:
-            if not lib.CBLDocument_SetJSON(handle, body.encode("utf-8"), error) or \
-                    not lib.CBLCollection_SaveDocument(self._handle.pointer, handle, error):
-                raise error_from(error)
-            saved = Document(borrowed_text(lib.CBLDocument_ID(handle)), properties)
+            with self.database._storing(blobs):
+                if not lib.CBLDocument_SetJSON(handle, body.encode("utf-8"), error) or \
+                        not lib.CBLCollection_SaveDocument(self._handle.pointer, handle, error):
+                    raise error_from(error)
+            saved = Document(borrowed_text(lib.CBLDocument_ID(handle)), properties, _collection=self)
         finally:
             lib.CBL_Release(handle)
         if isinstance(document, Document):
             document.id = saved.id
+            document._collection = self
         return saved
 
     def __setitem__(self, id: str, properties: Mapping[str, Any]) -> None:
@@ -123,27 +159,31 @@ class Collection:
                   chunk: int = 1000) -> None:
         """Saves many documents, `chunk` per call into the library (each call one
         transaction): a mapping of ID to properties, or an iterable of (ID,
-        properties) pairs or Documents. An error names the document."""
+        properties) pairs or Documents. An error names the document. Blobs in the
+        properties are stored as `save` stores them, in their chunk's transaction."""
         if hasattr(documents, "items"):
             documents = documents.items()
-        ids, bodies = [], []
+        ids, bodies, blobs = [], [], []
+        encode = json_default(blobs)
         for item in documents:
             id, properties = (item.id, item.properties) if isinstance(item, Document) else item
             if not isinstance(id, str):
                 raise TypeError(f"a document ID must be a string, got {type(id).__name__}")
             ids.append(id)
-            bodies.append(json.dumps(properties, ensure_ascii=False, allow_nan=False))   # (never a raw newline)
+            bodies.append(json.dumps(properties, ensure_ascii=False, allow_nan=False, default=encode))   # (never a raw newline)
             if len(ids) == chunk:
-                self._save_lines(ids, bodies)
+                self._save_lines(ids, bodies, blobs)
                 ids, bodies = [], []
+                del blobs[:]
         if ids:
-            self._save_lines(ids, bodies)
+            self._save_lines(ids, bodies, blobs)
 
-    def _save_lines(self, ids, bodies):
+    def _save_lines(self, ids, bodies, blobs=()):
         error = new_error()
-        if not lib.CBLCollection_SaveDocumentsJSON(self._handle.pointer, "\n".join(ids).encode("utf-8"),
-                                                   "\n".join(bodies).encode("utf-8"), error):
-            raise error_from(error)
+        with self.database._storing(blobs):
+            if not lib.CBLCollection_SaveDocumentsJSON(self._handle.pointer, "\n".join(ids).encode("utf-8"),
+                                                       "\n".join(bodies).encode("utf-8"), error):
+                raise error_from(error)
 
     def delete(self, id: str) -> None:
         """Deletes the document `id` (a tombstone remains); NotFoundError when there is none."""
@@ -222,6 +262,21 @@ class Collection:
 
     def __repr__(self):
         return f"<doclite.Collection {self.full_name}>"
+
+
+class MaintenanceType(enum.IntEnum):
+    """A task of Database.perform_maintenance (Couchbase Lite's MaintenanceType)."""
+
+    COMPACT = lib.kCBLMaintenanceTypeCompact
+    """Reclaims the space of deleted data, and deletes the blobs no document refers to."""
+    REINDEX = lib.kCBLMaintenanceTypeReindex
+    """Rebuilds every index."""
+    INTEGRITY_CHECK = lib.kCBLMaintenanceTypeIntegrityCheck
+    """Checks the file (a damaged one raises)."""
+    OPTIMIZE = lib.kCBLMaintenanceTypeOptimize
+    """Refreshes the query planner's statistics where worthwhile."""
+    FULL_OPTIMIZE = lib.kCBLMaintenanceTypeFullOptimize
+    """Gathers statistics for every index."""
 
 
 class Database:
@@ -304,6 +359,57 @@ class Database:
         finally:
             if not lib.CBLDatabase_EndTransaction(self._pointer(), committed, error) and committed:
                 raise error_from(error)
+
+    @contextlib.contextmanager
+    def _storing(self, blobs):
+        """For a block saving documents that hold `blobs`: the blobs' content stored first,
+        in one transaction with the block (none when there are no blobs)."""
+        if not blobs:
+            yield
+            return
+        with self.batch():
+            stored = set()
+            for blob in blobs:
+                if blob.digest not in stored:
+                    stored.add(blob.digest)
+                    self.save_blob(blob)
+            yield
+
+    def save_blob(self, blob: Blob) -> None:
+        """Stores `blob`'s content in the database (once per digest; Couchbase Lite's
+        saveBlob), so that a document may refer to it by its metadata dict, set anywhere in
+        its properties. Until one does, compaction deletes it. Inside a batch, a rollback
+        undoes it."""
+        if not isinstance(blob, Blob):
+            raise TypeError(f"expected a doclite.Blob, got {type(blob).__name__}")
+        error = new_error()
+        if not lib.CBLDatabase_SaveBlob(self._pointer(), blob._pointer, error):
+            raise error_from(error)
+
+    def get_blob(self, properties: Mapping[str, Any]) -> Optional[Blob]:
+        """The blob a metadata dict describes (as a document or a query row holds it:
+        `db.get_blob(row["photo"])`), or None when the database does not store its content
+        (Couchbase Lite's getBlob(properties:)). InvalidParameterError when `properties` is
+        not a blob's metadata (a Blob stands for its own). The Blob reads its content from
+        this database while it is open."""
+        if isinstance(properties, Blob):
+            properties = properties.properties
+        if not isinstance(properties, Mapping):
+            raise TypeError(f"a blob's metadata is a dict, got {type(properties).__name__}")
+        error = new_error()
+        pointer = lib.CBLDatabase_GetBlob(self._pointer(), json.dumps(properties, allow_nan=False).encode("utf-8"), error)
+        if pointer == ffi.NULL:
+            if error.code:
+                raise error_from(error)
+            return None
+        return Blob._adopt(pointer)
+
+    def perform_maintenance(self, type: MaintenanceType) -> None:
+        """Runs a maintenance task: MaintenanceType.COMPACT (which also deletes the blobs
+        no document refers to), REINDEX, INTEGRITY_CHECK, OPTIMIZE or FULL_OPTIMIZE."""
+        error = new_error()
+        if not lib.CBLDatabase_PerformMaintenance(self._pointer(), MaintenanceType(type), error):
+            raise error_from(error)
 
     def create_query(self, query: Union[str, Mapping[str, Any]], language: str = "sqlpp") -> Query:
         """A compiled query: SQL++ (`"SELECT name FROM _ WHERE type = 'hotel'"`) or,

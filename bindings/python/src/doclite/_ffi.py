@@ -13,6 +13,9 @@ with open(os.path.join(_here, "_doclite_cdef.h"), encoding="utf-8") as _header:
     ffi.cdef(_header.read())
 # DOCLITE_LIBRARY names another build of the library (the tests of a CMake build use it).
 lib = ffi.dlopen(os.environ.get("DOCLITE_LIBRARY") or os.path.join(_here, "libdoclite.so"))
+# The C library's allocator: predictive models return malloc'd text, CBLBlob_Content malloc'd bytes.
+ffi.cdef("void* malloc(size_t size); void free(void* pointer);")
+libc = ffi.dlopen(None)
 
 
 def text(value):

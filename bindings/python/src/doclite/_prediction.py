@@ -6,10 +6,7 @@ import json
 import threading
 from typing import Any, Callable, Dict, Optional
 
-from ._ffi import ffi, lib
-
-ffi.cdef("void* malloc(size_t size);")
-_libc = ffi.dlopen(None)
+from ._ffi import ffi, lib, libc as _libc
 
 _models = {}   # registration number → its C callbacks, alive until the library calls `unregistered`
 _models_lock = threading.Lock()
@@ -19,8 +16,10 @@ _registrations = itertools.count()
 def register_model(name: str, model: Callable[[Dict[str, Any]], Optional[Dict[str, Any]]]) -> None:
     """Registers `model` as `name` (replacing one of that name): queries call it with the
     input dict and read its dict, or MISSING when it returns None. It runs on the
-    library's threads while a query holds its database, so it must not use a database;
-    an exception it raises is reported like a listener's and reads as MISSING."""
+    library's threads (possibly several at once) while a query holds its database, so it
+    must not change a database or use another one; it may read that database's blobs:
+    `db.get_blob(input["photo"]).content` for a blob's metadata in the input. An exception
+    it raises is reported like a listener's and reads as MISSING."""
     if not callable(model):
         raise TypeError("a model is a callable taking a dict and returning a dict or None")
 

@@ -3,6 +3,7 @@
 import json
 from typing import Any, Callable, Dict, List, Mapping, Optional, Union
 
+from ._blob import json_default
 from ._errors import error_from, new_error, owned_result
 from ._ffi import Handle, borrowed_text, ffi, lib, owned_text, text
 
@@ -43,7 +44,8 @@ class Query:
         query's (without them it runs with those set before, as Couchbase Lite's)."""
         error = new_error()
         if parameters is not None:
-            if not lib.CBLQuery_SetParameters(self._handle.pointer, text(json.dumps(parameters, allow_nan=False)), error):
+            body = json.dumps(parameters, allow_nan=False, default=json_default())   # (a Blob as its metadata)
+            if not lib.CBLQuery_SetParameters(self._handle.pointer, text(body), error):
                 raise error_from(error)
         results = lib.CBLQuery_Execute(self._handle.pointer, error)
         if results == ffi.NULL:
