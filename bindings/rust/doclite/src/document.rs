@@ -8,8 +8,9 @@ use serde_json::{Map, Value};
 
 use doclite_sys as sys;
 
+use crate::blob::Blob;
 use crate::error::{Error, ErrorKind, Result};
-use crate::ffi::{self, c_string, check, handle, lib, loaded, Handle};
+use crate::ffi::{self, c_string, check, handle, lib, loaded, optional_handle, Handle};
 
 /// A document: an ID, a revision and properties (a JSON object), to read, change and
 /// save ([`Collection::save`](crate::Collection::save)). Properties go in and out as
@@ -105,6 +106,23 @@ impl Document {
     /// Replaces the properties with `properties`, which must serialize to a JSON object.
     pub fn set_properties<T: Serialize + ?Sized>(&mut self, properties: &T) -> Result<()> {
         self.set_json(&serde_json::to_string(properties)?)
+    }
+
+    /// Sets the property `key` to a blob (its metadata dictionary); the blob's content is
+    /// stored when the document is saved, in the save's transaction.
+    pub fn set_blob(&mut self, key: &str, blob: &Blob) -> Result<()> {
+        let key = c_string(key, "the property name")?;
+        // Safety: live handles; the key outlives the call.
+        check(|error| unsafe { loaded().CBLDocument_SetBlob(self.as_ptr(), key.as_ptr(), blob.as_ptr(), error) })
+    }
+
+    /// The blob in the property `key`, or `None` when that property is not a blob's metadata
+    /// dictionary (or is missing). Its content is read from the database that stores it.
+    pub fn blob(&self, key: &str) -> Result<Option<Blob>> {
+        let key = c_string(key, "the property name")?;
+        // Safety: a live handle; the key outlives the call; the blob comes back +1.
+        let handle = optional_handle(|error| unsafe { loaded().CBLDocument_GetBlob(self.as_ptr(), key.as_ptr(), error) })?;
+        Ok(handle.map(Blob::from_handle))
     }
 }
 

@@ -33,7 +33,11 @@
 //! dropped; nothing needs freeing by hand. Errors are [`Error`] values with DocLite's
 //! code and message, never panics. [`Database`] and [`Collection`] may be shared
 //! between threads; a [`Transaction`] stays on the thread that began it.
+//!
+//! Binary content (an image, a file) goes in a [`Blob`], which a document refers to by its
+//! metadata and the database stores once per digest; a [`BlobReader`] streams it back.
 
+mod blob;
 mod builder;
 mod collection;
 mod database;
@@ -46,6 +50,7 @@ mod predicate;
 mod prediction;
 mod query;
 
+pub use blob::{Blob, BlobReader};
 pub use builder::{
     ArrayExpression, ArrayExpressionIn, ArrayExpressionSatisfies, ArrayFunction, BuilderQuery, Collation, DataSource,
     Expression, FullTextFunction, Function, Join, Meta, Ordering, QueryBuilder, Select, SelectResult,

@@ -14,7 +14,10 @@ use crate::listener::report_panic;
 /// Registers `model` as the predictive model `name` for the whole process (replacing one
 /// of that name): queries call it with the input object, and read its object, or MISSING
 /// when it returns `None` or panics (the panic is reported on stderr). It runs on any
-/// thread, several at once, while a query holds its database: it must not use a database.
+/// thread, several at once, while a query holds its database: it may read that database's
+/// blobs (a [`Database::get_blob`](crate::Database::get_blob) of a blob's metadata from the
+/// input, then [`Blob::content`](crate::Blob::content) or a stream), as Couchbase Lite's
+/// image classifiers do, but must not change a database or use another one.
 ///
 /// ```
 /// # let dir = std::env::temp_dir().join(format!("doclite-doc-model-{}", std::process::id()));

@@ -4,11 +4,12 @@
 
 mod common;
 
+use std::io::{Read, Seek, SeekFrom};
 use std::sync::mpsc;
 use std::time::Duration;
 
 use common::TestDatabase;
-use doclite::{DataSource, Document, Expression, QueryBuilder, SelectResult, ValueIndexConfiguration};
+use doclite::{Blob, DataSource, Document, Expression, QueryBuilder, SelectResult, ValueIndexConfiguration};
 use serde_json::json;
 
 fn workload() -> doclite::Result<()> {
@@ -44,7 +45,37 @@ fn workload() -> doclite::Result<()> {
     let transaction = db.transaction()?;
     hotels.put("h601", &json!({}))?;
     drop(transaction);
-    Ok(())
+    blobs(&db)
+}
+
+/// Blobs, their read streams and write streams (consumed, discarded after a failed read).
+fn blobs(db: &doclite::Database) -> doclite::Result<()> {
+    let photos = db.create_collection("photos", None)?;
+    let mut document = Document::with_id("p")?;
+    document.set_blob("photo", &Blob::new(Some("image/jpeg"), b"wheel")?)?;
+    photos.save(&mut document)?;
+    let photo = document.blob("photo")?.expect("set");
+    let _copy = photo.clone();
+    let mut stream = photo.open_stream()?;
+    stream.seek(SeekFrom::End(-2)).expect("a seek");
+    assert!(stream.seek(SeekFrom::Current(-10)).is_err());
+    let streamed = Blob::from_reader(db, None, std::io::repeat(1).take(200_000))?;
+    db.save_blob(&streamed)?;
+    let found = db.get_blob(&streamed.properties())?.expect("saved");
+    let _half_read = found.open_stream()?.read(&mut [0; 10]);
+    let failing = std::io::repeat(1).take(100_000).chain(FailingRead);
+    assert!(Blob::from_reader(db, None, failing).is_err());
+    assert!(db.get_blob(&json!({"@type": "blob"})).is_err());
+    drop(stream);
+    db.perform_maintenance(doclite::MaintenanceType::Compact)
+}
+
+struct FailingRead;
+
+impl Read for FailingRead {
+    fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
+        Err(std::io::Error::new(std::io::ErrorKind::Other, "broken"))
+    }
 }
 
 #[test]

@@ -26,8 +26,7 @@ fn blog(test: &str) -> TestDatabase {
 
 fn values(builder: &PredicateQueryBuilder, context: Value) -> doclite::Result<Vec<Value>> {
     let query = builder.create_query(&context)?;
-    let rows = query.execute()?.map(|row| row.map(|row| row.value())).collect();
-    rows
+    query.execute()?.map(|row| row.map(|row| row.value())).collect()
 }
 
 #[test]
