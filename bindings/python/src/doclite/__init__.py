@@ -15,7 +15,7 @@ from ._blob import Blob, BlobReadStream
 from ._database import Collection, Database, Document, MaintenanceType, open
 from ._errors import (BadDocumentIDError, BusyError, ConflictError, DocLiteError, InvalidJSONError,
                       InvalidParameterError, InvalidQueryError, InvalidQueryParameterError, NotFoundError,
-                      NotOpenError)
+                      NotOpenError, UnsupportedError)
 from ._ffi import borrowed_text as _borrowed_text, lib as _lib
 from ._listeners import CollectionChange, ListenerToken, QueryChange, listener_error
 from ._predicate import PredicateQueryBuilder
@@ -30,7 +30,7 @@ __all__ = [
     "QueryBuilder", "BuiltQuery", "ArrayFunction", "SelectResult", "DataSource", "Join", "Expression", "Meta", "Function", "Ordering",
     "Collation", "PredicateQueryBuilder", "ListenerToken", "CollectionChange", "QueryChange", "listener_error",
     "DocLiteError", "NotOpenError", "NotFoundError", "ConflictError", "InvalidParameterError", "BadDocumentIDError",
-    "InvalidQueryError", "InvalidQueryParameterError", "InvalidJSONError", "BusyError",
+    "InvalidQueryError", "InvalidQueryParameterError", "InvalidJSONError", "BusyError", "UnsupportedError",
 ]
 
 

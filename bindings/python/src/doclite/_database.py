@@ -237,17 +237,66 @@ class Collection:
         if not lib.CBLCollection_CreateFullTextIndex(self._handle.pointer, text(name), config[0], error):
             raise error_from(error)
 
+    def create_array_index(self, name: str, path: str, expressions: Union[str, Sequence[Any], None] = None,
+                           expression_language: str = "sqlpp") -> None:
+        """An array index (Couchbase Lite 3.2's ArrayIndexConfiguration) on the elements of
+        the array at `path`, one property path (`"tags"`, `"contacts"`; the nested form
+        `"a[].b"` raises UnsupportedError), or, given `expressions`, on those expressions of
+        each element: SQL++ (`"type, city"` or a list of them) or, with
+        expression_language="json", a JSON array of JSON-query expressions
+        (`[[".type"], [".city"]]`). A query that UNNESTs that path
+        (`SELECT … FROM _ AS d UNNEST d.tags AS t WHERE t = 'blue'`) reads the index
+        instead of walking each document's array. The same definition again is a no-op;
+        another one under the same name replaces it."""
+        language = _expression_language(expression_language)
+        if expressions is not None:
+            expressions = _expressions_text(expressions, expression_language)
+        config = ffi.new("CBLArrayIndexConfiguration*")
+        keep = [c_string(path), c_string(expressions)]   # (alive through the call)
+        config.expressionLanguage = language
+        config.path, config.expressions = keep
+        error = new_error()
+        if not lib.CBLCollection_CreateArrayIndex(self._handle.pointer, text(name), config[0], error):
+            raise error_from(error)
+
+    def create_predictive_index(self, name: str, model: str, input: Any, properties: Union[str, Sequence[str], None] = None,
+                                expression_language: str = "sqlpp") -> None:
+        """A predictive index (Couchbase Lite's PredictiveIndexConfiguration): each
+        document's prediction by the registered model `model` (see doclite.register_model)
+        for `input`, one SQL++ expression (`"{'text': text}"`) or, with
+        expression_language="json", one JSON-query expression (a dict such as
+        `{"text": [".text"]}`, or its JSON text), computed as documents are saved and kept,
+        so that a query calling `PREDICTION(model, input…)` with the same model and input
+        reads it and calls the model for no row. `properties` (optional): the prediction's
+        property paths to keep a value index on (`["label"]`, or that JSON array's text).
+
+        The model is called for every document now, and for each document saved later:
+        while it is unregistered, those saves fail. The same definition again is a no-op;
+        another one under the same name replaces it."""
+        language = _expression_language(expression_language)
+        if expression_language == "json" and not isinstance(input, str):
+            input = json.dumps(input)
+        if properties is not None and not isinstance(properties, str):
+            properties = json.dumps(list(properties))
+        config = ffi.new("CBLPredictiveIndexConfiguration*")
+        keep = [c_string(model), c_string(input), c_string(properties)]   # (alive through the call)
+        config.expressionLanguage = language
+        config.model, config.input, config.properties = keep
+        error = new_error()
+        if not lib.CBLCollection_CreatePredictiveIndex(self._handle.pointer, text(name), config[0], error):
+            raise error_from(error)
+
     @staticmethod
     def _index_configuration(c_type, expressions, where, expression_language):
         """A configuration struct with its language, expressions and condition set, and
         the C strings it points to (keep them alive while it is used)."""
-        if not isinstance(expressions, str):
-            expressions = json.dumps(expressions) if expression_language == "json" else ", ".join(expressions)
+        language = _expression_language(expression_language)
+        expressions = _expressions_text(expressions, expression_language)
         if where is not None and not isinstance(where, str):
             where = json.dumps(where)
         config = ffi.new(c_type)
         keep = [c_string(expressions), c_string(where)]
-        config.expressionLanguage = lib.kCBLJSONLanguage if expression_language == "json" else lib.kCBLN1QLLanguage
+        config.expressionLanguage = language
         config.expressions, config.where = keep
         return config, keep
 
@@ -256,12 +305,30 @@ class Collection:
         return json.loads(owned_result(lib.CBLCollection_GetIndexNames, self._handle.pointer))
 
     def delete_index(self, name: str) -> None:
+        """Deletes the index `name` (of any kind); a missing index is not an error."""
         error = new_error()
         if not lib.CBLCollection_DeleteIndex(self._handle.pointer, text(name), error):
             raise error_from(error)
 
     def __repr__(self):
         return f"<doclite.Collection {self.full_name}>"
+
+
+def _expression_language(expression_language):
+    """The CBLQueryLanguage of an index's `expression_language`: "sqlpp" or "json"."""
+    if expression_language == "sqlpp":
+        return lib.kCBLN1QLLanguage
+    if expression_language == "json":
+        return lib.kCBLJSONLanguage
+    raise ValueError(f"unknown expression language {expression_language!r} (sqlpp or json)")
+
+
+def _expressions_text(expressions, expression_language):
+    """An index's expressions as the library reads them: a string as it is, a list of
+    SQL++ expressions joined by commas, a list of JSON-query expressions as a JSON array."""
+    if isinstance(expressions, str):
+        return expressions
+    return json.dumps(expressions) if expression_language == "json" else ", ".join(expressions)
 
 
 class MaintenanceType(enum.IntEnum):

@@ -56,9 +56,14 @@ class BusyError(DocLiteError):
     """Another process holds the database for too long."""
 
 
+class UnsupportedError(DocLiteError):
+    """A request DocLite does not support (code 19), such as an array index on a nested
+    path (`"a[].b"`), or does not implement yet (code 2)."""
+
+
 _DOCLITE_CODES = {
-    6: NotOpenError, 7: NotFoundError, 8: ConflictError, 9: InvalidParameterError, 16: BusyError,
-    23: InvalidQueryError, 24: InvalidQueryError, 25: InvalidQueryParameterError, 29: BadDocumentIDError,
+    2: UnsupportedError, 6: NotOpenError, 7: NotFoundError, 8: ConflictError, 9: InvalidParameterError, 16: BusyError,
+    19: UnsupportedError, 23: InvalidQueryError, 24: InvalidQueryError, 25: InvalidQueryParameterError, 29: BadDocumentIDError,
 }
 
 
