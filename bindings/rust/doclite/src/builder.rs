@@ -101,6 +101,31 @@ impl Expression {
         Expression(Node::Json(json!([format!("${name}")])))
     }
 
+    /// A dictionary whose values are expressions (Couchbase Lite's `Expression.dictionary`):
+    /// the input of a predictive model, say.
+    ///
+    /// ```
+    /// use doclite::Expression;
+    /// let input = Expression::dictionary([("text", Expression::property("text")), ("lang", Expression::string("en"))]);
+    /// assert_eq!(input.to_json()?, serde_json::json!({"text": [".text"], "lang": "en"}));
+    /// # Ok::<(), doclite::Error>(())
+    /// ```
+    pub fn dictionary<I, K, V>(entries: I) -> Expression
+    where
+        I: IntoIterator<Item = (K, V)>,
+        K: Into<String>,
+        V: Into<Expression>,
+    {
+        let mut members = serde_json::Map::new();
+        for (key, value) in entries {
+            match value.into().to_json() {
+                Ok(value) => members.insert(key.into(), value),
+                Err(error) => return Expression(Node::Error(error.message().to_owned())),
+            };
+        }
+        Expression(Node::Json(Value::Object(members)))
+    }
+
     /// The negation of a condition.
     pub fn not(condition: impl Into<Expression>) -> Expression {
         Expression::operation("NOT", [condition.into()])
@@ -296,6 +321,45 @@ impl Function {
     /// The function `name` (`"REGEXP_REPLACE"`) applied to `arguments`.
     pub fn call<I: IntoIterator<Item = Expression>>(name: &str, arguments: I) -> Expression {
         Expression::operation(&format!("{}()", name.to_uppercase()), arguments)
+    }
+
+    /// The prediction of the [registered model](crate::register_model) `model` for `input` (a
+    /// [dictionary](Expression::dictionary)): `PREDICTION(model, input)`, read from a
+    /// [predictive index](crate::PredictiveIndexConfiguration) of that model and input if there
+    /// is one. MISSING when the model predicts nothing.
+    ///
+    /// ```
+    /// # let dir = std::env::temp_dir().join(format!("doclite-doc-prediction-{}", std::process::id()));
+    /// # let db = doclite::Database::open("prediction", &doclite::DatabaseConfiguration::in_directory(&dir)).unwrap();
+    /// use doclite::{DataSource, Expression, Function, QueryBuilder, SelectResult};
+    /// doclite::register_model("echo", |input| Some(input.clone()))?;
+    /// let notes = db.default_collection()?;
+    /// notes.put("n1", &serde_json::json!({"text": "hi"}))?;
+    /// let input = Expression::dictionary([("text", Expression::property("text"))]);
+    /// let query = QueryBuilder::select([SelectResult::expression(Function::prediction("echo", input)).as_("p")])
+    ///     .from(DataSource::collection(&notes))
+    ///     .build()?;
+    /// assert_eq!(query.execute()?.next().unwrap()?.get::<serde_json::Value>("p")?, serde_json::json!({"text": "hi"}));
+    /// # doclite::unregister_model("echo")?;
+    /// # db.delete()?;
+    /// # Ok::<(), doclite::Error>(())
+    /// ```
+    pub fn prediction(model: &str, input: impl Into<Expression>) -> Expression {
+        Expression::operation("PREDICTION()", [Expression::string(model), input.into()])
+    }
+
+    /// The property at `path` (`"label"`) of the prediction of `model` for `input`:
+    /// `PREDICTION(model, input, path)` (Couchbase Lite's `Function.prediction(…).property(path)`).
+    ///
+    /// ```
+    /// use doclite::{Expression, Function};
+    /// let input = Expression::dictionary([("photo", Expression::property("photo"))]);
+    /// let label = Function::prediction_property("classifier", input, "label");
+    /// assert_eq!(label.to_json()?, serde_json::json!(["PREDICTION()", "classifier", {"photo": [".photo"]}, ".label"]));
+    /// # Ok::<(), doclite::Error>(())
+    /// ```
+    pub fn prediction_property(model: &str, input: impl Into<Expression>, path: &str) -> Expression {
+        Expression::operation("PREDICTION()", [Expression::string(model), input.into(), Expression::string(&format!(".{path}"))])
     }
 
     functions! {

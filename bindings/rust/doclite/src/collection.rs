@@ -11,7 +11,7 @@ use crate::database::Database;
 use crate::document::Document;
 use crate::error::{Error, ErrorKind, Result};
 use crate::ffi::{self, c_string, check, loaded, optional_handle, owned_string, Handle};
-use crate::index::{FullTextIndexConfiguration, ValueIndexConfiguration};
+use crate::index::{ArrayIndexConfiguration, FullTextIndexConfiguration, PredictiveIndexConfiguration, ValueIndexConfiguration};
 use crate::listener::{self, CollectionChange, ListenerToken};
 
 /// A collection of documents in a scope. Cloning gives another reference to it; it
@@ -229,6 +229,59 @@ impl Collection {
         config.with_raw(|raw| {
             // Safety: a live handle; the configuration's strings outlive the call.
             check(|error| unsafe { loaded().CBLCollection_CreateFullTextIndex(self.as_ptr(), name.as_ptr(), raw, error) })
+        })
+    }
+
+    /// Creates an array index: queries that `UNNEST` its path read it. The same definition
+    /// again does nothing, another one replaces it; a nested path (`"a[].b"`) is
+    /// [`ErrorKind::Unsupported`].
+    ///
+    /// ```
+    /// # let dir = std::env::temp_dir().join(format!("doclite-doc-create-array-{}", std::process::id()));
+    /// # let db = doclite::Database::open("createarray", &doclite::DatabaseConfiguration::in_directory(&dir)).unwrap();
+    /// use doclite::{ArrayIndexConfiguration, ErrorKind};
+    /// let hotels = db.default_collection()?;
+    /// hotels.create_array_index("byTag", &ArrayIndexConfiguration::elements("tags"))?;
+    /// let nested = hotels.create_array_index("byPhone", &ArrayIndexConfiguration::elements("contacts[].phones"));
+    /// assert_eq!(nested.unwrap_err().kind(), ErrorKind::Unsupported);
+    /// assert_eq!(hotels.index_names()?, ["byTag"]);
+    /// # db.delete()?;
+    /// # Ok::<(), doclite::Error>(())
+    /// ```
+    pub fn create_array_index(&self, name: &str, config: &ArrayIndexConfiguration) -> Result<()> {
+        let name = c_string(name, "the index name")?;
+        config.with_raw(|raw| {
+            // Safety: a live handle; the configuration's strings outlive the call.
+            check(|error| unsafe { loaded().CBLCollection_CreateArrayIndex(self.as_ptr(), name.as_ptr(), raw, error) })
+        })
+    }
+
+    /// Creates a predictive index, calling its model for every document now (and then as
+    /// documents are saved): queries calling `PREDICTION()` with its model and input read the
+    /// cached predictions. The same definition again does nothing, another one replaces it.
+    ///
+    /// ```
+    /// # let dir = std::env::temp_dir().join(format!("doclite-doc-create-predictive-{}", std::process::id()));
+    /// # let db = doclite::Database::open("createpredictive", &doclite::DatabaseConfiguration::in_directory(&dir)).unwrap();
+    /// use doclite::PredictiveIndexConfiguration;
+    /// use serde_json::{json, Map, Value};
+    /// doclite::register_model("length", |input: &Map<String, Value>| {
+    ///     Some(json!({"length": input.get("text")?.as_str()?.len()}).as_object()?.clone())
+    /// })?;
+    /// let notes = db.default_collection()?;
+    /// notes.put("n1", &json!({"text": "hello"}))?;
+    /// notes.create_predictive_index("byLength", &PredictiveIndexConfiguration::new("length", "{'text': text}"))?;
+    /// let query = db.create_query("SELECT PREDICTION(length, {'text': text}, length) FROM _")?;
+    /// assert_eq!(query.execute()?.next().unwrap()?.get::<i64>(0)?, 5);
+    /// # doclite::unregister_model("length")?;
+    /// # db.delete()?;
+    /// # Ok::<(), doclite::Error>(())
+    /// ```
+    pub fn create_predictive_index(&self, name: &str, config: &PredictiveIndexConfiguration) -> Result<()> {
+        let name = c_string(name, "the index name")?;
+        config.with_raw(|raw| {
+            // Safety: a live handle; the configuration's strings outlive the call.
+            check(|error| unsafe { loaded().CBLCollection_CreatePredictiveIndex(self.as_ptr(), name.as_ptr(), raw, error) })
         })
     }
 

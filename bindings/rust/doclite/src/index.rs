@@ -1,4 +1,5 @@
-//! Index definitions: [`ValueIndexConfiguration`] and [`FullTextIndexConfiguration`].
+//! Index definitions: [`ValueIndexConfiguration`], [`FullTextIndexConfiguration`],
+//! [`ArrayIndexConfiguration`] and [`PredictiveIndexConfiguration`].
 
 use std::ffi::CString;
 
@@ -33,6 +34,14 @@ impl IndexedExpressions {
         match expressions.into_iter().map(|e| e.to_json()).collect::<Result<Vec<_>>>() {
             Ok(items) => IndexedExpressions::json(&serde_json::Value::Array(items).to_string()),
             Err(error) => IndexedExpressions { error: Some(error), ..IndexedExpressions::json("[]") },
+        }
+    }
+
+    /// One query-builder expression, as the JSON text of that expression (not a list of one).
+    fn builder_one(expression: &Expression) -> IndexedExpressions {
+        match expression.to_json() {
+            Ok(value) => IndexedExpressions::json(&value.to_string()),
+            Err(error) => IndexedExpressions { error: Some(error), ..IndexedExpressions::json("{}") },
         }
     }
 
@@ -146,6 +155,259 @@ impl FullTextIndexConfiguration {
             ignoreAccents: self.ignore_accents,
             language: optional_ptr(&language),
             where_: optional_ptr(&condition),
+        })
+    }
+}
+
+/// An array index (Couchbase Lite 3.2's `ArrayIndexConfiguration`): the elements of the array
+/// at one property path of every document (`"tags"`, `"contacts"`), or expressions of each
+/// element (`type`, `address.city`), so that a query that `UNNEST`s that path and filters on
+/// the element reads the index instead of every document.
+///
+/// The path is one property path; Couchbase Lite's nested form (`"contacts[].phones"`) is
+/// refused with [`ErrorKind::Unsupported`](crate::ErrorKind::Unsupported).
+///
+/// ```
+/// # let dir = std::env::temp_dir().join(format!("doclite-doc-array-index-{}", std::process::id()));
+/// # let db = doclite::Database::open("arrays", &doclite::DatabaseConfiguration::in_directory(&dir)).unwrap();
+/// use doclite::ArrayIndexConfiguration;
+/// let people = db.create_collection("people", None)?;
+/// people.put("p1", &serde_json::json!({"contacts": [{"type": "home", "city": "Paris"}]}))?;
+/// people.create_array_index("byContact", &ArrayIndexConfiguration::new("contacts", ["type", "city"]))?;
+/// let query = db.create_query(
+///     "SELECT META(p).id, c.city FROM people AS p UNNEST p.contacts AS c WHERE c.type = 'home'")?;
+/// assert!(query.explain()?.contains("USING INDEX arr"));   // the plan reads the array index
+/// assert_eq!(query.execute()?.next().unwrap()?.get::<String>("city")?, "Paris");
+/// # db.delete()?;
+/// # Ok::<(), doclite::Error>(())
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct ArrayIndexConfiguration {
+    path: String,
+    /// None: the elements themselves.
+    expressions: Option<IndexedExpressions>,
+}
+
+impl ArrayIndexConfiguration {
+    /// An index on the elements themselves of the array at `path`.
+    ///
+    /// ```
+    /// # let dir = std::env::temp_dir().join(format!("doclite-doc-array-elements-{}", std::process::id()));
+    /// # let db = doclite::Database::open("elements", &doclite::DatabaseConfiguration::in_directory(&dir)).unwrap();
+    /// use doclite::ArrayIndexConfiguration;
+    /// let hotels = db.default_collection()?;
+    /// hotels.put("h1", &serde_json::json!({"tags": ["pool", "spa"]}))?;
+    /// hotels.create_array_index("byTag", &ArrayIndexConfiguration::elements("tags"))?;
+    /// let query = db.create_query("SELECT META(h).id FROM _ AS h UNNEST h.tags AS t WHERE t = 'spa'")?;
+    /// assert!(query.explain()?.contains("USING INDEX arr"));
+    /// assert_eq!(query.execute()?.count(), 1);
+    /// # db.delete()?;
+    /// # Ok::<(), doclite::Error>(())
+    /// ```
+    pub fn elements(path: &str) -> Self {
+        ArrayIndexConfiguration { path: path.to_owned(), expressions: None }
+    }
+
+    /// An index on SQL++ expressions of each element of the array at `path` (`"type"`,
+    /// `"lower(city)"`, naming the element's properties); none: the elements themselves.
+    ///
+    /// ```
+    /// # let dir = std::env::temp_dir().join(format!("doclite-doc-array-new-{}", std::process::id()));
+    /// # let db = doclite::Database::open("arraynew", &doclite::DatabaseConfiguration::in_directory(&dir)).unwrap();
+    /// use doclite::ArrayIndexConfiguration;
+    /// let people = db.default_collection()?;
+    /// people.create_array_index("byContact", &ArrayIndexConfiguration::new("contacts", ["type", "lower(city)"]))?;
+    /// assert_eq!(people.index_names()?, ["byContact"]);
+    /// # db.delete()?;
+    /// # Ok::<(), doclite::Error>(())
+    /// ```
+    pub fn new<I: IntoIterator<Item = S>, S: AsRef<str>>(path: &str, expressions: I) -> Self {
+        let expressions: Vec<S> = expressions.into_iter().collect();
+        ArrayIndexConfiguration {
+            path: path.to_owned(),
+            expressions: (!expressions.is_empty()).then(|| IndexedExpressions::sqlpp(expressions)),
+        }
+    }
+
+    /// An index on expressions of the JSON query language over each element of the array at
+    /// `path`, as a JSON array (`[[".type"], [".city"]]`).
+    ///
+    /// ```
+    /// # let dir = std::env::temp_dir().join(format!("doclite-doc-array-json-{}", std::process::id()));
+    /// # let db = doclite::Database::open("arrayjson", &doclite::DatabaseConfiguration::in_directory(&dir)).unwrap();
+    /// use doclite::ArrayIndexConfiguration;
+    /// let people = db.default_collection()?;
+    /// people.create_array_index("byContact", &ArrayIndexConfiguration::json("contacts", r#"[[".type"], [".city"]]"#))?;
+    /// assert_eq!(people.index_names()?, ["byContact"]);
+    /// # db.delete()?;
+    /// # Ok::<(), doclite::Error>(())
+    /// ```
+    pub fn json(path: &str, expressions: &str) -> Self {
+        ArrayIndexConfiguration { path: path.to_owned(), expressions: Some(IndexedExpressions::json(expressions)) }
+    }
+
+    /// An index on query-builder expressions of each element of the array at `path`
+    /// (`Expression::property("type")` is an element's `type`; Couchbase Lite's
+    /// `IndexBuilder.arrayIndex`); none: the elements themselves.
+    ///
+    /// ```
+    /// # let dir = std::env::temp_dir().join(format!("doclite-doc-array-builder-{}", std::process::id()));
+    /// # let db = doclite::Database::open("arraybuilder", &doclite::DatabaseConfiguration::in_directory(&dir)).unwrap();
+    /// use doclite::{ArrayIndexConfiguration, Expression};
+    /// let people = db.default_collection()?;
+    /// let config = ArrayIndexConfiguration::expressions("contacts", [Expression::property("type"), Expression::property("city")]);
+    /// people.create_array_index("byContact", &config)?;
+    /// assert_eq!(people.index_names()?, ["byContact"]);
+    /// # db.delete()?;
+    /// # Ok::<(), doclite::Error>(())
+    /// ```
+    pub fn expressions<I: IntoIterator<Item = Expression>>(path: &str, expressions: I) -> Self {
+        let mut expressions = expressions.into_iter().peekable();
+        ArrayIndexConfiguration {
+            path: path.to_owned(),
+            expressions: expressions.peek().is_some().then(|| IndexedExpressions::builder(expressions)),
+        }
+    }
+
+    pub(crate) fn with_raw<T>(&self, use_raw: impl FnOnce(sys::CBLArrayIndexConfiguration) -> Result<T>) -> Result<T> {
+        let path = c_string(&self.path, "the array index path")?;
+        let expressions = match &self.expressions {
+            Some(expressions) => Some(expressions.c_strings()?.0),
+            None => None,
+        };
+        let language = self.expressions.as_ref().map_or(QueryLanguage::SqlPlusPlus, |expressions| expressions.language);
+        use_raw(sys::CBLArrayIndexConfiguration {
+            expressionLanguage: language.raw(),
+            path: path.as_ptr(),
+            expressions: optional_ptr(&expressions),
+        })
+    }
+}
+
+/// A predictive index (Couchbase Lite's `PredictiveIndexConfiguration`): each document's
+/// prediction by a [registered model](crate::register_model) for an input, computed when the
+/// index is created and as documents are saved, and cached, so that a query calling
+/// `PREDICTION(model, input)` with the same model and input reads the cache and calls the
+/// model for no row. [`properties`](PredictiveIndexConfiguration::properties) keeps a value
+/// index on properties of the prediction too.
+///
+/// The model is called for every document when the index is created; while it is
+/// unregistered, saving a document of the collection fails.
+///
+/// ```
+/// # let dir = std::env::temp_dir().join(format!("doclite-doc-predictive-{}", std::process::id()));
+/// # let db = doclite::Database::open("predictive", &doclite::DatabaseConfiguration::in_directory(&dir)).unwrap();
+/// use doclite::PredictiveIndexConfiguration;
+/// use serde_json::{json, Map, Value};
+/// doclite::register_model("sentiment", |input: &Map<String, Value>| {
+///     let text = input.get("text")?.as_str()?;
+///     Some(json!({"label": if text.contains("good") { "positive" } else { "negative" }}).as_object()?.clone())
+/// })?;
+/// let reviews = db.default_collection()?;
+/// reviews.put("r1", &json!({"text": "good food"}))?;
+/// let config = PredictiveIndexConfiguration::new("sentiment", "{'text': text}").properties(["label"]);
+/// reviews.create_predictive_index("bySentiment", &config)?;
+/// let query = db.create_query("SELECT META().id FROM _ WHERE PREDICTION(sentiment, {'text': text}, label) = 'positive'")?;
+/// assert_eq!(query.execute()?.count(), 1);          // read from the cache: the model is not called
+/// # doclite::unregister_model("sentiment")?;
+/// # db.delete()?;
+/// # Ok::<(), doclite::Error>(())
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct PredictiveIndexConfiguration {
+    model: String,
+    input: IndexedExpressions,
+    properties: Option<Vec<String>>,
+}
+
+impl PredictiveIndexConfiguration {
+    /// An index of the predictions of `model` for `input`, one SQL++ expression (`"{'text': text}"`).
+    ///
+    /// ```
+    /// # let dir = std::env::temp_dir().join(format!("doclite-doc-predictive-new-{}", std::process::id()));
+    /// # let db = doclite::Database::open("predictivenew", &doclite::DatabaseConfiguration::in_directory(&dir)).unwrap();
+    /// use doclite::PredictiveIndexConfiguration;
+    /// doclite::register_model("echo", |input| Some(input.clone()))?;
+    /// let collection = db.default_collection()?;
+    /// collection.create_predictive_index("echo", &PredictiveIndexConfiguration::new("echo", "{'text': text}"))?;
+    /// assert_eq!(collection.index_names()?, ["echo"]);
+    /// # doclite::unregister_model("echo")?;
+    /// # db.delete()?;
+    /// # Ok::<(), doclite::Error>(())
+    /// ```
+    pub fn new(model: &str, input: &str) -> Self {
+        PredictiveIndexConfiguration { model: model.to_owned(), input: IndexedExpressions::sqlpp([input]), properties: None }
+    }
+
+    /// An index of the predictions of `model` for `input`, one expression of the JSON query
+    /// language (`{"text": [".text"]}`).
+    ///
+    /// ```
+    /// # let dir = std::env::temp_dir().join(format!("doclite-doc-predictive-json-{}", std::process::id()));
+    /// # let db = doclite::Database::open("predictivejson", &doclite::DatabaseConfiguration::in_directory(&dir)).unwrap();
+    /// use doclite::PredictiveIndexConfiguration;
+    /// doclite::register_model("echo", |input| Some(input.clone()))?;
+    /// let collection = db.default_collection()?;
+    /// collection.create_predictive_index("echo", &PredictiveIndexConfiguration::json("echo", r#"{"text": [".text"]}"#))?;
+    /// assert_eq!(collection.index_names()?, ["echo"]);
+    /// # doclite::unregister_model("echo")?;
+    /// # db.delete()?;
+    /// # Ok::<(), doclite::Error>(())
+    /// ```
+    pub fn json(model: &str, input: &str) -> Self {
+        PredictiveIndexConfiguration { model: model.to_owned(), input: IndexedExpressions::json(input), properties: None }
+    }
+
+    /// An index of the predictions of `model` for a query-builder expression (Couchbase Lite's
+    /// `IndexBuilder.predictiveIndex`), the input a builder query gives
+    /// [`Function::prediction`](crate::Function::prediction).
+    ///
+    /// ```
+    /// # let dir = std::env::temp_dir().join(format!("doclite-doc-predictive-builder-{}", std::process::id()));
+    /// # let db = doclite::Database::open("predictivebuilder", &doclite::DatabaseConfiguration::in_directory(&dir)).unwrap();
+    /// use doclite::{Expression, PredictiveIndexConfiguration};
+    /// doclite::register_model("echo", |input| Some(input.clone()))?;
+    /// let collection = db.default_collection()?;
+    /// let input = Expression::dictionary([("text", Expression::property("text"))]);
+    /// collection.create_predictive_index("echo", &PredictiveIndexConfiguration::expression("echo", input))?;
+    /// assert_eq!(collection.index_names()?, ["echo"]);
+    /// # doclite::unregister_model("echo")?;
+    /// # db.delete()?;
+    /// # Ok::<(), doclite::Error>(())
+    /// ```
+    pub fn expression(model: &str, input: impl Into<Expression>) -> Self {
+        PredictiveIndexConfiguration {
+            model: model.to_owned(),
+            input: IndexedExpressions::builder_one(&input.into()),
+            properties: None,
+        }
+    }
+
+    /// Also keeps a value index on these property paths of the prediction (`"label"`,
+    /// `"scores[0]"`), for queries that filter or sort on `PREDICTION(model, input, label)`.
+    ///
+    /// ```
+    /// use doclite::PredictiveIndexConfiguration;
+    /// let config = PredictiveIndexConfiguration::new("classifier", "{'photo': photo}").properties(["label", "probability"]);
+    /// # let _ = config;
+    /// ```
+    pub fn properties<I: IntoIterator<Item = S>, S: AsRef<str>>(mut self, paths: I) -> Self {
+        self.properties = Some(paths.into_iter().map(|path| path.as_ref().to_owned()).collect());
+        self
+    }
+
+    pub(crate) fn with_raw<T>(&self, use_raw: impl FnOnce(sys::CBLPredictiveIndexConfiguration) -> Result<T>) -> Result<T> {
+        let model = c_string(&self.model, "the model name")?;
+        let (input, _) = self.input.c_strings()?;
+        let properties = match &self.properties {
+            None => None,
+            Some(paths) => Some(c_string(&serde_json::to_string(paths)?, "the predictive index properties")?),
+        };
+        use_raw(sys::CBLPredictiveIndexConfiguration {
+            expressionLanguage: self.input.language.raw(),
+            model: model.as_ptr(),
+            input: input.as_ptr(),
+            properties: optional_ptr(&properties),
         })
     }
 }

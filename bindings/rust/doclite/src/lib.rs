@@ -59,7 +59,7 @@ pub use collection::{Collection, ConcurrencyControl};
 pub use database::{Database, DatabaseConfiguration, MaintenanceType, Transaction};
 pub use document::Document;
 pub use error::{Error, ErrorKind, Result};
-pub use index::{FullTextIndexConfiguration, ValueIndexConfiguration};
+pub use index::{ArrayIndexConfiguration, FullTextIndexConfiguration, PredictiveIndexConfiguration, ValueIndexConfiguration};
 pub use listener::{CollectionChange, ListenerToken};
 pub use predicate::PredicateQueryBuilder;
 pub use prediction::{register_model, unregister_model};
