@@ -1,6 +1,7 @@
 // DocLite's benchmark on the standard data of ../shared/bench: insert, get by
-// ID, and the queries Q0–Q4 (Q0, Q1 also with their indexes), a join and a
-// full-text search (MATCH + RANK) on the beer sample, run through the public
+// ID, and the queries Q0–Q4 (Q0, Q1 also with their indexes), an UNNEST without
+// and with an array index, a predictive query without and with a predictive
+// index, a join and a full-text search (MATCH + RANK) on the beer sample, run through the public
 // query API (compiled once, every row iterated), each side by side with
 // relational SQLite (R) doing the same work in the same run (and JSON text
 // with json_extract (J) for the insert): interleaved rounds, medians, row
@@ -131,6 +132,7 @@ rows.append(getRow)
 // MARK: Queries through the public API
 
 try rows += QueryBenchmarks(docLite: docLite, r: r, rounds: rounds).run()
+try rows += IndexKindsBenchmark(docLite: docLite, r: r, rounds: rounds).run()
 if let beers = try BeerSample.load(shared: shared, work: work) {
     rows.append(try beers.joinRow(rounds: rounds))
     rows.append(try beers.fullTextRow(rounds: rounds))
