@@ -58,6 +58,7 @@ package final class BlobReader {
                 let data = try database.blobContent(digest: digest)
                 return (Content.memory(data), UInt64(data.count))
             }
+            try database.syncBeforeQuery()
             let reader = try database.checkOutReader()
             do {
                 guard let rowID = try database.blobRowID(digest: digest, reader.connection) else {

@@ -24,6 +24,10 @@ extension Database {
             guard transaction.depth == 0 else {
                 throw DocLiteError(.transactionNotClosed, "maintenance cannot run inside a batch or transaction")
             }
+            defer {   // (the file changed: snapshots begun before are out of date)
+                commitCount += 1
+                endIdleSnapshots()
+            }
             switch type {
             case .compact:
                 try deleteUnreferencedBlobs()

@@ -102,6 +102,8 @@ extension Database {
                 rollback()
                 throw error
             }
+            commitCount += 1
+            endIdleSnapshots()
             changes = transaction.changes
             transaction = TransactionState()
         }

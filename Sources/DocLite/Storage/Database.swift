@@ -36,6 +36,9 @@ public final class Database: @unchecked Sendable {
     lazy var housekeeper = Housekeeper(database: self)
     /// Snapshot readers not in use (``QueryReader``).
     var idleReaders: [QueryReader] = []
+    /// How many transactions this connection has committed (a snapshot begun
+    /// before the last one is out of date; ``checkOutReader()``).
+    var commitCount = 0
     /// The reader on ``connection`` for queries inside a batch.
     var batchReader: QueryReader?
     /// The value-index expressions (compiled SQL) of each collection, and a
@@ -146,8 +149,8 @@ public final class Database: @unchecked Sendable {
         try lock.withLock {
             let connection = try openConnection()
             guard transaction.depth == 0 else { return try body(connection) }
-            try connection.withStatement("BEGIN") { try $0.run() }
-            defer { try? connection.withStatement("COMMIT") { try $0.run() } }
+            try connection.withStatement(SQLiteConnection.begin) { try $0.run() }
+            defer { try? connection.withStatement(SQLiteConnection.commit) { try $0.run() } }
             try syncWithFile()
             return try body(connection)
         }
@@ -162,7 +165,7 @@ public final class Database: @unchecked Sendable {
     }
 
     private func fileDataVersion(_ connection: SQLiteConnection) throws -> Int64 {
-        try connection.withStatement("PRAGMA data_version") { version in
+        try connection.withStatement(SQLiteConnection.dataVersion) { version in
             try version.step()
             return version.int64(0)
         }
@@ -206,9 +209,11 @@ public final class Database: @unchecked Sendable {
         }
     }
 
+    private static let newSharedKeys = StatementKey("SELECT key FROM shared_keys WHERE id >= ? ORDER BY id")
+
     /// Loads the shared keys `connection` sees that are not in memory yet.
     func loadSharedKeys(from connection: SQLiteConnection) throws {
-        try connection.withStatement("SELECT key FROM shared_keys WHERE id >= ? ORDER BY id") { keys in
+        try connection.withStatement(Self.newSharedKeys) { keys in
             keys.bind(1, Int64(sharedKeys.count))
             while try keys.step() {
                 var key = keys.string(0)

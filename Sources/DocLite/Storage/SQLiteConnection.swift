@@ -5,7 +5,10 @@ import CSQLite
 /// Not thread-safe by itself: ``Database`` serializes every use behind its lock.
 final class SQLiteConnection {
     let handle: OpaquePointer
-    private var statementCache: [ByteString: Statement] = [:]   // (by bytes: the SQL may hold literals)
+    private var statementCache: [StatementKey: Statement] = [:]   // (by bytes: the SQL may hold literals)
+
+    /// The statements every query or read runs, their keys hashed once.
+    static let begin = StatementKey("BEGIN"), commit = StatementKey("COMMIT"), dataVersion = StatementKey("PRAGMA data_version")
 
     /// Opens (creating if needed) the SQLite file at `path`.
     init(path: String) throws {
@@ -61,12 +64,17 @@ final class SQLiteConnection {
     /// resets it: a statement left mid-result would keep its read transaction
     /// open, hiding other connections' commits and blocking schema changes.
     func withStatement<R>(_ sql: String, _ body: (Statement) throws -> R) throws -> R {
+        try withStatement(StatementKey(sql), body)
+    }
+
+    /// As ``withStatement(_:_:)-(String,_)``, for SQL whose key is kept (its hash computed once).
+    func withStatement<R>(_ key: StatementKey, _ body: (Statement) throws -> R) throws -> R {
         let statement: Statement
-        if let cached = statementCache[ByteString(sql)] {
+        if let cached = statementCache[key] {
             statement = cached
         } else {
-            statement = try Statement(connection: self, sql: sql, persistent: true)
-            statementCache[ByteString(sql)] = statement
+            statement = try Statement(connection: self, sql: key.sql, persistent: true)
+            statementCache[key] = statement
         }
         defer { statement.reset() }
         return try body(statement)

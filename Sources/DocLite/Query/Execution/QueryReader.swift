@@ -9,10 +9,16 @@
 /// collection changes are not blocked by an open result set. Inside a batch, a
 /// query reads the batch's own connection, so that it sees the batch's
 /// uncommitted changes; its rows are then read in full at `execute()`.
+/// An idle reader keeps its read transaction until something is committed, so
+/// that the next query needs no new one while the database has not changed.
 final class QueryReader {
     let connection: SQLiteConnection
     /// Whether this is a connection of its own (a snapshot), not the database's.
     let isSnapshot: Bool
+    /// While its read transaction is open: the database's state it began in
+    /// (``Database/SnapshotState``), so that an idle reader whose snapshot is
+    /// still the latest serves the next query without a new one.
+    var snapshotState: Database.SnapshotState?
     /// Idle statements by SQL, with the tick of their last use.
     private var statements: [StatementKey: (statement: Statement, lastUse: Int)] = [:]
     private var tick = 0
@@ -55,10 +61,20 @@ extension Database {
     /// Keeps at most this many idle snapshot readers open.
     static let idleReaderLimit = 4
 
-    /// The reader for a query run now: inside a batch the database's own
-    /// connection; otherwise an idle snapshot reader (or a new one) whose read
-    /// transaction has begun and whose snapshot's shared keys are loaded.
-    /// Holds the database lock.
+    /// What a snapshot reader's read transaction saw: the file's data version
+    /// (other connections' commits) and the count of this connection's commits.
+    struct SnapshotState: Equatable {
+        let dataVersion: Int64
+        let commits: Int
+    }
+
+    /// The reader for a query run now, after ``syncBeforeQuery()``: inside a
+    /// batch the database's own connection; otherwise an idle snapshot reader
+    /// (or a new one) in a read transaction that sees the database as it is now
+    /// and whose snapshot's shared keys are loaded. An idle reader keeps its read
+    /// transaction while nothing is committed (measured: that spares a query
+    /// three statements, BEGIN, the shared-key check and COMMIT, about 40% of
+    /// an indexed point query's instructions). Holds the database lock.
     func checkOutReader() throws -> QueryReader {
         let connection = try openConnection()
         if transaction.depth > 0 {
@@ -66,11 +82,15 @@ extension Database {
             return batchReader!
         }
         let reader = try idleReaders.popLast() ?? openReader()
+        let now = SnapshotState(dataVersion: dataVersion, commits: commitCount)
+        if reader.snapshotState == now { return reader }
         do {
-            try reader.connection.withStatement("BEGIN") { try $0.run() }
+            if reader.snapshotState != nil { try endSnapshot(of: reader) }
+            try reader.connection.withStatement(SQLiteConnection.begin) { try $0.run() }
             // Starts the snapshot and loads the keys it has that this database
             // has not seen yet (committed by another connection since its last sync).
             try loadSharedKeys(from: reader.connection)
+            reader.snapshotState = now
         } catch {
             try? reader.connection.execute("ROLLBACK")
             reader.connection.close()
@@ -79,20 +99,34 @@ extension Database {
         return reader
     }
 
-    /// Ends `reader`'s snapshot and keeps it for the next query. Holds the database lock.
+    /// Keeps `reader`, its snapshot open, for the next query. Holds the database lock.
     func returnReader(_ reader: QueryReader) {
         guard reader.isSnapshot else { return }
-        do {
-            try reader.connection.withStatement("COMMIT") { try $0.run() }
-        } catch {
-            reader.connection.close()
-            return
-        }
         if connection == nil || idleReaders.count >= Self.idleReaderLimit {
             reader.connection.close()
         } else {
             idleReaders.append(reader)
         }
+    }
+
+    /// Ends the idle readers' snapshots after a commit: an open read transaction
+    /// would keep SQLite from checkpointing the write-ahead log past it. Holds the database lock.
+    func endIdleSnapshots() {
+        idleReaders.removeAll { reader in
+            guard reader.snapshotState != nil else { return false }
+            do {
+                try endSnapshot(of: reader)
+                return false
+            } catch {
+                reader.connection.close()
+                return true
+            }
+        }
+    }
+
+    private func endSnapshot(of reader: QueryReader) throws {
+        reader.snapshotState = nil
+        try reader.connection.withStatement(SQLiteConnection.commit) { try $0.run() }
     }
 
     /// Closes every idle reader (the database closes); readers in use close when their results end.
