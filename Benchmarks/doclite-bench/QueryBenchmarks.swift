@@ -87,6 +87,12 @@ struct QueryBenchmarks {
         return count
     }
 
+    /// ``iterate(_:)`` kept out of line, so that a profiler can count the instructions of its calls.
+    @inline(never)
+    static func profiledRun(_ query: Query) throws -> Int {
+        try iterate(query)
+    }
+
     /// Interleaved rounds of both sides (round 0 warms the caches); checks the row counts agree.
     static func compare(name: String, goal: String, rounds: Int, repeats: Int,
                         docLite: () throws -> Int, r: () -> Int) throws -> Row {

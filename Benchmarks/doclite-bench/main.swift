@@ -6,7 +6,9 @@
 // relational SQLite (R) doing the same work in the same run (and JSON text
 // with json_extract (J) for the insert): interleaved rounds, medians, row
 // counts checked equal. Then what parsing SQL++ costs next to compiling.
-// Usage: doclite-bench [--rounds N] [--docs N] [--insert-only]
+// Usage: doclite-bench [--rounds N] [--docs N] [--insert-only] [--profile-indexed-q0 N]
+// (--profile-indexed-q0 runs the indexed Q0 N times and stops: run it under
+// `valgrind --tool=callgrind --toggle-collect='*profiledRun*'` for instructions per query.)
 import CSQLite
 import DocLite
 import Foundation
@@ -14,13 +16,15 @@ import Foundation
 var rounds = 7
 var documentCount = 100_000
 var insertOnly = false
+var profiledQueries = 0
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
     case "--rounds": rounds = Int(arguments.popFirst() ?? "") ?? rounds
     case "--docs": documentCount = Int(arguments.popFirst() ?? "") ?? documentCount
     case "--insert-only": insertOnly = true   // for profiling the insert path
-    default: print("usage: doclite-bench [--rounds N] [--docs N] [--insert-only]"); exit(2)
+    case "--profile-indexed-q0": profiledQueries = Int(arguments.popFirst() ?? "") ?? 10_000   // for profiling a query's fixed cost
+    default: print("usage: doclite-bench [--rounds N] [--docs N] [--insert-only] [--profile-indexed-q0 N]"); exit(2)
     }
 }
 
@@ -76,6 +80,14 @@ func insertR() -> OpaquePointer {
     insert.finalize()
     execute(db, "COMMIT; PRAGMA case_sensitive_like = ON")
     return db
+}
+
+if profiledQueries > 0 {
+    let db = try insertDocLite()
+    try db.defaultCollection().createIndex(IndexBuilder.valueIndex(items: .property("name")), name: "name")
+    let query = try db.createQuery(json: QueryBenchmarks.q0)
+    for _ in 0..<profiledQueries { _ = try QueryBenchmarks.profiledRun(query) }
+    exit(0)
 }
 
 var insertTimes: [String: [Double]] = [:]
