@@ -66,6 +66,9 @@ extension QueryCompiler {
             _ = takeCollation(context)   // BINARY: LIKE as it is
             let left = try sub(0), right = try sub(1)
             if let fused = fused("doc_like", left, operands[1], right) { return boolean(fused) }
+            if let (lower, upper) = indexedPrefixRange(left, operands[1]) {   // (SQLite's LIKE optimisation, for an indexed property)
+                return boolean("(\(left.sql) >= \(lower) AND \(left.sql) < \(upper) AND doc_like(\(left.sql), \(right.sql)))")
+            }
             return boolean("doc_like(\(left.sql), \(right.sql))")
         case .between:
             if !hasPendingCollation(context), case .property = operands[0],
@@ -167,6 +170,28 @@ extension QueryCompiler {
               !isIndexed(property.collectionID, "doc_value(body, \(SQLLiteral.string(property.path)))") else { return nil }
         return Bound(property: "\(property.body), \(SQLLiteral.string(property.path))", isLower: isLower,
                      inclusive: op == .lessOrEqual || op == .greaterOrEqual, literal: literal(value).sql)
+    }
+
+    /// For an indexed property LIKE a literal pattern that begins with a fixed
+    /// prefix (`'Hotel 5%'`): the string bounds every match lies within
+    /// (`'Hotel 5'` ≤ value < `'Hotel 6'`, in BINARY order: UTF-8 bytes order as
+    /// code points), so that SQLite reads the index range instead of scanning. Nil
+    /// for no prefix, or a prefix a number's text could begin with (LIKE matches
+    /// numbers as text, and numbers sort before every string).
+    private func indexedPrefixRange(_ subject: SQLFragment, _ pattern: QueryExpression) -> (String, String)? {
+        guard projection == nil, let property = subject.property, case .literal(.string(let text)) = pattern,
+              isIndexed(property.collectionID, "doc_value(body, \(SQLLiteral.string(property.path)))") else { return nil }
+        var prefix = String.UnicodeScalarView()
+        var scalars = text.unicodeScalars.makeIterator()
+        while let scalar = scalars.next(), scalar != "%", scalar != "_" {
+            prefix.append(scalar == "\\" ? (scalars.next() ?? scalar) : scalar)
+        }
+        guard let first = prefix.first, !"0123456789+-.".unicodeScalars.contains(first), let last = prefix.last,
+              let next = Unicode.Scalar(last.value == 0xD7FF ? 0xE000 : last.value + 1) else { return nil }
+        var upper = prefix
+        upper.removeLast()
+        upper.append(next)
+        return (SQLLiteral.string(String(prefix)), SQLLiteral.string(String(upper)))
     }
 
     /// `doc_range` over one or two bounds (a lower and an upper) of one property;
