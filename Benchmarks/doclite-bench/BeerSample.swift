@@ -3,8 +3,10 @@ import DocLite
 import Foundation
 
 /// The beer sample (`../shared/data/beer-sample.jsonl`, 7,303 beers and
-/// breweries) in DocLite and in R (one relational table, and an FTS4 table of
-/// the descriptions whose docid is the table's rowid), for the join "every
+/// breweries) in DocLite and in R (one relational table with a column for
+/// every top-level field of either kind of document, nested values as JSON
+/// text, as the hotel baseline gives R every field; and an FTS4 table of the
+/// descriptions whose docid is the table's rowid), for the join "every
 /// beer with its brewery's name" and a full-text search of the descriptions
 /// (``FullTextBaseline``).
 struct BeerSample {
@@ -29,22 +31,36 @@ struct BeerSample {
         try? Database.delete(withName: "beers", inDirectory: work.path)
         let db = try Database(name: "beers", config: DatabaseConfiguration(directory: work.path))
         let r = openBaseline(work.appendingPathComponent("beers-r.sqlite").path)
+        var documents: [(id: String, members: [ByteString: JSONValue])] = []
+        for line in text.split(separator: "\n") {
+            guard case .dictionary(var members) = try JSONValue(json: String(line)),
+                  case .string(let id)? = members.removeValue(forKey: "_id") else { throw BenchmarkError("a line without _id") }
+            documents.append((id, members))
+        }
+        let fields = Set(documents.flatMap(\.members.keys)).sorted()
         execute(r, """
-            CREATE TABLE beers (id TEXT PRIMARY KEY, type TEXT, name TEXT, brewery_id TEXT);
+            CREATE TABLE beers (id TEXT PRIMARY KEY, \(fields.map { "\"\($0.string)\"" }.joined(separator: ", ")));
             CREATE VIRTUAL TABLE beers_fts USING fts4(description, tokenize=porter);
             BEGIN
             """)
-        let insert = RawStatement(r, "INSERT INTO beers VALUES (?, ?, ?, ?)")
+        let insert = RawStatement(r, "INSERT INTO beers VALUES (?\(String(repeating: ", ?", count: fields.count)))")
         let insertText = RawStatement(r, "INSERT INTO beers_fts (docid, description) VALUES (last_insert_rowid(), ?)")
         let collection = try db.defaultCollection()
         try db.inBatch {
-            for line in text.split(separator: "\n") {
-                guard case .dictionary(var members) = try JSONValue(json: String(line)),
-                      case .string(let id)? = members.removeValue(forKey: "_id") else { throw BenchmarkError("a line without _id") }
+            for (id, members) in documents {
                 try collection.save(document: MutableDocument(id: id, json: JSONValue.dictionary(members).json))
-                func text(_ key: String) -> String { if case .string(let value)? = members[ByteString(key)] { value } else { "" } }
-                insert.bind([.text(id), .text(text("type")), .text(text("name")), .text(text("brewery_id"))])
+                insert.bind([.text(id)] + fields.map { field in
+                    switch members[field] {
+                    case nil, .null?: .null
+                    case .string(let value)?: .text(value)
+                    case .int(let value)?: .int(Int(value))
+                    case .double(let value)?: .double(value)
+                    case .bool(let flag)?: .int(flag ? 1 : 0)
+                    case let value?: .text(value.json)   // (arrays and dictionaries)
+                    }
+                })
                 _ = insert.run()
+                func text(_ key: String) -> String { if case .string(let value)? = members[ByteString(key)] { value } else { "" } }
                 insertText.bind([.text(text("description"))])
                 _ = insertText.run()
             }

@@ -5,6 +5,7 @@ enum SQLValue {
     case int(Int)
     case double(Double)
     case text(String)
+    case null
 }
 
 /// Minimal SQLite access for the baselines (R and J) and for running SQL on
@@ -30,6 +31,7 @@ struct RawStatement {
             case .int(let v): sqlite3_bind_int64(handle, index, Int64(v))
             case .double(let v): sqlite3_bind_double(handle, index, v)
             case .text(let v): v.withCString { _ = sqlite3_bind_text(handle, index, $0, -1, csqlite_transient()) }
+            case .null: sqlite3_bind_null(handle, index)
             }
         }
     }
