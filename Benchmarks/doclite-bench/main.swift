@@ -6,8 +6,8 @@
 // relational SQLite (R) doing the same work in the same run (and JSON text
 // with json_extract (J) for the insert): interleaved rounds, medians, row
 // counts checked equal. Then what parsing SQL++ costs next to compiling.
-// Usage: doclite-bench [--rounds N] [--docs N] [--insert-only] [--profile-indexed-q0 N]
-// (--profile-indexed-q0 runs the indexed Q0 N times and stops: run it under
+// Usage: doclite-bench [--rounds N] [--docs N] [--insert-only] [--profile-indexed-q0 N | --profile-indexed-q1 N]
+// (--profile-indexed-q0/q1 runs the indexed Q0 or Q1 N times and stops: run it under
 // `valgrind --tool=callgrind --toggle-collect='*profiledRun*'` for instructions per query.)
 import CSQLite
 import DocLite
@@ -17,6 +17,7 @@ var rounds = 7
 var documentCount = 100_000
 var insertOnly = false
 var profiledQueries = 0
+var profiledQuery = QueryBenchmarks.q0
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -24,7 +25,10 @@ while let argument = arguments.popFirst() {
     case "--docs": documentCount = Int(arguments.popFirst() ?? "") ?? documentCount
     case "--insert-only": insertOnly = true   // for profiling the insert path
     case "--profile-indexed-q0": profiledQueries = Int(arguments.popFirst() ?? "") ?? 10_000   // for profiling a query's fixed cost
-    default: print("usage: doclite-bench [--rounds N] [--docs N] [--insert-only] [--profile-indexed-q0 N]"); exit(2)
+    case "--profile-indexed-q1":
+        profiledQueries = Int(arguments.popFirst() ?? "") ?? 1_000
+        profiledQuery = QueryBenchmarks.q1
+    default: print("usage: doclite-bench [--rounds N] [--docs N] [--insert-only] [--profile-indexed-q0 N | --profile-indexed-q1 N]"); exit(2)
     }
 }
 
@@ -85,7 +89,8 @@ func insertR() -> OpaquePointer {
 if profiledQueries > 0 {
     let db = try insertDocLite()
     try db.defaultCollection().createIndex(IndexBuilder.valueIndex(items: .property("name")), name: "name")
-    let query = try db.createQuery(json: QueryBenchmarks.q0)
+    try db.defaultCollection().createIndex(IndexBuilder.valueIndex(items: .property("price")), name: "price")
+    let query = try db.createQuery(json: profiledQuery)
     for _ in 0..<profiledQueries { _ = try QueryBenchmarks.profiledRun(query) }
     exit(0)
 }
