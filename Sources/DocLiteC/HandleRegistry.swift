@@ -64,7 +64,9 @@ final class HandleRegistry: @unchecked Sendable {
         guard let handle else {
             throw DocLiteError(.invalidParameter, "\(role) is NULL")
         }
-        let object = lock.withLock { entries[key(UnsafeRawPointer(handle))]?.object }
+        lock.lock()   // (not withLock: every entry point comes here, and a closure costs it)
+        let object = entries[key(UnsafeRawPointer(handle))]?.object
+        lock.unlock()
         guard let object else {
             throw DocLiteError(.invalidParameter, "\(role) is not a live handle (released, or not from DocLite)")
         }

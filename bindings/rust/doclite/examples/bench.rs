@@ -1,7 +1,8 @@
 //! The standard benchmark's insert and iteration (100,000 hotels of
 //! `../shared/bench`) through the safe crate, next to the same loops written in C
 //! against the header (`bench_loops.c`, compiled here), in the same run, rounds
-//! interleaved; prints the medians and the ratio Rust ÷ C.
+//! interleaved; prints the medians and the ratio Rust ÷ C, and the C iteration
+//! next to relational SQLite reading the same five columns from a table (C ÷ R).
 //!
 //! ```sh
 //! cd bindings/rust
@@ -55,7 +56,7 @@ fn main() -> Outcome<()> {
     std::fs::create_dir_all(&work)?;
     let loops = compile_c_loops(&work)?;
 
-    let names = ["insert C", "insert Rust", "insert Rust save_many", "iterate C", "iterate Rust"];
+    let names = ["insert C", "insert Rust", "insert Rust save_many", "iterate C", "iterate Rust", "iterate relational SQLite (R)"];
     let mut times: Vec<Vec<f64>> = vec![Vec::new(); names.len()];
     for _ in 0..rounds {
         let (c_dir, rust_dir, many_dir) = (fresh(&work, "c")?, fresh(&work, "rust")?, fresh(&work, "many")?);
@@ -64,6 +65,8 @@ fn main() -> Outcome<()> {
         times[2].push(insert_many(&many_dir, &hotels)?);
         times[3].push(run_c(&loops, &["iterate", c_dir.to_str().unwrap()], count)?);
         times[4].push(iterate(&rust_dir, count)?);
+        let r_dir = fresh(&work, "r")?;
+        times[5].push(run_c(&loops, &["relational", data.to_str().unwrap(), r_dir.to_str().unwrap()], count)?);
     }
     std::fs::remove_dir_all(&work)?;
 
@@ -80,6 +83,8 @@ fn main() -> Outcome<()> {
     row("insert, a document per call (one transaction)", median[0], median[1]);
     row("insert, `save_many` (one transaction)", median[0], median[2]);
     row(&format!("iterate {count} rows of five columns"), median[3], median[4]);
+    println!("\nC iteration {:.1} ms; relational SQLite (sqlite3_step + sqlite3_column_* over a table of the five columns) {:.1} ms: \
+              C ÷ R {:.2}× (goal ≤ 1.2×)", median[3] * 1e3, median[5] * 1e3, median[3] / median[5]);
     for (name, values) in names.iter().zip(&times) {
         let listed: Vec<String> = values.iter().map(|v| format!("{:.1}", v * 1e3)).collect();
         println!("{name}: {}", listed.join(" "));
@@ -117,6 +122,7 @@ fn compile_c_loops(work: &Path) -> Outcome<PathBuf> {
         .arg(format!("-L{}", library.display()))
         .arg(format!("-Wl,-rpath,{}", library.display()))
         .arg("-ldoclite")
+        .arg("-lsqlite3")
         .status()?;
     if !status.success() {
         return Err("compiling bench_loops.c failed".into());
