@@ -87,8 +87,9 @@ public func CBLBlobReader_Read(_ stream: OpaquePointer?, _ dst: UnsafeMutableRaw
     bridge(outError, failure: -1) {
         let reader = try blobReader(stream)
         guard dst != nil || maxLength == 0 else { throw DocLiteError(.invalidParameter, "the destination buffer is NULL") }
-        // (At most 1 GB per call, so the count fits the int result.)
-        let count = min(maxLength, 1 << 30)
+        // (At most 1 GB per call, so the count fits the int result; a size_t above
+        // INT64_MAX arrives negative.)
+        let count = maxLength < 0 ? 1 << 30 : min(maxLength, 1 << 30)
         return Int32(try reader.read(into: UnsafeMutableRawBufferPointer(start: count == 0 ? nil : dst, count: count)))
     }
 }
@@ -156,7 +157,7 @@ public func CBLBlob_CreateWithStream(_ contentType: UnsafePointer<CChar>?, _ wri
         let staged = try blobWriter(writer)
         defer { HandleRegistry.shared.release(UnsafeRawPointer(writer)) }   // consumed, also on failure
         let type = try optionalString(contentType, "content type")
-        return HandleRegistry.shared.register(Blob(contentType: type, writer: staged))
+        return HandleRegistry.shared.register(try Blob(contentType: type, writer: staged))
     }
 }
 

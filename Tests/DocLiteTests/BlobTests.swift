@@ -202,4 +202,19 @@ final class BlobTests: DatabaseTestCase {
         assertThrows(.notFound, containing: blob.digest) { _ = try blob.readContent() }
         XCTAssertNil(blob.contentStream)
     }
+
+    func testASaveThatLosesAConflictStoresNoBlob() throws {
+        let first = try saved("d", Blob(contentType: nil, data: Data("first".utf8)))
+        let stale = first.toMutable()
+        try defaultCollection.save(document: first.toMutable().setString("changed", forKey: "x"))
+        stale.setBlob(Blob(contentType: nil, data: Data("loser".utf8)), forKey: "other")
+        XCTAssertFalse(try defaultCollection.save(document: stale, concurrencyControl: .failOnConflict))
+        XCTAssertEqual(storedBlobCount, 1, "only the first blob is stored")
+        let taken = MutableDocument(id: "d").setBlob(Blob(contentType: nil, data: Data("new, same ID".utf8)), forKey: "b")
+        XCTAssertFalse(try defaultCollection.save(document: taken, concurrencyControl: .failOnConflict))
+        XCTAssertEqual(storedBlobCount, 1, "a new document whose ID is taken stores no blob either")
+        XCTAssertTrue(try defaultCollection.save(document: stale, concurrencyControl: .lastWriteWins))
+        XCTAssertEqual(storedBlobCount, 2)
+        XCTAssertTrue(stale.newBlobs.isEmpty, "saved blobs are not stored again")
+    }
 }

@@ -57,12 +57,13 @@ public final class Blob: Equatable, CustomStringConvertible, @unchecked Sendable
     public convenience init(contentType: String?, contentStream: InputStream) throws {
         let writer = try BlobWriter()
         try writer.write(contentsOf: contentStream)
-        self.init(contentType: contentType, writer: writer)
+        try self.init(contentType: contentType, writer: writer)
     }
 
-    /// A blob holding what was written to `writer`, which is finished by this call.
-    package init(contentType: String?, writer: BlobWriter) {
-        let staged = writer.finish()
+    /// A blob holding what was written to `writer`, which is finished by this call
+    /// (a writer already finished throws).
+    package init(contentType: String?, writer: BlobWriter) throws {
+        let staged = try writer.finish()
         self.contentType = contentType
         length = staged.length
         digest = staged.digest
@@ -146,7 +147,7 @@ public final class Blob: Equatable, CustomStringConvertible, @unchecked Sendable
         let reader = try BlobReader(self)
         defer { reader.close() }
         try reader.forEachChunk { try writer.write($0) }
-        return Blob(contentType: contentType, writer: writer)
+        return try Blob(contentType: contentType, writer: writer)
     }
 
     /// Whether a dictionary is a blob's metadata (`"@type": "blob"`).

@@ -20,14 +20,14 @@ package final class BlobWriter {
 
     /// Creates the temporary file; throws when it cannot be created.
     package init() throws {
+        sha1 = try SHA1()   // (first: a throw after the file exists would leak it, deinit not running)
+        sha1.begin()
         var template = Array((FileManager.default.temporaryDirectory.path + "/doclite-blob-XXXXXX").utf8CString)
         descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else {
             throw DocLiteError(.ioError, "cannot create a temporary file for blob content: \(String(cString: strerror(errno)))")
         }
         url = URL(fileURLWithPath: String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
-        sha1 = try SHA1()
-        sha1.begin()
     }
 
     deinit {
@@ -66,8 +66,10 @@ package final class BlobWriter {
         }
     }
 
-    /// Closes the file and hands it over; the writer can write no more.
-    func finish() -> Staged {
+    /// Closes the file and hands it over; the writer can write no more. Throws
+    /// when it was already handed over (to one blob only: it deletes the file).
+    func finish() throws -> Staged {
+        guard !isFinished else { throw DocLiteError(.invalidParameter, "the blob writer was already used to make a blob") }
         isFinished = true
         Glibc.close(descriptor)
         descriptor = -1

@@ -45,7 +45,6 @@ extension Collection {
         }
         let blobs = document.newBlobs.isEmpty ? [] : try document.newBlobs.map { try $0.prepared(for: openDatabase()) }
         return try write { database, connection in
-            for blob in blobs { try database.installBlob(blob, connection) }
             let keys = database.sharedKeys
             let body = try keys.lock.withLock { try document.content.encoded(with: &database.encoder) }
             try database.persistNewKeys()
@@ -53,13 +52,15 @@ extension Collection {
             // directly: the unique ID column tells whether the ID was taken.
             if document.revisionID == nil && !hasTombstones {
                 let revisionID = RevisionID.next(after: nil, deleted: false, body: body, sha1: database.sha1)
-                let inserted = try connection.withStatement(sql.insertLive) { insert in
-                    insert.bind(1, Int64(lastSequence + 1))
-                    insert.bind(2, document.id)
-                    insert.bind(3, revisionID.stored)
-                    return try body.withUnsafeBytes { body in
-                        insert.bind(4, borrowing: body)
-                        return try insert.runUnlessDuplicate()
+                let inserted = try storing(blobs, in: database, connection) {
+                    try connection.withStatement(sql.insertLive) { insert in
+                        insert.bind(1, Int64(lastSequence + 1))
+                        insert.bind(2, document.id)
+                        insert.bind(3, revisionID.stored)
+                        return try body.withUnsafeBytes { body in
+                            insert.bind(4, borrowing: body)
+                            return try insert.runUnlessDuplicate()
+                        }
                     }
                 }
                 if inserted {
@@ -76,6 +77,7 @@ extension Collection {
                 parent = stored?.revisionID
             }
             let revisionID = RevisionID.next(after: parent, deleted: false, body: body, sha1: database.sha1)
+            for blob in blobs { try database.installBlob(blob, connection) }   // (before the row: an index may read them)
             if stored?.isDeleted == true { try deleteRow(id: document.id, using: sql.deleteTombstone, connection) }
             try connection.withStatement(sql.upsertLive) { upsert in
                 upsert.bind(1, Int64(lastSequence + 1))
@@ -92,6 +94,24 @@ extension Collection {
         }
     }
 
+    /// Runs `write` with `blobs` stored before it (an index on a prediction may
+    /// read their content as the row is written), all undone when `write`
+    /// returns false: a save that saves nothing stores no blob.
+    private func storing(_ blobs: [Blob], in database: Database, _ connection: SQLiteConnection,
+                         _ write: () throws -> Bool) throws -> Bool {
+        guard !blobs.isEmpty else { return try write() }
+        struct NothingWritten: Error {}
+        do {
+            return try connection.atomically {
+                for blob in blobs { try database.installBlob(blob, connection) }
+                guard try write() else { throw NothingWritten() }
+                return true
+            }
+        } catch is NothingWritten {
+            return false
+        }
+    }
+
     /// Records a saved revision: the next sequence, the change, and the document's new state.
     private func didSave(_ document: MutableDocument, revisionID: String, body: [UInt8], in database: Database) {
         lastSequence += 1
@@ -99,6 +119,7 @@ extension Collection {
         document.revisionID = revisionID
         document.sequence = lastSequence
         document.collection = self
+        document.newBlobs = []   // stored
         // The stored body replaces the document's content only when it names no
         // shared key assigned in this transaction: a rollback would forget those.
         if database.sharedKeys.count == database.transaction.keyCountAtBegin {

@@ -24,10 +24,8 @@ extension Database {
             guard transaction.depth == 0 else {
                 throw DocLiteError(.transactionNotClosed, "maintenance cannot run inside a batch or transaction")
             }
-            defer {   // (the file changed: snapshots begun before are out of date)
-                commitCount += 1
-                endIdleSnapshots()
-            }
+            endIdleSnapshots()
+            defer { commitCount += 1 }   // (the file changed: snapshots begun before are out of date)
             switch type {
             case .compact:
                 try deleteUnreferencedBlobs()

@@ -52,6 +52,9 @@ extension Database {
         do {
             let connection = try openConnection()
             if transaction.depth == 0 {
+                // Idle readers' snapshots end before the write: the checkpoint at its
+                // commit could otherwise not reach the end of the write-ahead log.
+                endIdleSnapshots()
                 try connection.execute("BEGIN IMMEDIATE")
                 do {
                     try syncWithFile()
@@ -103,7 +106,6 @@ extension Database {
                 throw error
             }
             commitCount += 1
-            endIdleSnapshots()
             changes = transaction.changes
             transaction = TransactionState()
         }

@@ -39,6 +39,8 @@ public final class Database: @unchecked Sendable {
     /// How many transactions this connection has committed (a snapshot begun
     /// before the last one is out of date; ``checkOutReader()``).
     var commitCount = 0
+    /// Whether a sweep of idle snapshots is due (``returnReader(_:)``).
+    var snapshotSweepIsScheduled = false
     /// The reader on ``connection`` for queries inside a batch.
     var batchReader: QueryReader?
     /// The value-index expressions (compiled SQL) of each collection, and a

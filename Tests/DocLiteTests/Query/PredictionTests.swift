@@ -166,6 +166,15 @@ final class PredictionTests: QueryTestCase {
         XCTAssertEqual(try query.execute().allResults().map { $0.string(at: 0) }, ["r2", "r4"])
         XCTAssertEqual(model.calls, indexed + 2)
 
+        // Tombstones have no cached prediction: a query that includes them calls the model for them.
+        let withDeleted = try db.createQuery("SELECT META().id, META().deleted AS gone, PREDICTION(sentiment, {'text': text}).label AS label FROM _ ORDER BY META().id")
+        XCTAssertEqual(try withDeleted.execute().allResults().map { $0.string(forKey: "id") }, ["r1", "r2", "r3", "r4"])
+        // In a join's ON clause the cache is not used (it would be joined to the ON's right), and the query runs.
+        let joined = try db.createQuery("""
+            SELECT a.text FROM _ AS a LEFT JOIN _ AS b ON PREDICTION(sentiment, {'text': b.text}).label = 'positive' AND META(a).id = META(b).id
+            ORDER BY META(a).id
+            """)
+        XCTAssertEqual(try joined.execute().allResults().count, 3)
         // A different input is not served by the index: the model is called.
         let other = try db.createQuery("SELECT META().id FROM _ WHERE PREDICTION(sentiment, {'text': lower(text)}).label = 'positive'")
         XCTAssertEqual(try other.execute().allResults().count, 2)

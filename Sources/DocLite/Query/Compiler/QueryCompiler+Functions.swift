@@ -57,10 +57,13 @@ extension QueryCompiler {
     /// Nil when no predictive index serves the call.
     private mutating func cachedPrediction(_ entry: FunctionCatalog.Entry, _ arguments: [QueryExpression],
                                            _ context: CompileContext) throws -> SQLFragment? {
-        guard context.clause != .index, entry.arity.contains(arguments.count), case .literal(.string(let model)) = arguments[0] else {
+        // (Not in an index expression; not in ON, where a join appended after the sources
+        // would be to the right of an outer join's ON; not for tombstones, which have no prediction.)
+        guard context.clause != .index, context.clause != .on, entry.arity.contains(arguments.count),
+              case .literal(.string(let model)) = arguments[0] else {
             return nil
         }
-        for (index, source) in sources.enumerated() where source.unnest == nil {
+        for (index, source) in sources.enumerated() where source.unnest == nil && !source.includesDeleted {
             guard let tables = database.predictiveIndexes[source.collection.id],
                   let input = try? QueryCompiler.compileIndexExpression(arguments[1], collection: source.collection, database: database,
                                                                         at: context.location),

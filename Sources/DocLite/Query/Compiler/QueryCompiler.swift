@@ -207,10 +207,11 @@ struct QueryCompiler {
     /// inner query that reads only the keys, then looked up to compute the
     /// result columns for the rows kept (measured on the standard Q1: the sorter
     /// no longer computes three result columns for every candidate row). For one
-    /// collection, ordered and limited, not grouped, distinct or aggregated, with
-    /// no full-text or predictive join (their aliases are read by the result).
+    /// collection's live documents (tombstones come from a union with no index
+    /// to join back on), ordered and limited, not grouped, distinct or aggregated,
+    /// with no full-text or predictive join (their aliases are read by the result).
     private func readsRowsLate(_ statement: SelectStatement) -> Bool {
-        sources.count == 1 && sources[0].unnest == nil && !statement.orderBy.isEmpty && statement.limit != nil
+        sources.count == 1 && sources[0].unnest == nil && !sources[0].includesDeleted && !statement.orderBy.isEmpty && statement.limit != nil
             && statement.groupBy.isEmpty && statement.having == nil && !statement.distinct && !isAggregate(statement)
             && projection == nil && fullTextMatches.isEmpty && predictiveJoins.isEmpty
     }

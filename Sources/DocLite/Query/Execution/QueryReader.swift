@@ -1,3 +1,5 @@
+import Foundation
+
 /// A connection that result sets read their rows through, with its own cache
 /// of prepared query statements.
 ///
@@ -81,11 +83,14 @@ extension Database {
             if batchReader?.connection !== connection { batchReader = QueryReader(connection: connection, isSnapshot: false) }
             return batchReader!
         }
-        let reader = try idleReaders.popLast() ?? openReader()
+        var reader = try idleReaders.popLast() ?? openReader()
         let now = SnapshotState(dataVersion: dataVersion, commits: commitCount)
         if reader.snapshotState == now { return reader }
+        if reader.snapshotState != nil, (try? endSnapshot(of: reader)) == nil {
+            reader.connection.close()   // (its transaction was lost, an I/O error say: a fresh reader)
+            reader = try openReader()
+        }
         do {
-            if reader.snapshotState != nil { try endSnapshot(of: reader) }
             try reader.connection.withStatement(SQLiteConnection.begin) { try $0.run() }
             // Starts the snapshot and loads the keys it has that this database
             // has not seen yet (committed by another connection since its last sync).
@@ -99,18 +104,29 @@ extension Database {
         return reader
     }
 
-    /// Keeps `reader`, its snapshot open, for the next query. Holds the database lock.
+    /// Keeps `reader`, its snapshot open, for the next query, and has idle
+    /// snapshots ended half a second later if no commit ends them sooner
+    /// (another connection's checkpoints would wait for them). Holds the database lock.
     func returnReader(_ reader: QueryReader) {
         guard reader.isSnapshot else { return }
         if connection == nil || idleReaders.count >= Self.idleReaderLimit {
             reader.connection.close()
-        } else {
-            idleReaders.append(reader)
+            return
+        }
+        idleReaders.append(reader)
+        guard !snapshotSweepIsScheduled else { return }
+        snapshotSweepIsScheduled = true
+        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + .milliseconds(500)) { [weak self] in
+            guard let self else { return }
+            lock.withLock {
+                snapshotSweepIsScheduled = false
+                endIdleSnapshots()
+            }
         }
     }
 
-    /// Ends the idle readers' snapshots after a commit: an open read transaction
-    /// would keep SQLite from checkpointing the write-ahead log past it. Holds the database lock.
+    /// Ends the idle readers' snapshots: an open read transaction keeps SQLite
+    /// from checkpointing the write-ahead log past it. Holds the database lock.
     func endIdleSnapshots() {
         idleReaders.removeAll { reader in
             guard reader.snapshotState != nil else { return false }
