@@ -17,27 +17,19 @@ struct ArrayIndexSQL {
     /// compiled SQL over the element (`doc_element(element)`), none to index the element.
     func create(array: String, expressions: [String]) -> [String] {
         let live = Schema.liveTable(collection)
-        func insert(_ rows: String) -> String {
-            "INSERT INTO \(table) (sequence, element) SELECT \(live).sequence, e.element "
-                + "FROM \(live) JOIN doc_each(\(array)) AS e WHERE \(rows);"
-        }
         let indexed = expressions.isEmpty ? ["doc_element(element)"] : expressions
         return [
             "CREATE TABLE \(table) (sequence INTEGER NOT NULL, element)",
             "CREATE INDEX \(table)_sequence ON \(table) (sequence)",
             "CREATE INDEX \(table)_value ON \(table) (\(indexed.joined(separator: ", ")))",
-            insert("1"),
-            "CREATE TRIGGER \(table)_ins AFTER INSERT ON \(live) BEGIN \(insert("\(live).sequence = new.sequence")) END",
-            """
-            CREATE TRIGGER \(table)_upd AFTER UPDATE OF sequence, body ON \(live) BEGIN
-                DELETE FROM \(table) WHERE sequence = old.sequence; \(insert("\(live).sequence = new.sequence")) END
-            """,
-            "CREATE TRIGGER \(table)_del AFTER DELETE ON \(live) BEGIN DELETE FROM \(table) WHERE sequence = old.sequence; END",
-        ]
+        ] + rows.fillAndTrack { condition in
+            "INSERT INTO \(table) (sequence, element) SELECT \(live).sequence, e.element "
+                + "FROM \(live) JOIN doc_each(\(array)) AS e WHERE \(condition);"
+        }
     }
 
     /// Drops the table (with its indexes) and its triggers.
-    var drop: [String] {
-        ["ins", "upd", "del"].map { "DROP TRIGGER IF EXISTS \(table)_\($0)" } + ["DROP TABLE IF EXISTS \(table)"]
-    }
+    var drop: [String] { rows.drop }
+
+    private var rows: DerivedRows { DerivedRows(table: table, collection: collection, keyColumn: "sequence") }
 }

@@ -33,25 +33,15 @@ struct FullTextIndexSQL {
         let tokenizer = Self.stems(language) ? "porter" : "unicode61 \"remove_diacritics=\(ignoreAccents ? 2 : 0)\""
         let values = expressions.map { "doc_fts_text(\($0))" }.joined(separator: ", ")
         let filter = condition.map { " AND (\($0))" } ?? ""
-        func insert(_ rows: String) -> String {
-            "INSERT INTO \(table) (docid, \(columnList)) SELECT sequence, \(values) FROM \(live) WHERE \(rows)\(filter);"
+        return ["CREATE VIRTUAL TABLE \(table) USING fts4(\(columnList), tokenize=\(tokenizer))"] + rows.fillAndTrack { condition in
+            "INSERT INTO \(table) (docid, \(columnList)) SELECT sequence, \(values) FROM \(live) WHERE \(condition)\(filter);"
         }
-        return [
-            "CREATE VIRTUAL TABLE \(table) USING fts4(\(columnList), tokenize=\(tokenizer))",
-            insert("1"),
-            "CREATE TRIGGER \(table)_ins AFTER INSERT ON \(live) BEGIN \(insert("sequence = new.sequence")) END",
-            """
-            CREATE TRIGGER \(table)_upd AFTER UPDATE OF sequence, body ON \(live) BEGIN
-                DELETE FROM \(table) WHERE docid = old.sequence; \(insert("sequence = new.sequence")) END
-            """,
-            "CREATE TRIGGER \(table)_del AFTER DELETE ON \(live) BEGIN DELETE FROM \(table) WHERE docid = old.sequence; END",
-        ]
     }
 
     /// Drops the table and its triggers.
-    var drop: [String] {
-        ["ins", "upd", "del"].map { "DROP TRIGGER IF EXISTS \(table)_\($0)" } + ["DROP TABLE IF EXISTS \(table)"]
-    }
+    var drop: [String] { rows.drop }
+
+    private var rows: DerivedRows { DerivedRows(table: table, collection: collection, keyColumn: "docid") }
 
     /// Whether `language` has a stemmer here: English (Porter).
     static func stems(_ language: String?) -> Bool {

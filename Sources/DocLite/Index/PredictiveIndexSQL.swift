@@ -20,26 +20,17 @@ struct PredictiveIndexSQL {
     func create(model: String, input: String, properties: [String]) -> [String] {
         let live = Schema.liveTable(collection)
         let predict = "doc_prediction(\(SQLLiteral.string(model)), \(input))"
-        func insert(_ rows: String) -> String {
-            "INSERT INTO \(table) (sequence, prediction) SELECT sequence, \(predict) FROM \(live) WHERE \(rows);"
-        }
         return ["CREATE TABLE \(table) (sequence INTEGER PRIMARY KEY, prediction BLOB)"]
             + properties.enumerated().map { i, path in
                 "CREATE INDEX \(table)_\(i) ON \(table) (doc_value(prediction, \(SQLLiteral.string(path))))"
             }
-            + [
-                insert("1"),
-                "CREATE TRIGGER \(table)_ins AFTER INSERT ON \(live) BEGIN \(insert("sequence = new.sequence")) END",
-                """
-                CREATE TRIGGER \(table)_upd AFTER UPDATE OF sequence, body ON \(live) BEGIN
-                    DELETE FROM \(table) WHERE sequence = old.sequence; \(insert("sequence = new.sequence")) END
-                """,
-                "CREATE TRIGGER \(table)_del AFTER DELETE ON \(live) BEGIN DELETE FROM \(table) WHERE sequence = old.sequence; END",
-            ]
+            + rows.fillAndTrack { condition in
+                "INSERT INTO \(table) (sequence, prediction) SELECT sequence, \(predict) FROM \(live) WHERE \(condition);"
+            }
     }
 
     /// Drops the table (with its indexes) and its triggers.
-    var drop: [String] {
-        ["ins", "upd", "del"].map { "DROP TRIGGER IF EXISTS \(table)_\($0)" } + ["DROP TABLE IF EXISTS \(table)"]
-    }
+    var drop: [String] { rows.drop }
+
+    private var rows: DerivedRows { DerivedRows(table: table, collection: collection, keyColumn: "sequence") }
 }
