@@ -166,6 +166,10 @@ final class PredictionTests: QueryTestCase {
         XCTAssertEqual(try query.execute().allResults().map { $0.string(at: 0) }, ["r2", "r4"])
         XCTAssertEqual(model.calls, indexed + 2)
 
+        // An input qualified by the source's alias is the same input.
+        let aliased = try db.createQuery("SELECT META(d).id FROM _ AS d WHERE PREDICTION(sentiment, {'text': d.text}).label = 'positive' ORDER BY META(d).id")
+        XCTAssertEqual(try aliased.execute().allResults().map { $0.string(at: 0) }, ["r2", "r4"])
+        XCTAssertEqual(model.calls, indexed + 2, "the aliased input reads the cache too")
         // Tombstones have no cached prediction: a query that includes them calls the model for them.
         let withDeleted = try db.createQuery("SELECT META().id, META().deleted AS gone, PREDICTION(sentiment, {'text': text}).label AS label FROM _ ORDER BY META().id")
         XCTAssertEqual(try withDeleted.execute().allResults().map { $0.string(forKey: "id") }, ["r1", "r2", "r3", "r4"])

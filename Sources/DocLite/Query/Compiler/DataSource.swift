@@ -31,6 +31,14 @@ struct ResolvedSource {
         return "doc_element(\(self.column("element")))"
     }
 
+    /// The same source with unqualified columns, as an index expression reads them.
+    var unqualified: ResolvedSource {
+        var copy = ResolvedSource(collection: collection, alias: alias, hasExplicitAlias: hasExplicitAlias, columnName: columnName,
+                                  sqlAlias: nil, join: join, on: on, unnest: unnest)
+        copy.includesDeleted = includesDeleted
+        return copy
+    }
+
     /// Whether a path starting with `name` is qualified with this source.
     func isNamed(_ name: String) -> Bool {
         if name.caseInsensitiveCompare(alias) == .orderedSame { return true }

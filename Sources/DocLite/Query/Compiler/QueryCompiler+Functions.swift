@@ -52,7 +52,7 @@ extension QueryCompiler {
     }
 
     /// `PREDICTION(model, input[, path])` read from a predictive index of that
-    /// model and input (the same compiled SQL) on a source's collection: the
+    /// model and input (the same compiled SQL, the source's columns unqualified) on a source's collection: the
     /// index's table joined on the document's sequence, the model not called.
     /// Nil when no predictive index serves the call.
     private mutating func cachedPrediction(_ entry: FunctionCatalog.Entry, _ arguments: [QueryExpression],
@@ -64,9 +64,14 @@ extension QueryCompiler {
             return nil
         }
         for (index, source) in sources.enumerated() where source.unnest == nil && !source.includesDeleted {
+            // The input as this query reads it, with the source's columns unqualified as
+            // in the index (`d.photo` of `FROM _ AS d` is the index's `photo`; an input that
+            // reads another source, or a parameter, matches no index).
+            var scoped = self
+            scoped.sources[index] = source.unqualified
+            scoped.projection = nil
             guard let tables = database.predictiveIndexes[source.collection.id],
-                  let input = try? QueryCompiler.compileIndexExpression(arguments[1], collection: source.collection, database: database,
-                                                                        at: context.location),
+                  let input = try? scoped.compile(arguments[1], context.operand(2)).sql,
                   let table = tables[PredictiveIndexSQL.key(model: model, input: input)] else { continue }
             let alias = predictiveJoins[table]?.alias ?? "pr\(predictiveJoins.count)"
             predictiveJoins[table] = PredictiveJoin(table: table, alias: alias, source: index)
