@@ -235,7 +235,7 @@ extension Collection {
     }
 
     @discardableResult
-    private func deleteRow(id: String, using sql: String, _ connection: SQLiteConnection) throws -> Int {
+    private func deleteRow(id: String, using sql: StatementKey, _ connection: SQLiteConnection) throws -> Int {
         try connection.withStatement(sql) { delete in
             delete.bind(1, id)
             try delete.run()

@@ -94,42 +94,43 @@ enum Schema {
 /// The SQL of one collection's document operations, written once per collection
 /// (the statement cache is keyed by this text).
 struct CollectionSQL {
-    let getDocument: String
-    let storedRevision: String
-    let insertLive: String
-    let upsertLive: String
-    let hasTombstones: String
-    let insertTombstone: String
-    let deleteLive: String
-    let deleteTombstone: String
+    // (The statements of every save, read and delete keep their keys, hashed once.)
+    let getDocument: StatementKey
+    let storedRevision: StatementKey
+    let insertLive: StatementKey
+    let upsertLive: StatementKey
+    let hasTombstones: StatementKey
+    let insertTombstone: StatementKey
+    let deleteLive: StatementKey
+    let deleteTombstone: StatementKey
     let setExpiration: [String]        // live table first, then tombstones
     let purgeExpired: [String]         // both tables: `DELETE … RETURNING key`
     let earliestExpiration: [String]   // both tables
-    let count: String
+    let count: StatementKey
 
     init(collectionID id: Int64) {
         let live = Schema.liveTable(id), deleted = Schema.deletedTable(id)
-        getDocument = "SELECT sequence, revid, body FROM \(live) WHERE key = ?"
-        storedRevision = """
+        getDocument = StatementKey("SELECT sequence, revid, body FROM \(live) WHERE key = ?")
+        storedRevision = StatementKey("""
             SELECT revid, expiration, 0 FROM \(live) WHERE key = ?1
             UNION ALL SELECT revid, expiration, 1 FROM \(deleted) WHERE key = ?1
-            """
-        insertLive = "INSERT INTO \(live) (sequence, key, revid, body) VALUES (?, ?, ?, ?)"
-        hasTombstones = "SELECT EXISTS (SELECT 1 FROM \(deleted))"
-        upsertLive = """
+            """)
+        insertLive = StatementKey("INSERT INTO \(live) (sequence, key, revid, body) VALUES (?, ?, ?, ?)")
+        hasTombstones = StatementKey("SELECT EXISTS (SELECT 1 FROM \(deleted))")
+        upsertLive = StatementKey("""
             INSERT INTO \(live) (sequence, key, revid, body, expiration) VALUES (?, ?, ?, ?, ?)
             ON CONFLICT (key) DO UPDATE SET sequence = excluded.sequence, revid = excluded.revid, body = excluded.body
-            """
+            """)
         // Before the live row is deleted: ?5 says whether the tombstone keeps its body.
-        insertTombstone = """
+        insertTombstone = StatementKey("""
             INSERT INTO \(deleted) (sequence, key, revid, expiration, body)
             VALUES (?1, ?2, ?3, ?4, CASE WHEN ?5 THEN (SELECT body FROM \(live) WHERE key = ?2) END)
-            """
-        deleteLive = "DELETE FROM \(live) WHERE key = ?"
-        deleteTombstone = "DELETE FROM \(deleted) WHERE key = ?"
+            """)
+        deleteLive = StatementKey("DELETE FROM \(live) WHERE key = ?")
+        deleteTombstone = StatementKey("DELETE FROM \(deleted) WHERE key = ?")
         setExpiration = [live, deleted].map { "UPDATE \($0) SET expiration = ? WHERE key = ?" }
         purgeExpired = [live, deleted].map { "DELETE FROM \($0) WHERE expiration <= ? RETURNING key" }
         earliestExpiration = [live, deleted].map { "SELECT min(expiration) FROM \($0) WHERE expiration IS NOT NULL" }
-        count = "SELECT count(*) FROM \(live)"
+        count = StatementKey("SELECT count(*) FROM \(live)")
     }
 }
