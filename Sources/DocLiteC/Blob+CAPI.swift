@@ -194,10 +194,9 @@ public func CBLDatabase_GetBlob(_ db: OpaquePointer?, _ propertiesJSON: UnsafePo
         let database = try database(db)
         let text = try string(propertiesJSON, "blob properties")
         // Malformed JSON is a JSON error; JSON that is not an object is no blob's metadata.
-        guard case .dictionary = try JSONValue(json: text) else {
+        guard case .dictionary(let metadata) = try JSONValue(json: text) else {
             throw DocLiteError(.invalidParameter, "not a blob's metadata: it must be a JSON object")
         }
-        let properties = try MutableDictionaryObject(json: text).toDictionary()
-        return try database.getBlob(properties: properties).map(HandleRegistry.shared.register)
+        return try database.getBlob(metadata: metadata).map(HandleRegistry.shared.register)
     }
 }

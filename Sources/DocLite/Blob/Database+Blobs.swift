@@ -17,8 +17,12 @@ extension Database {
     /// describes, or nil when this database does not store its content. Throws
     /// when `properties` is not a blob's metadata (`"@type": "blob"` and a `digest`).
     public func getBlob(properties: [String: Any]) throws -> Blob? {
-        guard case .dictionary(let members) = try JSONValue(any: properties), Blob.isMetadata(members),
-              let blob = Blob(properties: members, database: self) else {
+        try getBlob(metadata: Dictionary(stringKeys: try properties.mapValues { try JSONValue(any: $0) }))
+    }
+
+    /// ``getBlob(properties:)`` for a metadata dictionary already parsed (C's JSON text).
+    package func getBlob(metadata members: [ByteString: JSONValue]) throws -> Blob? {
+        guard Blob.isMetadata(members), let blob = Blob(properties: members, database: self) else {
             throw DocLiteError(.invalidParameter, "not a blob's metadata: it needs \"@type\": \"blob\" and a \"digest\" of the form sha1-…")
         }
         return try read { try blobRowID(digest: blob.digest, $0) } == nil ? nil : blob
