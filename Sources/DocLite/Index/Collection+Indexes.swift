@@ -237,14 +237,15 @@ enum IndexKind: Equatable {
     /// The `type` recorded in the `indexes` table.
     var typeName: String {
         switch self {
-        case .value: "value"
-        case .fullText: "full-text"
+        case .value: Self.valueTypeName
+        case .fullText: Self.fullTextTypeName
         case .predictive: Self.predictiveTypeName
         case .array: Self.arrayTypeName
         }
     }
 
-    static let predictiveTypeName = "predictive", arrayTypeName = "array"
+    /// The recorded `type`s, matched when the `indexes` table is read.
+    static let valueTypeName = "value", fullTextTypeName = "full-text", predictiveTypeName = "predictive", arrayTypeName = "array"
 
     /// An array index's path (nil for other kinds).
     var arrayPath: String? {
@@ -284,7 +285,7 @@ extension Database {
         let connection = try openConnection()
         try connection.atomically {
             switch index.type {
-            case IndexKind.value.typeName:
+            case IndexKind.valueTypeName:
                 try connection.execute("DROP INDEX IF EXISTS \(index.sqlName)")
             case IndexKind.predictiveTypeName:
                 try connection.execute(PredictiveIndexSQL(table: index.sqlName, collection: collection.id).drop)
@@ -324,7 +325,7 @@ extension Database {
             while try rows.step() {
                 let expressions = Self.expressions(rows.string(4))
                 switch rows.string(1) {
-                case IndexKind.value.typeName:
+                case IndexKind.valueTypeName:
                     loaded[rows.int64(0), default: []].formUnion(expressions.map { ByteString($0) })
                 case IndexKind.predictiveTypeName where expressions.count == 2:
                     predictive[rows.int64(0), default: [:]][PredictiveIndexSQL.key(model: expressions[0], input: expressions[1])] = rows.string(3)
