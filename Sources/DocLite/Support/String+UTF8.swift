@@ -19,4 +19,20 @@ extension String {
     func droppingUTF8(first: Int = 0, last: Int = 0) -> String {
         String(decoding: utf8.dropFirst(first).dropLast(last), as: UTF8.self)
     }
+
+    /// The least string greater than every string beginning with this one (in code
+    /// point order, which is UTF-8 byte order): the upper bound of a prefix range.
+    /// Nil when there is none (the empty string).
+    var prefixEnd: String? {
+        var scalars = Array(unicodeScalars)
+        while let last = scalars.popLast() {
+            var next = last.value + 1
+            if next == 0xD800 { next = 0xE000 }
+            if let scalar = Unicode.Scalar(next) {
+                scalars.append(scalar)
+                return String(String.UnicodeScalarView(scalars))
+            }
+        }
+        return nil
+    }
 }

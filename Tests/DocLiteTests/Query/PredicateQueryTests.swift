@@ -79,9 +79,9 @@ final class PredicateQueryTests: QueryTestCase {
                        try json(#"["AND", [">=", [".name"], "ab"], ["<", [".name"], "ac"], ["LIKE", [".name"], "ab%"]]"#))
         XCTAssertEqual(try predicate("name BEGINSWITH $P"),
                        try json(#"["AND", [">=", [".name"], ["$P"]], ["<", [".name"], ["$__prefixend_P"]], ["LIKE", [".name"], ["$__beginsWith_P"]]]"#))
-        XCTAssertEqual(DerivedParameter.prefixEnd(of: "a\u{10FFFF}"), "b")
-        XCTAssertEqual(DerivedParameter.prefixEnd(of: "\u{D7FF}"), "\u{E000}")
-        XCTAssertNil(DerivedParameter.prefixEnd(of: ""))
+        XCTAssertEqual("a\u{10FFFF}".prefixEnd, "b")
+        XCTAssertEqual("\u{D7FF}".prefixEnd, "\u{E000}")
+        XCTAssertNil("".prefixEnd)
     }
 
     func testQuantifiersAndKeyPathOperators() throws {
@@ -118,6 +118,8 @@ final class PredicateQueryTests: QueryTestCase {
             ("a == $__x", 5, "reserved"),
             ("AND == 1", 0, "expected a value"),
             (String(repeating: "(", count: 200) + "a == 1" + String(repeating: ")", count: 200), 100, "nests too deeply"),
+            ("a == " + String(repeating: "2 ** ", count: 2_000) + "2", 500, "nests too deeply"),
+            ("a == 'x\\", 5, "unterminated string"),
         ]
         for (text, position, message) in cases {
             XCTAssertThrowsError(try predicate(text), text) { error in

@@ -186,12 +186,9 @@ extension QueryCompiler {
         while let scalar = scalars.next(), scalar != "%", scalar != "_" {
             prefix.append(scalar == "\\" ? (scalars.next() ?? scalar) : scalar)
         }
-        guard let first = prefix.first, !"0123456789+-.".unicodeScalars.contains(first), let last = prefix.last,
-              let next = Unicode.Scalar(last.value == 0xD7FF ? 0xE000 : last.value + 1) else { return nil }
-        var upper = prefix
-        upper.removeLast()
-        upper.append(next)
-        return (SQLLiteral.string(String(prefix)), SQLLiteral.string(String(upper)))
+        guard let first = prefix.first, !"0123456789+-.".unicodeScalars.contains(first),
+              let upper = String(prefix).prefixEnd else { return nil }
+        return (SQLLiteral.string(String(prefix)), SQLLiteral.string(upper))
     }
 
     /// `doc_range` over one or two bounds (a lower and an upper) of one property;

@@ -96,7 +96,7 @@ enum PredicateLexer {
                 index += 1
                 continue
             }
-            guard index + 1 < bytes.count else { break }
+            guard index + 1 < bytes.count else { throw PredicateParser.syntaxError(at: start, "unterminated string") }
             let escaped = bytes[index + 1]
             index += 2
             switch escaped {

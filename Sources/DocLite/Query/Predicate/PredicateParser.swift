@@ -230,7 +230,7 @@ struct PredicateParser {
         guard options.isEmpty else { return collated(like, options) }
         let end: QueryExpression?
         switch right {
-        case .literal(.string(let prefix)): end = DerivedParameter.prefixEnd(of: prefix).map { .literal(.string($0)) }
+        case .literal(.string(let prefix)): end = prefix.prefixEnd.map { .literal(.string($0)) }
         case .parameter(let name): end = .parameter(variables.derive(.prefixEnd(variable: name)))
         default: end = nil
         }
@@ -332,6 +332,8 @@ struct PredicateParser {
     private mutating func power() throws -> QueryExpression {
         let base = try unary()
         guard accept(symbol: "**") else { return base }
+        try descend()   // (right-associative: each ** nests, so it counts toward the depth limit)
+        defer { depth -= 1 }
         return .function("power", [base, try power()])
     }
 

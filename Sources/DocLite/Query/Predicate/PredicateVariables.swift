@@ -83,7 +83,7 @@ enum DerivedParameter: Hashable, Sendable {
         case (.likePattern(_, let anchor), .string(let text)): return .string(anchor.pattern(Self.escapedForLike(text)))
         case (.applePattern, .string(let text)): return .string(Self.likeFromApplePattern(text))
         case (.wholeRegex(_, let caseInsensitive), .string(let text)): return .string(Self.wholeRegex(text, caseInsensitive: caseInsensitive))
-        case (.prefixEnd, .string(let text)): return Self.prefixEnd(of: text).map(JSONValue.string) ?? .null
+        case (.prefixEnd, .string(let text)): return text.prefixEnd.map(JSONValue.string) ?? .null
         default: throw DocLiteError(.invalidQueryParam, "the variable $\(variable) must be a string here, not \(value.json)")
         }
     }
@@ -124,18 +124,4 @@ enum DerivedParameter: Hashable, Sendable {
         (caseInsensitive ? "(?i)" : "") + "\\A(?:" + pattern + ")\\z"
     }
 
-    /// The least string greater than every string beginning with `prefix` (in code point
-    /// order, which is UTF-8 byte order); nil when there is none (an empty prefix).
-    static func prefixEnd(of prefix: String) -> String? {
-        var scalars = Array(prefix.unicodeScalars)
-        while let last = scalars.popLast() {
-            var next = last.value + 1
-            if next == 0xD800 { next = 0xE000 }
-            if let scalar = Unicode.Scalar(next) {
-                scalars.append(scalar)
-                return String(String.UnicodeScalarView(scalars))
-            }
-        }
-        return nil
-    }
 }
