@@ -10,7 +10,7 @@ struct ResolvedSource {
     /// The result column title of the whole document (`SELECT *`).
     var columnName: String
     /// The SQL table alias (`s0`, `s1`, …); nil when compiling an index expression.
-    let sqlAlias: String?
+    var sqlAlias: String?
     let join: DataSourceItem.JoinKind?
     let on: QueryExpression?
     /// For an UNNEST: the array whose elements are this source's rows (each
@@ -33,9 +33,8 @@ struct ResolvedSource {
 
     /// The same source with unqualified columns, as an index expression reads them.
     var unqualified: ResolvedSource {
-        var copy = ResolvedSource(collection: collection, alias: alias, hasExplicitAlias: hasExplicitAlias, columnName: columnName,
-                                  sqlAlias: nil, join: join, on: on, unnest: unnest)
-        copy.includesDeleted = includesDeleted
+        var copy = self
+        copy.sqlAlias = nil
         return copy
     }
 
