@@ -50,9 +50,6 @@ enum FunctionCatalog {
         /// checked at compile time when it is a string literal.
         var patternArgument: Int?
         var collationArgument: CollationArgument?
-        /// The index of the argument naming a path within the result (`PREDICTION()`'s
-        /// third: `".label"` or a property expression), passed as the path's text.
-        var pathArgument: Int?
         /// The SQL function that reads a property (argument 0) and applies a
         /// literal operand (argument 1) in place in the stored body.
         var fusedWithProperty: String?
@@ -77,10 +74,10 @@ enum FunctionCatalog {
         /// `names` call `doc_<first name>` unless `sql` is given.
         func add(_ names: [String], _ arity: ClosedRange<Int>, _ result: SQLFragment.Kind, sql: String? = nil,
                  kind: Entry.Kind = .scalar, patternArgument: Int? = nil, collation: Entry.CollationArgument? = nil,
-                 fusedWithProperty: String? = nil, pathArgument: Int? = nil) {
+                 fusedWithProperty: String? = nil) {
             for name in names {
                 table[name] = Entry(kind: kind, sqlName: sql ?? "doc_" + names[0], arity: arity, result: result,
-                                    patternArgument: patternArgument, collationArgument: collation, pathArgument: pathArgument,
+                                    patternArgument: patternArgument, collationArgument: collation,
                                     fusedWithProperty: fusedWithProperty)
             }
         }
@@ -121,7 +118,7 @@ enum FunctionCatalog {
         for name in ["e", "pi"] { add([name], 0...0, .scalar) }
         for name in ["round", "round_even", "trunc"] { add([name], 1...2, .scalar) }
         // Prediction: a registered model (Database.prediction) called with a dictionary
-        add(["prediction"], 2...3, .any, kind: .prediction, pathArgument: 2)
+        add(["prediction"], 2...3, .any, kind: .prediction)
         // Pattern
         for name in ["regexp_contains", "regexp_like"] {
             add([name], 2...2, .boolean, patternArgument: 1, fusedWithProperty: "doc_regexp_like_at")

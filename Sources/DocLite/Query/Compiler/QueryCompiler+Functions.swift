@@ -20,7 +20,10 @@ extension QueryCompiler {
         case .aggregate(let aggregate):
             return try aggregateCall(aggregate, entry, name, arguments, context)
         case .prediction:
-            return try cachedPrediction(entry, arguments, context) ?? call(entry, name, arguments, context)
+            if let cached = try cachedPrediction(entry, arguments, context) { return cached }
+            guard arguments.count == 3 else { return try call(entry, name, arguments, context) }
+            // The path is read from the prediction as from any value (`doc_value` parses it once per statement).
+            return try property(of: call(entry, name, Array(arguments.prefix(2)), context), at: arguments[2], context)
         case .scalar:
             return try call(entry, name, arguments, context)
         }
@@ -76,12 +79,16 @@ extension QueryCompiler {
             let alias = predictiveJoins[table]?.alias ?? "pr\(predictiveJoins.count)"
             predictiveJoins[table] = PredictiveJoin(table: table, alias: alias, source: index)
             readsBodies = true
-            let prediction = "\(alias).prediction"
-            guard arguments.count == 3 else { return SQLFragment(sql: projected(prediction), kind: .scalar) }
-            let path = try pathText(arguments[2], of: "PREDICTION", at: context.operand(3).location)
-            return SQLFragment(sql: projected("doc_value(\(prediction), \(SQLLiteral.string(path)))"), kind: .any)
+            let prediction = SQLFragment(sql: projected("\(alias).prediction"), kind: .scalar)
+            return arguments.count == 3 ? try property(of: prediction, at: arguments[2], context) : prediction
         }
         return nil
+    }
+
+    /// The value at PREDICTION()'s path argument (`".label"` or a property expression) within `prediction`.
+    private func property(of prediction: SQLFragment, at path: QueryExpression, _ context: CompileContext) throws -> SQLFragment {
+        let text = try pathText(path, of: "PREDICTION", at: context.operand(3).location)
+        return SQLFragment(sql: "doc_value(\(prediction.sql), \(SQLLiteral.string(text)))", kind: .any)
     }
 
     /// A path argument's text: a property expression's path, or a string (a leading `.` dropped).
@@ -137,10 +144,6 @@ extension QueryCompiler {
         }
         var sql: [String] = []
         for (i, argument) in arguments.enumerated() {
-            if i == entry.pathArgument {
-                sql.append(SQLLiteral.string(try pathText(argument, of: name, at: context.operand(i + 1).location)))
-                continue
-            }
             sql.append(valueSQL(try compileValue(argument, context.operand(i + 1))))
         }
         switch (entry.collationArgument, context.collation?.value) {   // the innermost COLLATE in force, taken or not
