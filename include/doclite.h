@@ -1114,12 +1114,14 @@ char* CBLPredicateQueryBuilder_Explanation(const CBLPredicateQueryBuilder* build
 /* ---- Predictive queries ------------------------------------------------------- */
 
 /** A predictive model that queries call with PREDICTION(name, input[, path]). `prediction`
-    gets the input dictionary as JSON text (borrowed for the call) and returns the prediction
-    as a JSON object allocated with malloc (DocLite frees it), or NULL for none (the query
-    reads MISSING). It is called from any thread, possibly from several at once, while a
-    query holds its database: it may read that database's blobs (CBLDatabase_GetBlob with a
-    blob's metadata from the input, then CBLBlob_Content) but must not change a database or
-    use another one. `unregistered` (optional) is called
+    gets the input dictionary as JSON text (borrowed for the call) and returns, as text
+    allocated with malloc (DocLite frees it), the prediction as a JSON object, or a JSON
+    string to fail: the query (or the save whose predictive or value index needs the
+    prediction, which then changes nothing) fails with kCBLErrorInvalidQuery and that message.
+    NULL is no prediction (the query reads MISSING). It is called from any thread, possibly
+    from several at once, while a query holds its database: it may read that database's
+    blobs (CBLDatabase_GetBlob with a blob's metadata from the input, then CBLBlob_Content)
+    but must not change a database or use another one. `unregistered` (optional) is called
     once the model is unregistered or replaced and no query calls it any more. */
 typedef struct {
     void* context;

@@ -4,8 +4,9 @@ import DocLite
 import Glibc
 #endif
 
-/// A model given through the C API: its callbacks and context.
-private final class CPredictiveModel: PredictiveModel, @unchecked Sendable {
+/// A model given through the C API: its callbacks and context. Its answer is a
+/// JSON object, NULL for none, or a JSON string: the message of its failure.
+private final class CPredictiveModel: FalliblePredictiveModel, @unchecked Sendable {
     let model: CBLPredictiveModel
 
     init(_ model: CBLPredictiveModel) { self.model = model }
@@ -13,9 +14,19 @@ private final class CPredictiveModel: PredictiveModel, @unchecked Sendable {
     deinit { model.unregistered?(model.context) }
 
     func predict(input: DictionaryObject) -> DictionaryObject? {
+        try? prediction(for: input)
+    }
+
+    func prediction(for input: DictionaryObject) throws -> DictionaryObject? {
         guard let output = input.toJSON().withCString({ model.prediction?(model.context, $0) }) else { return nil }
         defer { free(output) }
-        return try? MutableDictionaryObject(json: String(cString: output))
+        let text = String(cString: output)
+        switch try? JSONValue(json: text) {
+        case .dictionary(let members)?: return DictionaryObject(members)
+        case .string(let message)?: throw DocLiteError(.invalidQuery, message)
+        default:
+            throw DocLiteError(.invalidQuery, "it answered \(text.prefix(40).debugDescription), not a JSON object, NULL or a JSON string (a failure)")
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 /* Predictive queries through the C ABI: a model given as callbacks, called by
    PREDICTION() in SQL++ and JSON queries; NULL as MISSING; the unregistered
-   callback; an unregistered model's error. */
+   callback; an unregistered model's error; a model failing (a JSON string) or
+   answering malformed text fails the query and the indexed save, which changes nothing. */
 #include "test_support.h"
 
 typedef struct {
@@ -19,6 +20,15 @@ static char* predict_length(void* context, const char* inputJSON) {
     char* output = malloc(64);
     snprintf(output, 64, "{\"length\": %d, \"parity\": \"%s\"}", (int)(end - text), (end - text) % 2 ? "odd" : "even");
     return output;
+}
+
+/* The "verdict" model: fails (a JSON string) for the text "bad", answers malformed JSON
+   for "garbled", else {"ok": true}. */
+static char* predict_verdict(void* context, const char* inputJSON) {
+    (void)context;
+    if (strstr(inputJSON, "\"bad\"")) return strdup("\"the verdict model cannot judge 'bad'\"");
+    if (strstr(inputJSON, "\"garbled\"")) return strdup("{\"ok\": tru");
+    return strdup("{\"ok\": true}");
 }
 
 static void model_unregistered(void* context) {
@@ -96,6 +106,46 @@ int main(void) {
     CHECK_ERROR(err, kCBLDomain, kCBLErrorInvalidQuery, "no predictive model named 'length'");
     CBL_Release(rows);
     CBL_Release(query);
+
+    /* A model's failure fails the query with its message; malformed output is an error too;
+       a save whose predictive index needs a failing prediction fails and changes nothing. */
+    CBLPredictiveModel verdict = {NULL, predict_verdict, NULL};
+    CBL_RegisterPredictiveModel("verdict", verdict);
+    const char* judged = "SELECT PREDICTION(verdict, {'text': text}, ok) FROM _ WHERE text = $t";
+    query = CBLDatabase_CreateQuery(db, kCBLN1QLLanguage, judged, NULL, &err);
+    CHECK_OK(query != NULL, err);
+    const char* cases[][2] = {{"{\"t\": \"hello\"}", NULL},
+                              {"{\"t\": \"bad\"}", "predictive model 'verdict' failed: the verdict model cannot judge 'bad'"},
+                              {"{\"t\": \"garbled\"}", "predictive model 'verdict' failed: it answered \"{\\\"ok\\\": tru\""}};
+    CHECK(save_json(docs, "bad", "{\"text\": \"bad\"}"));
+    CHECK(save_json(docs, "garbled", "{\"text\": \"garbled\"}"));
+    for (int i = 0; i < 3; i++) {
+        CHECK_OK(CBLQuery_SetParameters(query, cases[i][0], &err), err);
+        rows = CBLQuery_Execute(query, &err);
+        bool ok = rows != NULL && CBLResultSet_Next(rows, &err);
+        if (cases[i][1]) {
+            CHECK(!ok);
+            CHECK_ERROR(err, kCBLDomain, kCBLErrorInvalidQuery, cases[i][1]);
+        } else {
+            CHECK_OK(ok, err);
+            CHECK(CBLResultSet_BoolAtIndex(rows, 0));
+        }
+        CBL_Release(rows);
+    }
+    CBL_Release(query);
+    CHECK_OK(CBLCollection_PurgeDocumentByID(docs, "bad", &err), err);
+    CHECK_OK(CBLCollection_PurgeDocumentByID(docs, "garbled", &err), err);
+    CBLPredictiveIndexConfiguration verdicts = {kCBLN1QLLanguage, "verdict", "{'text': text}", NULL};
+    CHECK_OK(CBLCollection_CreatePredictiveIndex(docs, "verdicts", verdicts, &err), err);
+    CBLDocument* bad = CBLDocument_CreateWithID("bad", &err);
+    CHECK_OK(bad && CBLDocument_SetJSON(bad, "{\"text\": \"bad\"}", &err), err);
+    CHECK(!CBLCollection_SaveDocument(docs, bad, &err));
+    CHECK_ERROR(err, kCBLDomain, kCBLErrorInvalidQuery, "cannot judge 'bad'");
+    CBL_Release(bad);
+    const CBLDocument* missing = CBLCollection_GetDocument(docs, "bad", &err);
+    CHECK(missing == NULL && err.code == 0);
+    CHECK_OK(CBLCollection_DeleteIndex(docs, "verdicts", &err), err);
+    CBL_UnregisterPredictiveModel("verdict");
 
     /* Bad registrations are ignored, never crashes. */
     CBLPredictiveModel empty = {NULL, NULL, NULL};

@@ -6,7 +6,7 @@ public class DictionaryObject: DictionaryProtocol, @unchecked Sendable {
     /// Blobs set in this dictionary (or nested in it) whose content a save must store.
     var newBlobs: [Blob] = []
 
-    init(_ members: [ByteString: JSONValue], database: Database? = nil) {
+    package init(_ members: [ByteString: JSONValue], database: Database? = nil) {
         self.members = members
         self.database = WeakDatabase(database)
     }

@@ -4,9 +4,9 @@ import CSQLite
 /// (``Prediction``) with the dictionary `input`; the prediction (PREDICTION()'s
 /// path argument is read from it by `doc_value`). A blob in the input reads its
 /// content from the query's database. MISSING input or no prediction give MISSING; an unregistered model or an input that is not a
-/// dictionary fail the query (and a save that a value index on a prediction makes
-/// call it: the index calls the model when documents are added or updated, as in
-/// Couchbase Lite). Registered as deterministic, which a model is taken to be, so
+/// dictionary fail the query, and so does a fallible model's failure (and a save
+/// that an index on a prediction makes call it: the index calls the model when
+/// documents are added or updated, as in Couchbase Lite). Registered as deterministic, which a model is taken to be, so
 /// that a value index may hold predictions.
 enum PredictionCall {
     /// The function's user data: the database whose bodies and blobs the input comes from.
@@ -46,13 +46,27 @@ enum PredictionCall {
         default:
             return SQLFunctionError.set(context, DocLiteError(.invalidQuery, "PREDICTION() input must be a dictionary"))
         }
-        guard case .dictionary(let members) = input, let output = model.predict(input: DictionaryObject(members, database: source.database.database)),
-              let result = try? JSONValue(any: output) else {
+        guard case .dictionary(let members) = input else {
+            sqlite3_result_null(context)
+            return
+        }
+        let output: DictionaryObject?
+        do {
+            output = try prediction(by: model, for: DictionaryObject(members, database: source.database.database))
+        } catch {
+            return SQLFunctionError.set(context, DocLiteError(.invalidQuery, "predictive model '\(name)' failed: \(error)"))
+        }
+        guard let output, let result = try? JSONValue(any: output) else {
             sqlite3_result_null(context)
             return
         }
         var encoder = BodyEncoder(sharedKeys: keys, assignsNewKeys: false)
         result.encode(into: &encoder)
         encoder.output.withUnsafeBytes { RuntimeSubtype.setResult(context, Body($0), at: 0) }
+    }
+
+    private static func prediction(by model: PredictiveModel, for input: DictionaryObject) throws -> DictionaryObject? {
+        if let model = model as? FalliblePredictiveModel { return try model.prediction(for: input) }
+        return model.predict(input: input)
     }
 }

@@ -217,4 +217,60 @@ final class PredictionTests: QueryTestCase {
             try self.defaultCollection.createIndex(withName: "bad", config: PredictiveIndexConfiguration(model: "", input: "text"))
         }
     }
+
+    /// A model whose prediction fails (as a C, Python or Rust model can): the query
+    /// fails naming it and giving its message; an index build or a save that needs
+    /// the prediction fails and changes nothing, and a batch holding that save rolls
+    /// back whole: never a torn index.
+    func testAModelThatFailsIsAnErrorNeverATornIndex() throws {
+        Database.prediction.registerModel(FailingOnWord("explode"), withName: "picky")
+        defer { Database.prediction.unregisterModel(withName: "picky") }
+        let query = try db.createQuery("SELECT META().id, PREDICTION(picky, {'text': text}, length) AS n FROM _ ORDER BY n")
+        XCTAssertEqual(try query.execute().allResults().map { $0.string(at: 0) }, ["r3", "r2", "r1"])
+
+        try defaultCollection.save(document: MutableDocument(id: "bomb", json: #"{"text": "explode now"}"#))
+        assertThrows(.invalidQuery, containing: "predictive model 'picky' failed: the text says explode") {
+            _ = try query.execute().allResults()
+        }
+        let picky = PredictiveIndexConfiguration(model: "picky", input: "{'text': text}", properties: ["length"])
+        assertThrows(.invalidQuery, containing: "the text says explode") {
+            try self.defaultCollection.createIndex(withName: "byLength", config: picky)
+        }
+        XCTAssertEqual(try defaultCollection.indexes(), [])
+        try defaultCollection.purge(id: "bomb")
+
+        try defaultCollection.createIndex(withName: "byLength", config: picky)
+        let indexed = try db.createQuery("SELECT META().id FROM _ WHERE PREDICTION(picky, {'text': text}, length) > 5 ORDER BY META().id")
+        let plan = try indexed.explain()
+        XCTAssertTrue(plan.contains("JOIN pred"), "the query reads the predictions cached: \(plan)")
+        assertThrows(.invalidQuery, containing: "the text says explode") {
+            try self.defaultCollection.save(document: MutableDocument(id: "r1", json: #"{"text": "explode it all"}"#))
+        }
+        assertThrows(.invalidQuery, containing: "the text says explode") {
+            try self.db.inBatch {
+                try self.defaultCollection.save(document: MutableDocument(id: "r4", json: #"{"text": "a long calm text"}"#))
+                try self.defaultCollection.save(document: MutableDocument(id: "r5", json: #"{"text": "explode"}"#))
+            }
+        }
+        XCTAssertNil(try defaultCollection.document(id: "r4"))
+        XCTAssertEqual(try defaultCollection.document(id: "r1")?.string(forKey: "text"), "Great room, good food")
+        XCTAssertEqual(try indexed.execute().allResults().map { $0.string(at: 0) }, ["r1", "r2"])
+        try defaultCollection.deleteIndex(forName: "byLength")
+        XCTAssertEqual(try indexed.execute().allResults().map { $0.string(at: 0) }, ["r1", "r2"], "the scan agrees with the index")
+    }
+}
+
+/// The length of the input's text; fails (as a fallible model can) when the text holds `word`.
+private final class FailingOnWord: FalliblePredictiveModel, @unchecked Sendable {
+    let word: String
+
+    init(_ word: String) { self.word = word }
+
+    func predict(input: DictionaryObject) -> DictionaryObject? { try? prediction(for: input) }
+
+    func prediction(for input: DictionaryObject) throws -> DictionaryObject? {
+        guard let text = input.string(forKey: "text") else { return nil }
+        if text.contains(word) { throw DocLiteError(.invalidQuery, "the text says \(word)") }
+        return try MutableDictionaryObject(data: ["length": text.count])
+    }
 }

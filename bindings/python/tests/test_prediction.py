@@ -1,6 +1,6 @@
 """Predictive models from Python: a callable called by PREDICTION() in SQL++ and
-the builder, None as MISSING, an exception reported and read as MISSING, and an
-unregistered model's error."""
+the builder, None as MISSING, an exception failing the query (and an indexed save,
+which changes nothing), and an unregistered model's error."""
 
 import pytest
 
@@ -38,10 +38,16 @@ def test_a_python_model_answers_queries(reviews):
     assert [row[0] for row in built.execute()] == [{"label": "negative", "score": -1}]
 
 
-def test_an_exception_is_reported_and_reads_as_missing(reviews):
-    with pytest.warns(RuntimeWarning, match="the model failed"):
-        rows = list(reviews.query("SELECT PREDICTION(sentiment, {'text': text}, label) AS l FROM _ WHERE META().id = 'r4'"))
-    assert [row.keys() for row in rows] == [[]]
+def test_an_exception_fails_the_query_and_the_save_that_needs_it(reviews):
+    with pytest.raises(doclite.InvalidQueryError, match="predictive model 'sentiment' failed: ValueError: the model failed"):
+        list(reviews.query("SELECT PREDICTION(sentiment, {'text': text}, label) AS l FROM _ WHERE META().id = 'r4'"))
+    reviews.default_collection().purge("r4")
+    reviews.default_collection().create_predictive_index("labels", "sentiment", "{'text': text}", properties=["label"])
+    with pytest.raises(doclite.InvalidQueryError, match="ValueError: the model failed"):
+        reviews.default_collection().save({"text": "boom"}, id="r5")
+    assert reviews.default_collection().get("r5") is None
+    rows = reviews.query("SELECT META().id FROM _ WHERE PREDICTION(sentiment, {'text': text}, label) = 'positive'")
+    assert [row["id"] for row in rows] == ["r1"]
 
 
 def test_an_unregistered_model_fails_the_query_naming_it(reviews):

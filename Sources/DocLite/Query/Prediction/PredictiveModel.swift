@@ -2,11 +2,21 @@
 /// (Couchbase Lite's `PredictiveModel`): given the input dictionary, it returns
 /// the prediction as a dictionary, or nil for none (the query reads MISSING).
 ///
-/// Queries call it while they hold their database, from any thread: a model
-/// must not use a database itself, and must be safe to call concurrently.
+/// Queries call it while they hold their database, from any thread, several
+/// at once: a model may read that database's blobs (``Database/getBlob(properties:)``
+/// with a blob's metadata from the input) but must not change a database or
+/// use another one.
 public protocol PredictiveModel: AnyObject, Sendable {
     /// The prediction for `input` (the dictionary the query gives), or nil for none.
     func predict(input: DictionaryObject) -> DictionaryObject?
+}
+
+/// A model whose prediction can fail (a C model, and through it a Python or
+/// Rust one): its error fails the query, or the save whose predictive index
+/// needed the prediction, which then changes nothing.
+package protocol FalliblePredictiveModel: PredictiveModel {
+    /// The prediction for `input`, nil for none; throws when the model failed.
+    func prediction(for input: DictionaryObject) throws -> DictionaryObject?
 }
 
 /// The registered predictive models, by name (Couchbase Lite's `Prediction`,

@@ -19,7 +19,9 @@ def register_model(name: str, model: Callable[[Dict[str, Any]], Optional[Dict[st
     library's threads (possibly several at once) while a query holds its database, so it
     must not change a database or use another one; it may read that database's blobs:
     `db.get_blob(input["photo"]).content` for a blob's metadata in the input. An exception
-    it raises is reported like a listener's and reads as MISSING."""
+    it raises fails the query with InvalidQueryError naming the model, the exception's type
+    and message; a save whose predictive or value index needs the prediction then fails
+    and changes nothing."""
     if not callable(model):
         raise TypeError("a model is a callable taking a dict and returning a dict or None")
 
@@ -32,10 +34,8 @@ def register_model(name: str, model: Callable[[Dict[str, Any]], Optional[Dict[st
             if not isinstance(output, dict):
                 raise TypeError(f"model {name!r} returned a {type(output).__name__}, not a dict")
             text = json.dumps(output, allow_nan=False).encode("utf-8")
-        except Exception as exception:   # reaches the user, never C
-            from . import listener_error as report
-            report(exception)
-            return ffi.NULL
+        except Exception as exception:   # a JSON string: DocLite fails the query with it
+            text = json.dumps(f"{type(exception).__name__}: {exception}").encode("utf-8")
         buffer = ffi.cast("char*", _libc.malloc(len(text) + 1))   # DocLite frees it
         if buffer == ffi.NULL:
             return ffi.NULL

@@ -9,11 +9,14 @@ use doclite_sys as sys;
 
 use crate::error::Result;
 use crate::ffi::{c_string, lib};
-use crate::listener::report_panic;
+use crate::listener::panic_message;
 
 /// Registers `model` as the predictive model `name` for the whole process (replacing one
 /// of that name): queries call it with the input object, and read its object, or MISSING
-/// when it returns `None` or panics (the panic is reported on stderr). It runs on any
+/// when it returns `None`. A panic in it fails the query with an
+/// [`ErrorKind::InvalidQuery`](crate::ErrorKind::InvalidQuery) error naming the model and
+/// giving the panic's message; a save whose predictive or value index needs the prediction
+/// then fails and changes nothing. It runs on any
 /// thread, several at once, while a query holds its database: it may read that database's
 /// blobs (a [`Database::get_blob`](crate::Database::get_blob) of a blob's metadata from the
 /// input, then [`Blob::content`](crate::Blob::content) or a stream), as Couchbase Lite's
@@ -57,7 +60,8 @@ pub fn unregister_model(name: &str) -> Result<()> {
     Ok(())
 }
 
-/// The model's answer as JSON text in memory from `malloc` (DocLite frees it), or NULL.
+/// The model's answer as JSON text in memory from `malloc` (DocLite frees it): the
+/// prediction, a JSON string (the failure's message) after a panic, or NULL for none.
 unsafe extern "C" fn predict<F>(context: *mut c_void, input: *const c_char) -> *mut c_char
 where
     F: Fn(&Map<String, Value>) -> Option<Map<String, Value>> + Send + Sync + 'static,
@@ -70,10 +74,7 @@ where
     }));
     let text = match answer {
         Ok(text) => text,
-        Err(panic) => {
-            report_panic("a predictive model", panic);
-            None
-        }
+        Err(panic) => serde_json::to_vec(&format!("panicked: {}", panic_message(&panic))).ok(),
     };
     let Some(text) = text else { return std::ptr::null_mut() };
     // Safety: a fresh allocation of the text's length plus its NUL, filled before it is returned.
