@@ -4,21 +4,16 @@ import DocLite
 import Glibc
 #endif
 
-/// A result-set handle: the result set, its query, and the current row, with
-/// the C texts of the row's values handed out so far (freed when the row
-/// changes: the header's "valid until the result set moves on"). Used by one
-/// thread at a time, as its header says.
+/// A result-set handle: the result set, its query, and the C texts of the
+/// current row's values handed out so far (freed when the row changes: the
+/// header's "valid until the result set moves on"). The getters read the row
+/// in place (``ResultSet/column(_:)``): a string column is SQLite's own text,
+/// with no copy. Used by one thread at a time, as its header says.
 final class ResultSetRef {
     let query: Query
     let results: ResultSet
-    /// The current row; setting it frees the previous row's texts.
-    var row: Result? {
-        didSet { freeTexts() }
-    }
-    /// C copies of the current row's strings and JSON texts, by column (`2 × index`,
-    /// `+ 1` for JSON), made when first asked for: one allocation per value read,
-    /// and no registry lookup (measured: a string getter went from about 3,800
-    /// instructions to a few hundred).
+    /// C copies of the current row's decoded strings and JSON texts, by column
+    /// (`2 × index`, `+ 1` for JSON), made when first asked for.
     private var texts: [UnsafeMutablePointer<CChar>?] = []
 
     init(query: Query, results: ResultSet) {
@@ -28,24 +23,59 @@ final class ResultSetRef {
 
     deinit { freeTexts() }
 
-    /// The C text of column `index` of the current row as `make` writes it (nil: none).
-    func text(column index: Int, json: Bool, _ make: (JSONValue?) -> String?) -> UnsafePointer<CChar>? {
-        guard let row, index < row.values.count else { return nil }
-        let slot = 2 * index + (json ? 1 : 0)
-        if texts.count < 2 * row.values.count { texts = Array(repeating: nil, count: 2 * row.values.count) }
-        if let text = texts[slot] { return UnsafePointer(text) }
-        guard let value = make(row.values[index]) else { return nil }
-        // (Up to a NUL in the value, which C text cannot hold.)
-        let text = value.utf8.contains(0) ? String(value.prefix { $0 != "\0" }) : value
-        let copy = strdup(text)!
-        texts[slot] = copy
-        return UnsafePointer(copy)
+    /// Moves to the next row; false at the end, throws the error that ended the rows.
+    func next() throws -> Bool {
+        freeTexts()
+        guard results.moveToNextRow() else {
+            if let error = results.error { throw error }
+            return false
+        }
+        return true
+    }
+
+    /// Moves to the next row and decodes it; nil at the end or after an error (in `results.error`).
+    func nextDecodedRow() -> Result? {
+        freeTexts()
+        return results.next()
+    }
+
+    /// Column `index` of the current row as a value (nil: MISSING or none).
+    func value(_ index: Int) -> JSONValue? {
+        switch results.column(index) {
+        case nil: return nil
+        case .text(let text, let count)?: return .string(String(decoding: UnsafeRawBufferPointer(start: text, count: count), as: UTF8.self))
+        case .value(let value)?: return value
+        }
+    }
+
+    /// The C string of column `index` (nil unless a string).
+    func string(_ index: Int) -> UnsafePointer<CChar>? {
+        switch results.column(index) {
+        case .text(let text, _)?: return text
+        case .value(.string(let text))?: return copy(text, slot: 2 * index)
+        default: return nil
+        }
+    }
+
+    /// The JSON text of column `index` (nil when MISSING).
+    func json(_ index: Int) -> UnsafePointer<CChar>? {
+        guard let value = value(index) else { return nil }
+        return copy(value.json, slot: 2 * index + 1)
     }
 
     /// The index of the column titled `key`, nil when there is none.
     func columnIndex(_ key: UnsafePointer<CChar>?) -> Int? {
-        guard let key = key.flatMap(String.init(validatingCString:)), let row else { return nil }
-        return row.keys.firstIndex { $0.utf8.elementsEqual(key.utf8) }
+        guard let key = key.flatMap(String.init(validatingCString:)) else { return nil }
+        return results.columnNames.firstIndex { $0.utf8.elementsEqual(key.utf8) }
+    }
+
+    /// A C copy of `text` (up to a NUL in it, which C text cannot hold) kept in `slot` until the row changes.
+    private func copy(_ text: String, slot: Int) -> UnsafePointer<CChar> {
+        if texts.count <= slot { texts += Array(repeating: nil, count: 2 * results.columnNames.count - texts.count) }
+        if let copy = texts[slot] { return UnsafePointer(copy) }
+        let copy = strdup(text.utf8.contains(0) ? String(text.prefix { $0 != "\0" }) : text)!
+        texts[slot] = copy
+        return UnsafePointer(copy)
     }
 
     private func freeTexts() {
@@ -127,26 +157,20 @@ public func CBLQuery_ColumnName(_ handle: OpaquePointer?, _ columnIndex: UInt32)
 
 @c @implementation
 public func CBLResultSet_Next(_ handle: OpaquePointer?, _ outError: UnsafeMutablePointer<CBLError>?) -> Bool {
-    bridge(outError, failure: false) {
-        let ref = try resultSet(handle)
-        ref.row = ref.results.next()
-        if ref.row == nil, let error = ref.results.error { throw error }
-        return ref.row != nil
-    }
+    bridge(outError, failure: false) { try resultSet(handle).next() }
 }
 
 // MARK: Reading the current row
 
 /// Column `index` of the current row: nil when MISSING, out of range or before the first row.
 private func value(_ handle: OpaquePointer?, _ index: UInt32) -> JSONValue? {
-    guard let row = (try? resultSet(handle))?.row, index < row.values.count else { return nil }
-    return row.values[Int(index)]
+    (try? resultSet(handle))?.value(Int(index))
 }
 
 /// The column titled `key` of the current row.
 private func value(_ handle: OpaquePointer?, _ key: UnsafePointer<CChar>?) -> JSONValue? {
-    guard let ref = try? resultSet(handle), let row = ref.row, let index = ref.columnIndex(key) else { return nil }
-    return row.values[index]
+    guard let ref = try? resultSet(handle), let index = ref.columnIndex(key) else { return nil }
+    return ref.value(index)
 }
 
 private func type(of value: JSONValue?) -> CBLValueType {
@@ -197,17 +221,13 @@ private func double(_ value: JSONValue?) -> Double {
 /// The borrowed C text of column `index` (or the column titled `key`) of the
 /// current row, as a string or as JSON.
 private func text(_ handle: OpaquePointer?, _ index: UInt32, json: Bool) -> UnsafePointer<CChar>? {
-    (try? resultSet(handle))?.text(column: Int(index), json: json, json ? { $0?.json } : string)
+    guard let ref = try? resultSet(handle) else { return nil }
+    return json ? ref.json(Int(index)) : ref.string(Int(index))
 }
 
 private func text(_ handle: OpaquePointer?, _ key: UnsafePointer<CChar>?, json: Bool) -> UnsafePointer<CChar>? {
     guard let ref = try? resultSet(handle), let index = ref.columnIndex(key) else { return nil }
-    return ref.text(column: index, json: json, json ? { $0?.json } : string)
-}
-
-private func string(_ value: JSONValue?) -> String? {
-    if case .string(let text) = value { return text }
-    return nil
+    return json ? ref.json(index) : ref.string(index)
 }
 
 @c @implementation
@@ -256,13 +276,13 @@ public func CBLResultSet_JSONForKey(_ rs: OpaquePointer?, _ key: UnsafePointer<C
 
 @c @implementation
 public func CBLResultSet_CreateRowDictJSON(_ rs: OpaquePointer?) -> UnsafeMutablePointer<CChar>? {
-    guard let row = (try? resultSet(rs))?.row else { return nil }
+    guard let row = (try? resultSet(rs))?.results.currentRow() else { return nil }
     return ownedString(row.toJSON())
 }
 
 @c @implementation
 public func CBLResultSet_CreateRowArrayJSON(_ rs: OpaquePointer?) -> UnsafeMutablePointer<CChar>? {
-    guard let row = (try? resultSet(rs))?.row else { return nil }
+    guard let row = (try? resultSet(rs))?.results.currentRow() else { return nil }
     return ownedString(row.toJSONArray())
 }
 
@@ -273,7 +293,7 @@ public func CBLResultSet_NextRowsJSON(_ rs: OpaquePointer?, _ maxRows: UInt32,
         let ref = try resultSet(rs)
         var text: [UInt8] = [UInt8(ascii: "[")]   // written directly: no tree of the rows is built
         var count = 0
-        while count < Int(maxRows), let row = ref.results.next() {
+        while count < Int(maxRows), let row = ref.nextDecodedRow() {
             var missing: Int64 = 0
             for (index, value) in row.values.prefix(63).enumerated() where value == nil { missing |= 1 << index }
             if count > 0 { text.append(UInt8(ascii: ",")) }
@@ -284,7 +304,6 @@ public func CBLResultSet_NextRowsJSON(_ rs: OpaquePointer?, _ maxRows: UInt32,
                 (value ?? .null).appendJSON(to: &text)
             }
             text.append(UInt8(ascii: "]"))
-            ref.row = row
             count += 1
         }
         if let error = ref.results.error { throw error }

@@ -277,6 +277,48 @@ static void test_errors(CBLDatabase* db) {
     CHECK(CBLResultSet_StringForKey(rs, "x") == NULL);
 }
 
+/* String columns are read in place (SQLite's own text): every string of a row stays valid
+   until the result set moves on; a NUL in a value ends its C string (JSON keeps it); the
+   same inside a batch, where rows are read ahead and decoded. */
+static void test_strings_read_in_place(CBLDatabase* db, CBLCollection* collection) {
+    CBLError err;
+    save_json(collection, "s1", "{\"kind\": \"str\", \"a\": \"\", \"b\": \"x\\u0000y\","
+                                " \"c\": \"a string longer than sixty-three bytes, stored with a four-byte length\"}");
+    CBLQuery* query = CBLDatabase_CreateQuery(db, kCBLN1QLLanguage,
+        "SELECT a, b, c, upper(c) AS u, META().id FROM _ WHERE kind = 'str'", NULL, &err);
+    CHECK_OK(query != NULL, err);
+    for (int inBatch = 0; inBatch < 2; inBatch++) {
+        if (inBatch) CHECK_OK(CBLDatabase_BeginTransaction(db, &err), err);
+        CBLResultSet* rs = CBLQuery_Execute(query, &err);
+        CHECK_OK(rs != NULL && CBLResultSet_Next(rs, &err), err);
+        const char* a = CBLResultSet_StringAtIndex(rs, 0);
+        const char* b = CBLResultSet_StringAtIndex(rs, 1);
+        const char* c = CBLResultSet_StringAtIndex(rs, 2);
+        const char* u = CBLResultSet_StringForKey(rs, "u");
+        CHECK_STR(CBLResultSet_StringForKey(rs, "id"), "s1");
+        CHECK_STR(a, "");
+        CHECK_STR(b, "x");
+        CHECK_STR(c, "a string longer than sixty-three bytes, stored with a four-byte length");
+        CHECK_STR(u, "A STRING LONGER THAN SIXTY-THREE BYTES, STORED WITH A FOUR-BYTE LENGTH");
+        CHECK(CBLResultSet_StringAtIndex(rs, 2) == c);   /* the same text, not a new copy */
+        CHECK_STR(CBLResultSet_JSONAtIndex(rs, 1), "\"x\\u0000y\"");
+        CHECK_STR(CBLResultSet_JSONAtIndex(rs, 0), "\"\"");
+        CHECK(CBLResultSet_TypeAtIndex(rs, 1) == kCBLValueString);
+        CHECK(CBLResultSet_IntAtIndex(rs, 2) == 0 && CBLResultSet_DoubleAtIndex(rs, 2) == 0);
+        char* row = CBLResultSet_CreateRowArrayJSON(rs);
+        CHECK(row && strstr(row, "\"x\\u0000y\""));
+        CBL_FreeString(row);
+        CHECK_STR(a, "");   /* still valid after the other calls */
+        CHECK_STR(c, "a string longer than sixty-three bytes, stored with a four-byte length");
+        CHECK(!CBLResultSet_Next(rs, &err) && err.code == 0);
+        CHECK(CBLResultSet_StringAtIndex(rs, 0) == NULL);
+        CBL_Release(rs);
+        if (inBatch) CHECK_OK(CBLDatabase_EndTransaction(db, false, &err), err);
+    }
+    CBL_Release(query);
+    CHECK_OK(CBLCollection_PurgeDocumentByID(collection, "s1", &err), err);
+}
+
 int main(void) {
     CBLDatabase* db = open_database(test_directory("query"), "q");
     CBLError err;
@@ -292,6 +334,7 @@ int main(void) {
     test_sqlpp(db, collection);
     test_batch_calls(db);
     test_errors(db);
+    test_strings_read_in_place(db, collection);
 
     CBL_Release(collection);
     close_database(db);

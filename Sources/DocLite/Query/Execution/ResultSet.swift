@@ -10,36 +10,48 @@ public final class ResultSet: Sequence, IteratorProtocol, @unchecked Sendable {
     /// reader's statement cache), until the last row.
     private var source: (reader: QueryReader, statement: Statement, key: StatementKey)?
     let columns: ResultColumns
-    /// Rows read ahead: the first (so that errors surface from `execute()`), or
-    /// all of them inside a batch.
+    /// Rows read ahead, all of them inside a batch; taken from the end.
     private var pending: [Result] = []
+    /// Whether the statement has stepped to a row not handed out yet (the
+    /// first, stepped by `init` so that errors surface from `execute()`).
+    private var isAhead = false
+    /// The row the result set is on (``moveToNextRow()``).
+    private var current: CurrentRow = .none
     /// The error that ended iteration early, if any.
     public private(set) var error: DocLiteError?
 
-    /// Reads the first row, or inside a batch every row; called with the
-    /// database lock held. On failure the statement is given back and the
+    private enum CurrentRow {
+        case none
+        /// The statement's row, read in place.
+        case inPlace
+        case decoded(Result)
+    }
+
+    /// Steps to the first row, or inside a batch reads every row; called with
+    /// the database lock held. On failure the statement is given back and the
     /// reader returned.
     init(database: Database, reader: QueryReader, statement: Statement, key: StatementKey, columns: ResultColumns) throws {
         self.database = database
         self.source = (reader, statement, key)
         self.columns = columns
         do {
-            while let row = try readRow() {
-                pending.append(row)
-                if reader.isSnapshot { break }
+            if reader.isSnapshot {
+                isAhead = try step()
+            } else {
+                while try step() { pending.append(decodeRow(of: statement)) }
             }
         } catch {
             finish()
             throw error
         }
-        pending.reverse()   // taken from the end
+        pending.reverse()
     }
 
     /// Rows already read (a live query's results).
     init(database: Database, rows: [Result], columns: ResultColumns) {
         self.database = database
         self.columns = columns
-        pending = rows.reversed()   // taken from the end
+        pending = rows.reversed()
     }
 
     deinit {
@@ -51,18 +63,7 @@ public final class ResultSet: Sequence, IteratorProtocol, @unchecked Sendable {
 
     /// The next row, or nil at the end (or after an error: see ``error``).
     public func next() -> Result? {
-        database.lock.withLock {
-            if let row = pending.popLast() { return row }
-            do {
-                return try readRow()
-            } catch let failure as DocLiteError {
-                error = failure
-            } catch {
-                self.error = DocLiteError(.unexpectedError, "\(error)")
-            }
-            finish()
-            return nil
-        }
+        database.lock.withLock { move() ? row() : nil }
     }
 
     /// The remaining rows.
@@ -70,9 +71,86 @@ public final class ResultSet: Sequence, IteratorProtocol, @unchecked Sendable {
         Array(self)
     }
 
-    /// Steps and decodes a row; nil (and the reader returned) at the end. Holds the database lock.
-    private func readRow() throws -> Result? {
-        guard let statement = source?.statement else { return nil }
+    // MARK: The current row, read in place (the C API's getters)
+
+    /// Moves to the next row without decoding it; false at the end or after an
+    /// error (see ``error``). Its columns are read with ``column(_:)``.
+    package func moveToNextRow() -> Bool {
+        database.lock.withLock { move() }
+    }
+
+    /// Column `index` of the current row (nil: MISSING, out of range or no
+    /// row). Text and the current row's values stay valid until the result set
+    /// moves on; one thread at a time.
+    package func column(_ index: Int) -> ColumnValue? {
+        guard index >= 0, index < columns.names.count else { return nil }
+        switch current {
+        case .none: return nil
+        case .decoded(let row): return row.values[index].map(ColumnValue.value)
+        case .inPlace:
+            guard let statement = source?.statement else { return nil }
+            let i = Int32(index)
+            switch sqlite3_column_type(statement.handle, i) {
+            case SQLITE_NULL: return nil
+            case SQLITE_INTEGER:
+                let value = sqlite3_column_int64(statement.handle, i)
+                return columns.isBoolean[index] ? .value(.bool(value != 0)) : .value(.int(value))
+            case SQLITE_FLOAT: return .value(.double(sqlite3_column_double(statement.handle, i)))
+            case SQLITE_TEXT:
+                // (Text the SQL functions return is NUL-terminated: no copy here.)
+                guard let text = sqlite3_column_text(statement.handle, i) else { return .value(.string("")) }
+                return .text(UnsafeRawPointer(text).assumingMemoryBound(to: CChar.self), count: Int(sqlite3_column_bytes(statement.handle, i)))
+            default:
+                return database.lock.withLock { statement.queryValue(i, isBoolean: false, keys: database.sharedKeys) }.map(ColumnValue.value)
+            }
+        }
+    }
+
+    /// The current row decoded (nil when there is none).
+    package func currentRow() -> Result? {
+        database.lock.withLock { row() }
+    }
+
+    // MARK: Stepping (with the database lock held)
+
+    /// Moves to the next row.
+    private func move() -> Bool {
+        current = .none
+        if let row = pending.popLast() {
+            current = .decoded(row)
+            return true
+        }
+        do {
+            if try isAhead || step() {
+                isAhead = false
+                current = .inPlace
+                return true
+            }
+        } catch let failure as DocLiteError {
+            error = failure
+        } catch {
+            self.error = DocLiteError(.unexpectedError, "\(error)")
+        }
+        finish()
+        return false
+    }
+
+    /// The current row as a ``Result``, decoded once.
+    private func row() -> Result? {
+        switch current {
+        case .none: return nil
+        case .decoded(let row): return row
+        case .inPlace:
+            guard let statement = source?.statement else { return nil }
+            let row = decodeRow(of: statement)
+            current = .decoded(row)
+            return row
+        }
+    }
+
+    /// Steps the statement; false (and the reader returned) at the end.
+    private func step() throws -> Bool {
+        guard let statement = source?.statement else { return false }
         guard database.connection != nil else {
             throw DocLiteError(.notOpen, "the database was closed while its query results were being read")
         }
@@ -82,10 +160,11 @@ public final class ResultSet: Sequence, IteratorProtocol, @unchecked Sendable {
         } catch {
             throw QueryFailure.error(error)
         }
-        guard hasRow else {
-            finish()
-            return nil
-        }
+        if !hasRow { finish() }
+        return hasRow
+    }
+
+    private func decodeRow(of statement: Statement) -> Result {
         let keys = database.sharedKeys
         return Result(columns: columns, values: (0..<Int32(columns.names.count)).map { i in
             statement.queryValue(i, isBoolean: columns.isBoolean[Int(i)], keys: keys)
@@ -99,6 +178,14 @@ public final class ResultSet: Sequence, IteratorProtocol, @unchecked Sendable {
         reader.giveBack(statement, key: key)
         database.returnReader(reader)
     }
+}
+
+/// A column of a result set's current row (``ResultSet/column(_:)``).
+package enum ColumnValue {
+    /// A string in SQLite's row: NUL-terminated, `count` bytes (a NUL in the
+    /// value ends the C string early).
+    case text(UnsafePointer<CChar>, count: Int)
+    case value(JSONValue)
 }
 
 /// The column titles and types of a query's rows, shared by its results.
