@@ -25,6 +25,16 @@ final class HandleRegistry: @unchecked Sendable {
     private let lock = Lock()
     private var entries: [UInt: Entry] = [:]
     private var next: UInt = 0x1000
+    /// The handle looked up last and its object (unretained: its entry holds
+    /// it, and removing the entry clears this), read under the lock. C loops
+    /// call one handle's getters over and over; this spares them the hashing
+    /// (measured: 466 → about 150 instructions a lookup). Behind a pointer so
+    /// that reading it takes no exclusivity check.
+    private let recent = UnsafeMutablePointer<(key: UInt, object: Unmanaged<AnyObject>?)>.allocate(capacity: 1)
+
+    private init() {
+        recent.initialize(to: (0, nil))
+    }
 
     /// Registers `object` and returns a new handle with one reference.
     func register(_ object: AnyObject) -> OpaquePointer {
@@ -51,7 +61,9 @@ final class HandleRegistry: @unchecked Sendable {
             let key = key(handle)
             guard let entry = entries[key] else { return nil }
             entry.references -= 1
-            return entry.references == 0 ? entries.removeValue(forKey: key) : nil
+            guard entry.references == 0 else { return nil }
+            if recent.pointee.key == key { recent.pointee = (0, nil) }
+            return entries.removeValue(forKey: key)
         }
         _ = removed
     }
@@ -64,8 +76,15 @@ final class HandleRegistry: @unchecked Sendable {
         guard let handle else {
             throw DocLiteError(.invalidParameter, "\(role) is NULL")
         }
+        let key = key(UnsafeRawPointer(handle))
         lock.lock()   // (not withLock: every entry point comes here, and a closure costs it)
-        let object = entries[key(UnsafeRawPointer(handle))]?.object
+        let object: AnyObject?
+        if recent.pointee.key == key, let cached = recent.pointee.object {
+            object = cached.takeUnretainedValue()
+        } else {
+            object = entries[key]?.object
+            if let object { recent.pointee = (key, Unmanaged.passUnretained(object)) }
+        }
         lock.unlock()
         guard let object else {
             throw DocLiteError(.invalidParameter, "\(role) is not a live handle (released, or not from DocLite)")
