@@ -33,12 +33,6 @@ final class ResultSetRef {
         return true
     }
 
-    /// Moves to the next row and decodes it; nil at the end or after an error (in `results.error`).
-    func nextDecodedRow() -> Result? {
-        freeTexts()
-        return results.next()
-    }
-
     /// Column `index` of the current row as a value (nil: MISSING or none).
     func value(_ index: Int) -> JSONValue? {
         switch results.column(index) {
@@ -291,22 +285,29 @@ public func CBLResultSet_NextRowsJSON(_ rs: OpaquePointer?, _ maxRows: UInt32,
                                       _ outError: UnsafeMutablePointer<CBLError>?) -> UnsafeMutablePointer<CChar>? {
     bridge(outError, failure: nil) {
         let ref = try resultSet(rs)
-        var text: [UInt8] = [UInt8(ascii: "[")]   // written directly: no tree of the rows is built
+        // Written directly from the rows read in place: no tree of the rows is built.
+        var text: [UInt8] = [UInt8(ascii: "[")]
+        var values: [UInt8] = []
         var count = 0
-        while count < Int(maxRows), let row = ref.nextDecodedRow() {
+        while count < Int(maxRows), try ref.next() {
             var missing: Int64 = 0
-            for (index, value) in row.values.prefix(63).enumerated() where value == nil { missing |= 1 << index }
+            values.removeAll(keepingCapacity: true)
+            for index in 0..<ref.results.columnNames.count {
+                values.append(UInt8(ascii: ","))
+                if let value = ref.results.column(index) {
+                    value.appendJSON(to: &values)
+                } else {
+                    if index < 63 { missing |= 1 << index }
+                    values.append(contentsOf: "null".utf8)
+                }
+            }
             if count > 0 { text.append(UInt8(ascii: ",")) }
             text.append(UInt8(ascii: "["))
             text.append(contentsOf: String(missing).utf8)
-            for value in row.values {
-                text.append(UInt8(ascii: ","))
-                (value ?? .null).appendJSON(to: &text)
-            }
+            text.append(contentsOf: values)
             text.append(UInt8(ascii: "]"))
             count += 1
         }
-        if let error = ref.results.error { throw error }
         text.append(UInt8(ascii: "]"))
         return ownedString(String(decoding: text, as: UTF8.self))
     }

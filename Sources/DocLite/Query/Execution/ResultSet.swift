@@ -186,6 +186,18 @@ package enum ColumnValue {
     /// value ends the C string early).
     case text(UnsafePointer<CChar>, count: Int)
     case value(JSONValue)
+
+    /// Appends the value's JSON text to `out`.
+    package func appendJSON(to out: inout [UInt8]) {
+        switch self {
+        case .text(let text, let count):
+            text.withMemoryRebound(to: UInt8.self, capacity: count) {
+                JSONWriter.appendString(UnsafeBufferPointer(start: $0, count: count), to: &out)
+            }
+        case .value(let value):
+            value.appendJSON(to: &out)
+        }
+    }
 }
 
 /// The column titles and types of a query's rows, shared by its results.
