@@ -33,15 +33,6 @@ final class ResultSetRef {
         return true
     }
 
-    /// Column `index` of the current row as a value (nil: MISSING or none).
-    func value(_ index: Int) -> JSONValue? {
-        switch results.column(index) {
-        case nil: return nil
-        case .text(let text, let count)?: return .string(String(decoding: UnsafeRawBufferPointer(start: text, count: count), as: UTF8.self))
-        case .value(let value)?: return value
-        }
-    }
-
     /// The C string of column `index` (nil unless a string).
     func string(_ index: Int) -> UnsafePointer<CChar>? {
         switch results.column(index) {
@@ -53,8 +44,10 @@ final class ResultSetRef {
 
     /// The JSON text of column `index` (nil when MISSING).
     func json(_ index: Int) -> UnsafePointer<CChar>? {
-        guard let value = value(index) else { return nil }
-        return copy(value.json, slot: 2 * index + 1)
+        guard let column = results.column(index) else { return nil }
+        var json: [UInt8] = []
+        column.appendJSON(to: &json)
+        return copy(String(decoding: json, as: UTF8.self), slot: 2 * index + 1)
     }
 
     /// The index of the column titled `key`, nil when there is none.
@@ -157,19 +150,28 @@ public func CBLResultSet_Next(_ handle: OpaquePointer?, _ outError: UnsafeMutabl
 // MARK: Reading the current row
 
 /// Column `index` of the current row: nil when MISSING, out of range or before the first row.
-private func value(_ handle: OpaquePointer?, _ index: UInt32) -> JSONValue? {
-    (try? resultSet(handle))?.value(Int(index))
+private func column(_ handle: OpaquePointer?, _ index: UInt32) -> ColumnValue? {
+    (try? resultSet(handle))?.results.column(Int(index))
 }
 
 /// The column titled `key` of the current row.
-private func value(_ handle: OpaquePointer?, _ key: UnsafePointer<CChar>?) -> JSONValue? {
+private func column(_ handle: OpaquePointer?, _ key: UnsafePointer<CChar>?) -> ColumnValue? {
     guard let ref = try? resultSet(handle), let index = ref.columnIndex(key) else { return nil }
-    return ref.value(index)
+    return ref.results.column(index)
 }
 
-private func type(of value: JSONValue?) -> CBLValueType {
-    let type: Int = switch value {
+/// A column's type; a string read in place is not made into a value to be told one.
+private func type(of column: ColumnValue?) -> CBLValueType {
+    let type: Int = switch column {
     case nil: kCBLValueMissing
+    case .text?: kCBLValueString
+    case .value(let value)?: valueType(of: value)
+    }
+    return CBLValueType(type)
+}
+
+private func valueType(of value: JSONValue) -> Int {
+    switch value {
     case .null: kCBLValueNull
     case .bool: kCBLValueBoolean
     case .int: kCBLValueInteger
@@ -179,11 +181,12 @@ private func type(of value: JSONValue?) -> CBLValueType {
     case .array: kCBLValueArray
     case .dictionary: kCBLValueDict
     }
-    return CBLValueType(type)
 }
 
-private func bool(_ value: JSONValue?) -> Bool {
-    switch value {
+/// The scalar getters read numbers and booleans; any other column (a string included) is 0.
+private func bool(_ column: ColumnValue?) -> Bool {
+    guard case .value(let value)? = column else { return false }
+    return switch value {
     case .bool(let flag): flag
     case .int(let number): number != 0
     case .unsigned(let number): number != 0
@@ -192,8 +195,9 @@ private func bool(_ value: JSONValue?) -> Bool {
     }
 }
 
-private func int(_ value: JSONValue?) -> Int64 {
-    switch value {
+private func int(_ column: ColumnValue?) -> Int64 {
+    guard case .value(let value)? = column else { return 0 }
+    return switch value {
     case .bool(let flag): flag ? 1 : 0
     case .int(let number): number
     case .unsigned(let number): Int64(clamping: number)
@@ -202,8 +206,9 @@ private func int(_ value: JSONValue?) -> Int64 {
     }
 }
 
-private func double(_ value: JSONValue?) -> Double {
-    switch value {
+private func double(_ column: ColumnValue?) -> Double {
+    guard case .value(let value)? = column else { return 0 }
+    return switch value {
     case .bool(let flag): flag ? 1 : 0
     case .int(let number): Double(number)
     case .unsigned(let number): Double(number)
@@ -225,28 +230,28 @@ private func text(_ handle: OpaquePointer?, _ key: UnsafePointer<CChar>?, json: 
 }
 
 @c @implementation
-public func CBLResultSet_TypeAtIndex(_ rs: OpaquePointer?, _ index: UInt32) -> CBLValueType { type(of: value(rs, index)) }
+public func CBLResultSet_TypeAtIndex(_ rs: OpaquePointer?, _ index: UInt32) -> CBLValueType { type(of: column(rs, index)) }
 
 @c @implementation
-public func CBLResultSet_TypeForKey(_ rs: OpaquePointer?, _ key: UnsafePointer<CChar>?) -> CBLValueType { type(of: value(rs, key)) }
+public func CBLResultSet_TypeForKey(_ rs: OpaquePointer?, _ key: UnsafePointer<CChar>?) -> CBLValueType { type(of: column(rs, key)) }
 
 @c @implementation
-public func CBLResultSet_BoolAtIndex(_ rs: OpaquePointer?, _ index: UInt32) -> Bool { bool(value(rs, index)) }
+public func CBLResultSet_BoolAtIndex(_ rs: OpaquePointer?, _ index: UInt32) -> Bool { bool(column(rs, index)) }
 
 @c @implementation
-public func CBLResultSet_BoolForKey(_ rs: OpaquePointer?, _ key: UnsafePointer<CChar>?) -> Bool { bool(value(rs, key)) }
+public func CBLResultSet_BoolForKey(_ rs: OpaquePointer?, _ key: UnsafePointer<CChar>?) -> Bool { bool(column(rs, key)) }
 
 @c @implementation
-public func CBLResultSet_IntAtIndex(_ rs: OpaquePointer?, _ index: UInt32) -> Int64 { int(value(rs, index)) }
+public func CBLResultSet_IntAtIndex(_ rs: OpaquePointer?, _ index: UInt32) -> Int64 { int(column(rs, index)) }
 
 @c @implementation
-public func CBLResultSet_IntForKey(_ rs: OpaquePointer?, _ key: UnsafePointer<CChar>?) -> Int64 { int(value(rs, key)) }
+public func CBLResultSet_IntForKey(_ rs: OpaquePointer?, _ key: UnsafePointer<CChar>?) -> Int64 { int(column(rs, key)) }
 
 @c @implementation
-public func CBLResultSet_DoubleAtIndex(_ rs: OpaquePointer?, _ index: UInt32) -> Double { double(value(rs, index)) }
+public func CBLResultSet_DoubleAtIndex(_ rs: OpaquePointer?, _ index: UInt32) -> Double { double(column(rs, index)) }
 
 @c @implementation
-public func CBLResultSet_DoubleForKey(_ rs: OpaquePointer?, _ key: UnsafePointer<CChar>?) -> Double { double(value(rs, key)) }
+public func CBLResultSet_DoubleForKey(_ rs: OpaquePointer?, _ key: UnsafePointer<CChar>?) -> Double { double(column(rs, key)) }
 
 @c @implementation
 public func CBLResultSet_StringAtIndex(_ rs: OpaquePointer?, _ index: UInt32) -> UnsafePointer<CChar>? {

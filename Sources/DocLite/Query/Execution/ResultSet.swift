@@ -12,16 +12,17 @@ public final class ResultSet: Sequence, IteratorProtocol, @unchecked Sendable {
     let columns: ResultColumns
     /// Rows read ahead, all of them inside a batch; taken from the end.
     private var pending: [Result] = []
-    /// Whether the statement has stepped to a row not handed out yet (the
-    /// first, stepped by `init` so that errors surface from `execute()`).
-    private var isAhead = false
     /// The row the result set is on (``moveToNextRow()``).
     private var current: CurrentRow = .none
     /// The error that ended iteration early, if any.
     public private(set) var error: DocLiteError?
 
     private enum CurrentRow {
+        /// No row: before the first, or after the last.
         case none
+        /// No row yet, but the statement has stepped to the first (in `init`,
+        /// so that errors surface from `execute()`).
+        case ahead
         /// The statement's row, read in place.
         case inPlace
         case decoded(Result)
@@ -36,7 +37,7 @@ public final class ResultSet: Sequence, IteratorProtocol, @unchecked Sendable {
         self.columns = columns
         do {
             if reader.isSnapshot {
-                isAhead = try step()
+                if try step() { current = .ahead }
             } else {
                 while try step() { pending.append(decodeRow(of: statement)) }
             }
@@ -85,23 +86,20 @@ public final class ResultSet: Sequence, IteratorProtocol, @unchecked Sendable {
     package func column(_ index: Int) -> ColumnValue? {
         guard index >= 0, index < columns.names.count else { return nil }
         switch current {
-        case .none: return nil
+        case .none, .ahead: return nil
         case .decoded(let row): return row.values[index].map(ColumnValue.value)
         case .inPlace:
             guard let statement = source?.statement else { return nil }
             let i = Int32(index)
             switch sqlite3_column_type(statement.handle, i) {
-            case SQLITE_NULL: return nil
-            case SQLITE_INTEGER:
-                let value = sqlite3_column_int64(statement.handle, i)
-                return columns.isBoolean[index] ? .value(.bool(value != 0)) : .value(.int(value))
-            case SQLITE_FLOAT: return .value(.double(sqlite3_column_double(statement.handle, i)))
             case SQLITE_TEXT:
                 // (Text the SQL functions return is NUL-terminated: no copy here.)
                 guard let text = sqlite3_column_text(statement.handle, i) else { return .value(.string("")) }
                 return .text(UnsafeRawPointer(text).assumingMemoryBound(to: CChar.self), count: Int(sqlite3_column_bytes(statement.handle, i)))
-            default:
-                return database.lock.withLock { statement.queryValue(i, isBoolean: false, keys: database.sharedKeys) }.map(ColumnValue.value)
+            case SQLITE_BLOB:   // (decoded with the shared keys: under the lock)
+                return .value(database.lock.withLock { statement.encodedValue(i, keys: database.sharedKeys) })
+            case let type:
+                return statement.scalarValue(i, type: type, isBoolean: columns.isBoolean[index]).map(ColumnValue.value)
             }
         }
     }
@@ -115,14 +113,14 @@ public final class ResultSet: Sequence, IteratorProtocol, @unchecked Sendable {
 
     /// Moves to the next row.
     private func move() -> Bool {
+        let wasAhead = if case .ahead = current { true } else { false }
         current = .none
         if let row = pending.popLast() {
             current = .decoded(row)
             return true
         }
         do {
-            if try isAhead || step() {
-                isAhead = false
+            if try wasAhead || step() {
                 current = .inPlace
                 return true
             }
@@ -138,7 +136,7 @@ public final class ResultSet: Sequence, IteratorProtocol, @unchecked Sendable {
     /// The current row as a ``Result``, decoded once.
     private func row() -> Result? {
         switch current {
-        case .none: return nil
+        case .none, .ahead: return nil
         case .decoded(let row): return row
         case .inPlace:
             guard let statement = source?.statement else { return nil }
@@ -185,6 +183,7 @@ package enum ColumnValue {
     /// A string in SQLite's row: NUL-terminated, `count` bytes (a NUL in the
     /// value ends the C string early).
     case text(UnsafePointer<CChar>, count: Int)
+    /// Any other value (a decoded row's strings too).
     case value(JSONValue)
 
     /// Appends the value's JSON text to `out`.
@@ -224,17 +223,26 @@ extension Statement {
     /// Column `i` as a query value: nil is MISSING (SQL NULL); an empty blob is
     /// JSON null; other blobs are encoded values; `isBoolean` reads 0/1 as false/true.
     func queryValue(_ i: Int32, isBoolean: Bool, keys: SharedKeys) -> JSONValue? {
-        switch sqlite3_column_type(handle, i) {
-        case SQLITE_NULL: return nil
+        let type = sqlite3_column_type(handle, i)
+        return type == SQLITE_BLOB ? encodedValue(i, keys: keys) : scalarValue(i, type: type, isBoolean: isBoolean)
+    }
+
+    /// Column `i`, of SQLite type `type` (not a blob), as a query value.
+    func scalarValue(_ i: Int32, type: Int32, isBoolean: Bool) -> JSONValue? {
+        switch type {
         case SQLITE_INTEGER:
             let value = sqlite3_column_int64(handle, i)
             return isBoolean ? .bool(value != 0) : .int(value)
         case SQLITE_FLOAT: return .double(sqlite3_column_double(handle, i))
         case SQLITE_TEXT: return .string(string(i))
-        default:
-            let count = Int(sqlite3_column_bytes(handle, i))
-            guard count > 0, let blob = sqlite3_column_blob(handle, i) else { return .null }
-            return JSONValue(Body(UnsafeRawBufferPointer(start: blob, count: count)), at: 0, keys: keys)
+        default: return nil
         }
+    }
+
+    /// Blob column `i` as a query value: empty is JSON null, else an encoded value.
+    func encodedValue(_ i: Int32, keys: SharedKeys) -> JSONValue {
+        let count = Int(sqlite3_column_bytes(handle, i))
+        guard count > 0, let blob = sqlite3_column_blob(handle, i) else { return .null }
+        return JSONValue(Body(UnsafeRawBufferPointer(start: blob, count: count)), at: 0, keys: keys)
     }
 }

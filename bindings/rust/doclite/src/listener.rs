@@ -110,12 +110,12 @@ mod calls {
 
 /// Reports on stderr a panic stopped at the boundary with C (write errors ignored: nothing may unwind).
 pub(crate) fn report_panic(what: &str, panic: Box<dyn std::any::Any + Send>) {
-    let message = panic_message(&panic);
+    let message = panic_message(&*panic);
     let _ = writeln!(std::io::stderr(), "doclite: {what} panicked ({message}); stopped at its boundary with DocLite");
 }
 
 /// The message a panic was raised with (its `&str` or `String` payload).
-pub(crate) fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
+pub(crate) fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
     panic
         .downcast_ref::<&str>()
         .map(|text| text.to_string())

@@ -74,7 +74,7 @@ where
     }));
     let text = match answer {
         Ok(text) => text,
-        Err(panic) => serde_json::to_vec(&format!("panicked: {}", panic_message(&panic))).ok(),
+        Err(panic) => serde_json::to_vec(&format!("panicked: {}", panic_message(&*panic))).ok(),
     };
     let Some(text) = text else { return std::ptr::null_mut() };
     // Safety: a fresh allocation of the text's length plus its NUL, filled before it is returned.
