@@ -60,7 +60,7 @@ final class ResultSetRef {
     private func copy(_ text: String, slot: Int) -> UnsafePointer<CChar> {
         if texts.count <= slot { texts += Array(repeating: nil, count: 2 * results.columnNames.count - texts.count) }
         if let copy = texts[slot] { return UnsafePointer(copy) }
-        let copy = strdup(text.utf8.contains(0) ? String(text.prefix { $0 != "\0" }) : text)!
+        let copy = strdup(text)!   // (strdup stops at a NUL)
         texts[slot] = copy
         return UnsafePointer(copy)
     }
