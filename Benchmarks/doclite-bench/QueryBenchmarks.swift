@@ -9,6 +9,7 @@ import DocLite
 /// indexes.
 struct QueryBenchmarks {
     struct Scenario {
+        let id: String
         let name: String
         let goal: String
         let json: String
@@ -32,37 +33,68 @@ struct QueryBenchmarks {
     /// Couchbase Lite's Q4 on this machine class (../shared/bench, std::regex); DocLite's goal is ≥ 4× faster.
     static let q4CouchbaseLiteMilliseconds = 220.0
 
+    /// The scans, Q0–Q4 without indexes; `id` names each for ``profile(_:count:docLite:r:)``.
+    static let scans = [
+        Scenario(id: "q0", name: "Q0 point, no index", goal: "≤ 1.3× R", json: q0, r: q0R),
+        Scenario(id: "q1", name: "Q1 range + sort + limit, no index", goal: "≤ 1.3× R", json: q1, r: q1R),
+        Scenario(id: "q2", name: "Q2 GROUP BY city", goal: "≤ 1.6× R (stretch 1.4×)",
+                 json: #"{"WHAT": [[".city"], ["AS", ["COUNT()"], "n"]], "GROUP_BY": [[".city"]], "ORDER_BY": [[".city"]]}"#,
+                 r: "SELECT city, count(*) AS n FROM hotels GROUP BY city ORDER BY city"),
+        Scenario(id: "q3", name: "Q3 LIKE '%royal palace%'", goal: "≤ 1.3× R (stretch 1.1×)",
+                 json: #"{"WHAT": [[".name"]], "WHERE": ["LIKE", [".description"], "%royal palace%"]}"#,
+                 r: "SELECT name FROM hotels WHERE description LIKE '%royal palace%'"),
+        Scenario(id: "q4", name: "Q4 REGEXP_LIKE(description, 'royal (palace\\|garden) hotel no. 9')",
+                 goal: "≤ 1.3× R and ≥ 4× faster than Couchbase Lite's 220 ms", json: q4, r: q4R),
+    ]
+
+    /// Q0 and Q1 again, once both sides have indexes on `name` and `price`.
+    static let indexed = [
+        Scenario(id: "q0-indexed", name: "Q0 point, indexed", goal: "≤ 10 µs", json: q0, r: q0R, repeats: 2_000),
+        Scenario(id: "q1-indexed", name: "Q1 range + sort + limit, indexed", goal: "≤ 100 µs", json: q1, r: q1R, repeats: 200),
+    ]
+
     func run() throws -> [Row] {
         RegexpBaseline.register(on: r)
-        var rows = try measure([
-            Scenario(name: "Q0 point, no index", goal: "≤ 1.3× R", json: Self.q0, r: Self.q0R),
-            Scenario(name: "Q1 range + sort + limit, no index", goal: "≤ 1.3× R", json: Self.q1, r: Self.q1R),
-            Scenario(name: "Q2 GROUP BY city", goal: "≤ 1.6× R (stretch 1.4×)",
-                     json: #"{"WHAT": [[".city"], ["AS", ["COUNT()"], "n"]], "GROUP_BY": [[".city"]], "ORDER_BY": [[".city"]]}"#,
-                     r: "SELECT city, count(*) AS n FROM hotels GROUP BY city ORDER BY city"),
-            Scenario(name: "Q3 LIKE '%royal palace%'", goal: "≤ 1.3× R (stretch 1.1×)",
-                     json: #"{"WHAT": [[".name"]], "WHERE": ["LIKE", [".description"], "%royal palace%"]}"#,
-                     r: "SELECT name FROM hotels WHERE description LIKE '%royal palace%'"),
-            Scenario(name: "Q4 REGEXP_LIKE(description, 'royal (palace\\|garden) hotel no. 9')",
-                     goal: "≤ 1.3× R and ≥ 4× faster than Couchbase Lite's 220 ms", json: Self.q4, r: Self.q4R),
-        ])
+        var rows = try measure(Self.scans)
         if let index = rows.firstIndex(where: { $0.scenario.hasPrefix("Q4 ") }), let ms = rows[index].medians["DocLite"] {
             let cbl = Self.q4CouchbaseLiteMilliseconds
             rows[index].note = String(format: "Q4: DocLite %.3f ms is %.1f× faster than Couchbase Lite's %.0f ms (%.3f of it; goal ≥ 4×, i.e. ≤ %.0f ms)",
                                       ms, cbl / ms, cbl, ms / cbl, cbl / 4)
         }
+        try Self.createIndexes(docLite: docLite, r: r)
+        rows += try measure(Self.indexed)
         let collection = try docLite.defaultCollection()
-        try collection.createIndex(IndexBuilder.valueIndex(items: .property("name")), name: "name")
-        try collection.createIndex(IndexBuilder.valueIndex(items: .property("price")), name: "price")
-        execute(r, "CREATE INDEX hotels_name ON hotels (name); CREATE INDEX hotels_price ON hotels (price)")
-        rows += try measure([
-            Scenario(name: "Q0 point, indexed", goal: "≤ 10 µs", json: Self.q0, r: Self.q0R, repeats: 2_000),
-            Scenario(name: "Q1 range + sort + limit, indexed", goal: "≤ 100 µs", json: Self.q1, r: Self.q1R, repeats: 200),
-        ])
         try collection.deleteIndex(forName: "name")
         try collection.deleteIndex(forName: "price")
         execute(r, "DROP INDEX hotels_name; DROP INDEX hotels_price")
         return rows
+    }
+
+    /// The same value indexes on both sides.
+    private static func createIndexes(docLite: Database, r: OpaquePointer) throws {
+        let collection = try docLite.defaultCollection()
+        try collection.createIndex(IndexBuilder.valueIndex(items: .property("name")), name: "name")
+        try collection.createIndex(IndexBuilder.valueIndex(items: .property("price")), name: "price")
+        execute(r, "CREATE INDEX hotels_name ON hotels (name); CREATE INDEX hotels_price ON hotels (price)")
+    }
+
+    /// Runs scenario `id` `count` times on each side, through two functions kept out of
+    /// line (``profiledDocLite(_:)``, ``profiledRelational(_:)``) so that callgrind
+    /// counts each side's instructions: `scripts/bench-instructions` divides them by `count`.
+    static func profile(_ id: String, count: Int, docLite: Database, r: OpaquePointer) throws {
+        RegexpBaseline.register(on: r)
+        guard let scenario = (scans + indexed).first(where: { $0.id == id }) else {
+            throw BenchmarkError("no scenario '\(id)'; the scenarios: \((scans + indexed).map(\.id).joined(separator: ", "))")
+        }
+        if indexed.contains(where: { $0.id == id }) { try createIndexes(docLite: docLite, r: r) }
+        let query = try docLite.createQuery(json: scenario.json)
+        let statement = RawStatement(r, scenario.r)
+        defer { statement.finalize() }
+        var counts = (docLite: 0, r: 0)
+        for _ in 0..<count { counts.docLite = try profiledDocLite(query) }
+        for _ in 0..<count { counts.r = profiledRelational(statement) }
+        guard counts.docLite == counts.r else { throw BenchmarkError("\(id): row counts differ \(counts)") }
+        print("\(id): \(count) runs of \(counts.r) rows on each side")
     }
 
     private func measure(_ scenarios: [Scenario]) throws -> [Row] {
@@ -89,8 +121,14 @@ struct QueryBenchmarks {
 
     /// ``iterate(_:)`` kept out of line, so that a profiler can count the instructions of its calls.
     @inline(never)
-    static func profiledRun(_ query: Query) throws -> Int {
+    static func profiledDocLite(_ query: Query) throws -> Int {
         try iterate(query)
+    }
+
+    /// R's side of a profiled scenario, kept out of line likewise.
+    @inline(never)
+    static func profiledRelational(_ statement: RawStatement) -> Int {
+        statement.run()
     }
 
     /// Interleaved rounds of both sides (round 0 warms the caches); checks the row counts agree.

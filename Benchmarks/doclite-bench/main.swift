@@ -6,9 +6,9 @@
 // relational SQLite (R) doing the same work in the same run (and JSON text
 // with json_extract (J) for the insert): interleaved rounds, medians, row
 // counts checked equal. Then what parsing SQL++ costs next to compiling.
-// Usage: doclite-bench [--rounds N] [--docs N] [--insert-only] [--profile-indexed-q0 N | --profile-indexed-q1 N]
-// (--profile-indexed-q0/q1 runs the indexed Q0 or Q1 N times and stops: run it under
-// `valgrind --tool=callgrind --toggle-collect='*profiledRun*'` for instructions per query.)
+// Usage: doclite-bench [--rounds N] [--docs N] [--insert-only] [--profile SCENARIO N]
+// (--profile runs one query scenario, q0 … q4, q0-indexed or q1-indexed, N times on each
+// side and stops: scripts/bench-instructions runs it under callgrind for instructions per query.)
 import CSQLite
 import DocLite
 import Foundation
@@ -16,19 +16,15 @@ import Foundation
 var rounds = 7
 var documentCount = 100_000
 var insertOnly = false
-var profiledQueries = 0
-var profiledQuery = QueryBenchmarks.q0
+var profiled: (scenario: String, count: Int)?
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
     case "--rounds": rounds = Int(arguments.popFirst() ?? "") ?? rounds
     case "--docs": documentCount = Int(arguments.popFirst() ?? "") ?? documentCount
     case "--insert-only": insertOnly = true   // for profiling the insert path
-    case "--profile-indexed-q0": profiledQueries = Int(arguments.popFirst() ?? "") ?? 10_000   // for profiling a query's fixed cost
-    case "--profile-indexed-q1":
-        profiledQueries = Int(arguments.popFirst() ?? "") ?? 1_000
-        profiledQuery = QueryBenchmarks.q1
-    default: print("usage: doclite-bench [--rounds N] [--docs N] [--insert-only] [--profile-indexed-q0 N | --profile-indexed-q1 N]"); exit(2)
+    case "--profile": profiled = (arguments.popFirst() ?? "", Int(arguments.popFirst() ?? "") ?? 100)
+    default: print("usage: doclite-bench [--rounds N] [--docs N] [--insert-only] [--profile SCENARIO N]"); exit(2)
     }
 }
 
@@ -86,12 +82,8 @@ func insertR() -> OpaquePointer {
     return db
 }
 
-if profiledQueries > 0 {
-    let db = try insertDocLite()
-    try db.defaultCollection().createIndex(IndexBuilder.valueIndex(items: .property("name")), name: "name")
-    try db.defaultCollection().createIndex(IndexBuilder.valueIndex(items: .property("price")), name: "price")
-    let query = try db.createQuery(json: profiledQuery)
-    for _ in 0..<profiledQueries { _ = try QueryBenchmarks.profiledRun(query) }
+if let profiled {
+    try QueryBenchmarks.profile(profiled.scenario, count: profiled.count, docLite: try insertDocLite(), r: insertR())
     exit(0)
 }
 
