@@ -183,14 +183,6 @@ struct QueryCompiler {
             if let offset = statement.offset { limits += " OFFSET " + (try limitSQL(offset, .offset)) }
         }
         var sql = (statement.distinct ? "SELECT DISTINCT " : "SELECT ") + columnSQL.joined(separator: ", ")
-        if readsRowsLate(statement) {
-            // Sorted and limited first, then read: SQLite computes the result columns of
-            // every row it sorts, and a document's cost more than a table column's.
-            let source = sources[0]
-            sql += " FROM (SELECT \(source.column("sequence")) AS sequence FROM \(from)\(clauses)\(limits)) AS late"
-                + " JOIN \(source.tableSQL) AS \(source.sqlAlias!) ON \(source.column("sequence")) = late.sequence\(clauses)"
-            return CompiledQuery(key: StatementKey(sql), columns: columns, parameterNames: parameterNames, collections: [source.collection])
-        }
         if let projection {
             let inner = projection.columns.isEmpty ? ["NULL AS p0"]
                 : projection.columns.enumerated().map { "\($1) AS p\($0)" }
@@ -201,19 +193,6 @@ struct QueryCompiler {
         sql += clauses + limits
         return CompiledQuery(key: StatementKey(sql), columns: columns, parameterNames: parameterNames,
                              collections: sources.map(\.collection))
-    }
-
-    /// Whether the query is read late: its documents sorted and limited by an
-    /// inner query that reads only the keys, then looked up to compute the
-    /// result columns for the rows kept (measured on the standard Q1: the sorter
-    /// no longer computes three result columns for every candidate row). For one
-    /// collection's live documents (tombstones come from a union with no index
-    /// to join back on), ordered and limited, not grouped, distinct or aggregated,
-    /// with no full-text or predictive join (their aliases are read by the result).
-    private func readsRowsLate(_ statement: SelectStatement) -> Bool {
-        sources.count == 1 && sources[0].unnest == nil && !sources[0].includesDeleted && !statement.orderBy.isEmpty && statement.limit != nil
-            && statement.groupBy.isEmpty && statement.having == nil && !statement.distinct && !isAggregate(statement)
-            && projection == nil && fullTextMatches.isEmpty && predictiveJoins.isEmpty
     }
 
     /// A GROUP BY or ORDER BY key. In a grouped query a bare property is keyed
