@@ -50,6 +50,11 @@ let package = Package(
             dependencies: ["DocLite", "CSQLite", "CPCRE2"],
             path: "Benchmarks/doclite-bench"
         ),
+        .executableTarget(
+            name: "doclite-crashloop",
+            dependencies: ["DocLite", "CSQLite"],
+            path: "Reliability/doclite-crashloop"
+        ),
         .testTarget(name: "DocLiteTests", dependencies: ["DocLite", "DocLiteConformance", "CSQLite"]),
     ]
 )
