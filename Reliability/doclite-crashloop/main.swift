@@ -67,7 +67,7 @@ func runWriter(killingAfter delay: Double, in directory: String) throws -> Int? 
     return reports.lastCommitted
 }
 
-var generator = SplitMix(seed: seed)
+srand48(Int(truncatingIfNeeded: seed))   // the kill moments repeat for a seed
 let workDirectory = directory ?? NSTemporaryDirectory() + "doclite-crashloop-\(getpid())"
 try? FileManager.default.removeItem(atPath: workDirectory)
 try FileManager.default.createDirectory(atPath: workDirectory, withIntermediateDirectories: true)
@@ -79,7 +79,7 @@ let start = Date()
 do {
     for round in 1...max(1, kills) {
         // Up to 400 ms: some kills land while the database opens or recovers, most in a batch or its commit.
-        let delay = Double(generator.next() % 400) / 1000
+        let delay = drand48() * 0.4
         let report = try runWriter(killingAfter: delay, in: workDirectory)
         if report == nil { beforeFirstCommit += 1 }
         let reported = report ?? committed
@@ -94,16 +94,3 @@ do {
 try? FileManager.default.removeItem(atPath: workDirectory)
 print(String(format: "crash loop passed: %d kills (seed %llu), %d batches committed (%llu documents); %d kills before the writer's first commit (while it opened the database or wrote its first batch), %d between a commit and its report; %.0f s",
              kills, seed, committed, Workload.expectedCount(batches: committed), beforeFirstCommit, unreported, Date().timeIntervalSince(start)))
-
-/// A small, seedable generator (the kill moments repeat for a seed).
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

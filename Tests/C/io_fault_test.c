@@ -207,6 +207,14 @@ static void setup_documents(CBLDatabase* db) {
     CBL_Release(collection);
 }
 
+/* Commits the transaction when `ok`, else rolls it back (keeping the first error). */
+static bool end_transaction(CBLDatabase* db, bool ok, CBLError* err) {
+    if (ok) return CBLDatabase_EndTransaction(db, true, err);
+    CBLError ignored;
+    CBLDatabase_EndTransaction(db, false, &ignored);
+    return false;
+}
+
 /* One batch: 40 new documents, 5 updated, 5 deleted. */
 static bool run_batch(CBLDatabase* db, CBLError* err) {
     CBLCollection* collection = default_collection(db);
@@ -225,14 +233,8 @@ static bool run_batch(CBLDatabase* db, CBLError* err) {
             CBL_Release(doc);
         }
     }
-    if (ok) {
-        ok = CBLDatabase_EndTransaction(db, true, err);
-    } else {
-        CBLError ignored;
-        CBLDatabase_EndTransaction(db, false, &ignored);
-    }
     CBL_Release(collection);
-    return ok;
+    return end_transaction(db, ok, err);
 }
 
 static bool run_index_build(CBLDatabase* db, CBLError* err) {
@@ -249,14 +251,8 @@ static bool run_purge(CBLDatabase* db, CBLError* err) {
     bool ok = CBLDatabase_BeginTransaction(db, err)
               && CBLCollection_PurgeDocumentByID(collection, "d07", err)
               && CBLCollection_PurgeDocumentByID(collection, "d55", err);
-    if (ok) {
-        ok = CBLDatabase_EndTransaction(db, true, err);
-    } else {
-        CBLError ignored;
-        CBLDatabase_EndTransaction(db, false, &ignored);
-    }
     CBL_Release(collection);
-    return ok;
+    return end_transaction(db, ok, err);
 }
 
 static bool run_compaction(CBLDatabase* db, CBLError* err) {
