@@ -63,19 +63,29 @@ struct QueryBenchmarks {
         }
         try Self.createIndexes(docLite: docLite, r: r)
         rows += try measure(Self.indexed)
-        let collection = try docLite.defaultCollection()
-        try collection.deleteIndex(forName: "name")
-        try collection.deleteIndex(forName: "price")
-        execute(r, "DROP INDEX hotels_name; DROP INDEX hotels_price")
+        try Self.dropIndexes(docLite: docLite, r: r)
         return rows
     }
+
+    /// The properties both sides index for ``indexed``.
+    private static let indexedProperties = ["name", "price"]
 
     /// The same value indexes on both sides.
     private static func createIndexes(docLite: Database, r: OpaquePointer) throws {
         let collection = try docLite.defaultCollection()
-        try collection.createIndex(IndexBuilder.valueIndex(items: .property("name")), name: "name")
-        try collection.createIndex(IndexBuilder.valueIndex(items: .property("price")), name: "price")
-        execute(r, "CREATE INDEX hotels_name ON hotels (name); CREATE INDEX hotels_price ON hotels (price)")
+        for property in indexedProperties {
+            try collection.createIndex(IndexBuilder.valueIndex(items: .property(property)), name: property)
+            execute(r, "CREATE INDEX hotels_\(property) ON hotels (\(property))")
+        }
+    }
+
+    /// Drops what ``createIndexes(docLite:r:)`` made.
+    private static func dropIndexes(docLite: Database, r: OpaquePointer) throws {
+        let collection = try docLite.defaultCollection()
+        for property in indexedProperties {
+            try collection.deleteIndex(forName: property)
+            execute(r, "DROP INDEX hotels_\(property)")
+        }
     }
 
     /// Runs scenario `id` `count` times on each side, through two functions kept out of

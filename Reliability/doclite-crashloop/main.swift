@@ -33,38 +33,23 @@ while let argument = arguments.popFirst() {
     }
 }
 
-/// Where the writer's report lines go: read from a pipe as they come.
-final class Reports: @unchecked Sendable {
-    private let lock = NSLock()
-    private var text = ""
-    func append(_ data: Data) { lock.lock(); text += String(decoding: data, as: UTF8.self); lock.unlock() }
-    var all: String { lock.lock(); defer { lock.unlock() }; return text }
-    /// The last batch reported committed, if any.
-    var lastCommitted: Int? {
-        all.split(separator: "\n").compactMap { line in line.range(of: "COMMITTED ").flatMap { Int(line[$0.upperBound...]) } }.last
-    }
-}
-
 /// Starts the writer, kills it after `delay` seconds, and returns the last batch it reported.
 func runWriter(killingAfter delay: Double, in directory: String) throws -> Int? {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
     process.arguments = ["writer", directory]
-    let pipe = Pipe()
+    let pipe = Pipe()   // (a report line a batch: far below what the pipe holds before the kill)
     process.standardError = pipe
-    let reports = Reports()
-    pipe.fileHandleForReading.readabilityHandler = { reports.append($0.availableData) }
     try process.run()
     usleep(UInt32(delay * 1_000_000))
     let wasRunning = process.isRunning
     kill(process.processIdentifier, SIGKILL)
     process.waitUntilExit()
-    pipe.fileHandleForReading.readabilityHandler = nil
-    reports.append(pipe.fileHandleForReading.readDataToEndOfFile())
+    let reports = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     guard wasRunning, process.terminationReason == .uncaughtSignal else {
-        throw CrashLoopError("the writer exited by itself (status \(process.terminationStatus)): \(reports.all.suffix(2000))")
+        throw CrashLoopError("the writer exited by itself (status \(process.terminationStatus)): \(reports.suffix(2000))")
     }
-    return reports.lastCommitted
+    return reports.split(separator: "\n").compactMap { line in line.range(of: "COMMITTED ").flatMap { Int(line[$0.upperBound...]) } }.last
 }
 
 srand48(Int(truncatingIfNeeded: seed))   // the kill moments repeat for a seed

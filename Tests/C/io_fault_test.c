@@ -308,6 +308,7 @@ static Tally run_with_faults(const Operation* operation, FaultKind kind, int res
     close_database(db);
     CHECK(strcmp(before, after) != 0 || operation->run == run_compaction);
 
+    bool finished = false;
     for (int n = 1; n <= 5000; n++) {
         db = fresh_database(operation);
         if (!db) break;
@@ -347,8 +348,12 @@ static Tally run_with_faults(const Operation* operation, FaultKind kind, int res
         free(reopened);
         free(now);
         if (db) close_database(db);
-        if (injected == 0) break;   /* the operation never reached its Nth call */
+        if (injected == 0) {   /* the operation never reached its Nth call: every N was tried */
+            finished = true;
+            break;
+        }
     }
+    CHECK(finished);
     free(before);
     free(after);
     return tally;
