@@ -71,6 +71,26 @@ final class SQLPPParserTests: QueryTestCase {
         }
     }
 
+    /// Found by the sqlpp fuzz target: `` `` `` read as a property path naming nothing, which
+    /// failed only when the query ran (and wrote itself as JSON as the whole document).
+    func testAnEmptyIdentifierIsASyntaxError() {
+        XCTAssertThrowsError(try SQLPPParser.parse("SELECT * FROM _ WHERE `` = i")) { error in
+            XCTAssertEqual((error as? DocLiteError)?.position, 22)
+            XCTAssertTrue((error as? DocLiteError)?.message.contains("an identifier cannot be empty") == true, "\(error)")
+        }
+    }
+
+    /// Found by the query fuzz target: a JSON query without WHAT over several sources
+    /// wrote its default columns unqualified, as SQL++ that does not compile.
+    func testDefaultColumnsOfSeveralSourcesAreWrittenQualified() throws {
+        try defaultCollection.save(document: MutableDocument(id: "a", json: #"{"contacts":[{"n":1},{"n":2}]}"#))
+        let query = try db.createQuery(json: #"{"FROM":[{"COLLECTION":"_default"},{"AS":"c","UNNEST":["._default.contacts"]}]}"#)
+        XCTAssertEqual(query.sqlpp, "SELECT _default._id AS _id, _default._sequence AS _sequence FROM _default UNNEST _default.contacts AS c")
+        let again = try db.createQuery(query.sqlpp)
+        XCTAssertEqual(try again.execute().allResults().map { $0.toJSON() }, try query.execute().allResults().map { $0.toJSON() })
+        XCTAssertEqual(try query.execute().allResults().count, 2)
+    }
+
     func testDeepNestingIsAnErrorNotACrash() {
         let deep = String(repeating: "(", count: 10_000) + "1" + String(repeating: ")", count: 10_000)
         XCTAssertThrowsError(try SQLPPParser.parse("SELECT " + deep + " FROM _"))

@@ -50,10 +50,11 @@ final class SQLPPRoundTripTests: XCTestCase {
     /// only an alias as `_ AS alias`; a COLLATE's explicit null LOCALE as none.
     static func canonical(_ statement: SelectStatement) -> SelectStatement {
         var statement = statement
-        if statement.from.isEmpty { statement.from = [DataSourceItem(collection: "_", alias: "_doc")] }
-        if statement.what.isEmpty {
-            statement.what = ["_id", "_sequence"].map { ResultItem(expression: .property([.key($0)]), alias: $0) }
+        if statement.what.isEmpty {   // LiteCore's default columns, of the first source
+            let qualifier = statement.from.first.flatMap { $0.alias ?? $0.collection }.map { [PathComponent.key($0)] } ?? []
+            statement.what = ["_id", "_sequence"].map { ResultItem(expression: .property(qualifier + [.key($0)]), alias: $0) }
         }
+        if statement.from.isEmpty { statement.from = [DataSourceItem(collection: "_", alias: "_doc")] }
         statement.what = statement.what.map { ResultItem(expression: canonical($0.expression), alias: $0.alias) }
         statement.from = statement.from.map { item in
             var item = item

@@ -64,6 +64,8 @@ struct SQLPPLexer {
             return token(.string(text))
         case UInt8(ascii: "`"):
             let text = try quoted(by: byte, what: "identifier")
+            // An empty name would read as a property path that names nothing.
+            guard !text.isEmpty else { throw SQLPPParser.syntaxError(at: start, "an identifier cannot be empty") }
             return token(.identifier(text, quoted: true))
         case UInt8(ascii: "$"):
             position += 1

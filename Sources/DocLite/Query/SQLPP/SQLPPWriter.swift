@@ -7,8 +7,10 @@
 enum SQLPPWriter {
     static func text(_ statement: SelectStatement) -> String {
         var text = statement.distinct ? "SELECT DISTINCT " : "SELECT "
+        // LiteCore's default columns, of the first source (as the compiler reads them).
+        let qualifier = statement.from.first.flatMap { $0.alias ?? $0.collection }.map { [PathComponent.key($0)] } ?? []
         let what = statement.what.isEmpty
-            ? [ResultItem(expression: .property([.key("_id")]), alias: "_id"), ResultItem(expression: .property([.key("_sequence")]), alias: "_sequence")]
+            ? ["_id", "_sequence"].map { ResultItem(expression: .property(qualifier + [.key($0)]), alias: $0) }
             : statement.what
         text += what.map { item in
             item.alias.map { "\(self.text(item.expression)) AS \(identifier($0))" } ?? topLevel(item.expression)
