@@ -40,6 +40,29 @@ final class CorruptBodyTests: XCTestCase {
     }
 }
 
+/// Found by the body fuzz target: a container cut off by a damaged file read as
+/// `{}` in the Swift tree and its copy, but as `null` in its JSON. Every reader now
+/// takes a value that is not all there as null.
+final class CutOffBodyTests: XCTestCase {
+    func testEveryReaderTakesACutOffValueAsNull() throws {
+        let keys = SharedKeys()
+        var encoder = BodyEncoder(sharedKeys: keys)
+        try JSONValue(json: #"{"a":[1,2,3],"b":"text"}"#).encode(into: &encoder)
+        let cut = Array(encoder.output.dropLast())
+        cut.withUnsafeBytes { raw in
+            let body = Body(raw)
+            XCTAssertNil(body.wholeType(at: 0))
+            XCTAssertEqual(JSONValue(body, at: 0, keys: keys), .null)
+            var out: [UInt8] = []
+            JSONWriter.append(body, at: 0, keys: keys, to: &out)
+            XCTAssertEqual(String(decoding: out, as: UTF8.self), "null")
+            var copy = BodyEncoder(sharedKeys: keys)
+            copy.writeValue(from: body, at: 0, keys: keys)
+            copy.output.withUnsafeBytes { XCTAssertEqual(JSONValue(Body($0), at: 0, keys: keys), .null) }
+        }
+    }
+}
+
 /// The SQL functions over damaged stored bodies: values read as MISSING or
 /// not at all, never out of bounds.
 final class CorruptStoredBodyTests: DatabaseTestCase {

@@ -1,10 +1,10 @@
 /// A read-only view of an encoded body (or any encoded value), bounds-checked:
 /// a malformed encoding reads as "absent", never out of bounds. Values are
 /// addressed by their byte offset; offset 0 is the root.
-struct Body {
+package struct Body {
     let bytes: UnsafeRawBufferPointer
 
-    init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+    package init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
 
     // MARK: Reading scalars
 
@@ -15,6 +15,12 @@ struct Body {
 
     func type(at offset: Int) -> BodyValueType? {
         tag(at: offset).flatMap(BodyValueType.init(tag:))
+    }
+
+    /// The type of the value at `offset` when all of it is there: nil for an
+    /// unknown tag or a value cut off, which every reader takes as null.
+    func wholeType(at offset: Int) -> BodyValueType? {
+        size(at: offset) == nil ? nil : type(at: offset)
     }
 
     @inline(__always)
@@ -101,7 +107,7 @@ struct Body {
     }
 
     /// The encoded bytes of the value at `offset`.
-    func encoded(at offset: Int) -> UnsafeRawBufferPointer? {
+    package func encoded(at offset: Int) -> UnsafeRawBufferPointer? {
         guard let size = size(at: offset) else { return nil }
         return UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + size])
     }
@@ -265,7 +271,7 @@ struct Body {
 
     /// The offset of the value at `path`, starting from the value at `offset` (the root by default).
     @inline(__always)
-    func offset(of path: KeyPath, from offset: Int = 0) -> Int? {
+    package func offset(of path: KeyPath, from offset: Int = 0) -> Int? {
         var current = offset
         let steps = UnsafePointer(path.steps.baseAddress!)
         for i in 0..<path.steps.count {

@@ -1,8 +1,8 @@
 /// Writes values in the body format (``BodyTag``), streaming: containers are opened,
 /// filled and closed, and each close writes the container's header in front of
 /// its values. Used by the JSON parser and by ``MutableDocument``.
-struct BodyEncoder: JSONSink {
-    private(set) var output: [UInt8] = []
+package struct BodyEncoder: JSONSink {
+    package private(set) var output: [UInt8] = []
     let sharedKeys: SharedKeys
 
     private struct Member {
@@ -31,7 +31,7 @@ struct BodyEncoder: JSONSink {
     /// outside any transaction) only existing IDs are used.
     let assignsNewKeys: Bool
 
-    init(sharedKeys: SharedKeys, assignsNewKeys: Bool = true) {
+    package init(sharedKeys: SharedKeys, assignsNewKeys: Bool = true) {
         self.assignsNewKeys = assignsNewKeys
         self.sharedKeys = sharedKeys
         output.reserveCapacity(256)
@@ -95,8 +95,8 @@ struct BodyEncoder: JSONSink {
 
     /// Copies the value at `offset` of `body`, whose keys come from `keys`,
     /// re-mapping its dictionary keys to this encoder's table.
-    mutating func writeValue(from body: Body, at offset: Int, keys: SharedKeys) {
-        switch body.type(at: offset) {
+    package mutating func writeValue(from body: Body, at offset: Int, keys: SharedKeys) {
+        switch body.wholeType(at: offset) {
         case .dictionary:
             beginDict()
             body.forEachMember(ofDictAt: offset, keys: keys) { key, value in

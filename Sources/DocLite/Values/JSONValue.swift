@@ -13,8 +13,8 @@ package enum JSONValue: Equatable, Sendable {
     case dictionary([ByteString: JSONValue])
 
     /// Decodes the body value at `offset`. The caller holds `keys.lock` or the database lock.
-    init(_ body: Body, at offset: Int, keys: SharedKeys) {
-        switch body.type(at: offset) {
+    package init(_ body: Body, at offset: Int, keys: SharedKeys) {
+        switch body.wholeType(at: offset) {
         case .null, nil: self = .null
         case .boolean: self = .bool(body.tag(at: offset) == BodyTag.true)
         case .integer: self = .int(body.int64(at: offset) ?? 0)
@@ -36,7 +36,7 @@ package enum JSONValue: Equatable, Sendable {
 
     /// Writes this value with `encoder`. Dictionary keys are written in sorted
     /// order so that the output does not depend on hashing.
-    func encode(into encoder: inout BodyEncoder) {
+    package func encode(into encoder: inout BodyEncoder) {
         switch self {
         case .null: encoder.writeNull()
         case .bool(let b): encoder.writeBool(b)

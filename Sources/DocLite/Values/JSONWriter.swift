@@ -1,9 +1,8 @@
 /// Writes JSON text: encoded body values straight to UTF-8, and escaped strings.
-enum JSONWriter {
+package enum JSONWriter {
     /// Appends the JSON text of the body value at `offset` to `out`.
-    static func append(_ body: Body, at offset: Int, keys: SharedKeys, to out: inout [UInt8]) {
-        // A corrupt value (unknown tag, or cut off) is written as null.
-        guard let type = body.type(at: offset), body.size(at: offset) != nil else { out.append(contentsOf: "null".utf8); return }
+    package static func append(_ body: Body, at offset: Int, keys: SharedKeys, to out: inout [UInt8]) {
+        guard let type = body.wholeType(at: offset) else { out.append(contentsOf: "null".utf8); return }   // corrupt
         switch type {
         case .null: out.append(contentsOf: "null".utf8)
         case .boolean: out.append(contentsOf: (body.tag(at: offset) == BodyTag.true ? "true" : "false").utf8)

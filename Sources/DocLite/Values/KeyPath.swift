@@ -4,7 +4,7 @@
 /// A class, so that an SQL function can cache one per statement and re-resolve
 /// its shared-key IDs in place; its steps live in a plain buffer so that a
 /// lookup per row copies and retains nothing.
-final class KeyPath {
+package final class KeyPath {
     struct Step {
         /// The array index, or nil for a dictionary key.
         let index: Int?
@@ -31,7 +31,7 @@ final class KeyPath {
     }
 
     /// Parses `path` (``PropertyPath``); throws for a malformed path.
-    convenience init(parsing path: String) throws {
+    package convenience init(parsing path: String) throws {
         self.init(try PropertyPath.parse(path).map { component in
             switch component {
             case .key(let key): Step(index: nil, name: Array(key.utf8))
@@ -42,7 +42,7 @@ final class KeyPath {
 
     /// Looks up shared-key IDs, again only when the table has changed since last time.
     @inline(__always)
-    func resolve(with keys: SharedKeys) {
+    package func resolve(with keys: SharedKeys) {
         let count = keys.count
         guard resolvedKeyCount.pointee != count else { return }
         resolvedKeyCount.pointee = count

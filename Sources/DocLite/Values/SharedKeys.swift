@@ -9,7 +9,7 @@
 /// Thread rule: a change happens with both the database lock and ``lock`` held;
 /// a read holds either one (SQL functions run under the database lock, documents
 /// read under ``lock``).
-final class SharedKeys: @unchecked Sendable {
+package final class SharedKeys: @unchecked Sendable {
     /// Guards reads from threads that do not hold the database lock.
     let lock = Lock()
 
@@ -33,6 +33,9 @@ final class SharedKeys: @unchecked Sendable {
         table.initialize(to: Table())
         return table
     }()
+
+    /// An empty table.
+    package init() {}
 
     deinit {
         table.deinitialize(count: 1)
