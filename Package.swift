@@ -55,6 +55,13 @@ let package = Package(
             dependencies: ["DocLite", "CSQLite"],
             path: "Reliability/doclite-crashloop"
         ),
+        // The fuzz targets (scripts/fuzz): replays inputs in an ordinary build;
+        // built with --sanitize=fuzzer -Xswiftc -DFUZZING, libFuzzer drives them.
+        .executableTarget(
+            name: "doclite-fuzz",
+            dependencies: ["DocLite", "DocLiteC", "CDocLite"],
+            path: "Reliability/doclite-fuzz"
+        ),
         .testTarget(name: "DocLiteTests", dependencies: ["DocLite", "DocLiteConformance", "CSQLite"]),
     ]
 )
