@@ -58,7 +58,9 @@ enum DocumentTargets {
             var copy = BodyEncoder(sharedKeys: keys, assignsNewKeys: false)
             copy.writeValue(from: body, at: 0, keys: keys)
             copy.output.withUnsafeBytes { copied in
-                FuzzCheck.require(JSONValue(Body(copied), at: 0, keys: keys) == value, "a re-encoded body reads differently")
+                let copy = JSONValue(Body(copied), at: 0, keys: keys)
+                // (Compared as JSON reads them: a damaged double may be NaN, which equals nothing.)
+                FuzzCheck.require(copy.asReadFromJSON == value.asReadFromJSON, "a re-encoded body reads as \(copy.json.prefix(500)), the body as \(value.json.prefix(500))")
             }
         }
     }
