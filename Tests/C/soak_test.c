@@ -71,7 +71,7 @@ static void on_live_results(void* context, CBLQuery* query, CBLListenerToken* to
     atomic_fetch_add(&live_notifications, 1);
 }
 
-/* Saves version `version` of document k; the model changes only when `model` is given (not inside a transaction). */
+/* Saves version `version` of document k; the caller updates its model (or a transaction's) when it succeeds. */
 static bool save(Worker* w, int k, int version) {
     char id[16], json[160];
     doc_id(id, sizeof id, w->index, k);
@@ -137,7 +137,7 @@ static void check_queries(Worker* w) {
     CBL_Release(rows);
     rows = CBLQuery_Execute(w->rows_query, &err);
     if (!rows) { fail_call(w, "rows query", &err); return; }
-    int k = 0, seen = 0;
+    int k = 0;
     while (CBLResultSet_Next(rows, &err)) {
         int row_k = (int)CBLResultSet_IntAtIndex(rows, 0), row_v = (int)CBLResultSet_IntAtIndex(rows, 1);
         while (k < DOCS && w->model.version[k] == 0) k++;
@@ -147,12 +147,10 @@ static void check_queries(Worker* w) {
             break;
         }
         k++;
-        seen++;
     }
     if (err.code != 0) fail_call(w, "reading rows", &err);
     CBL_Release(rows);
     atomic_fetch_add(&queries, 2);
-    (void)seen;
 }
 
 /* A transaction of a few saves and deletes, committed or rolled back; the model follows only a commit. */
@@ -205,28 +203,20 @@ static void purge(Worker* w, int k) {
     atomic_fetch_add(&purges, 1);
 }
 
-static void toggle_live_query(Worker* w) {
-    if (w->live_token) {
-        CBLListener_Remove(w->live_token);
-        CBL_Release(w->live_token);
-        w->live_token = NULL;
-        return;
-    }
-    CBLError err;
-    w->live_token = CBLQuery_AddChangeListener(w->live_query, on_live_results, NULL, &err);
-    if (!w->live_token) fail_call(w, "live query", &err);
+static void remove_listener(CBLListenerToken** token) {
+    CBLListener_Remove(*token);
+    CBL_Release(*token);
+    *token = NULL;
 }
 
-static void toggle_change_listener(Worker* w) {
-    if (w->change_token) {
-        CBLListener_Remove(w->change_token);
-        CBL_Release(w->change_token);
-        w->change_token = NULL;
-        return;
-    }
+/* Removes the thread's live query or change listener when it has one, else adds one. */
+static void toggle_listener(Worker* w, bool live) {
+    CBLListenerToken** token = live ? &w->live_token : &w->change_token;
+    if (*token) { remove_listener(token); return; }
     CBLError err;
-    w->change_token = CBLCollection_AddChangeListener(w->collection, on_change, NULL, &err);
-    if (!w->change_token) fail_call(w, "change listener", &err);
+    *token = live ? CBLQuery_AddChangeListener(w->live_query, on_live_results, NULL, &err)
+                  : CBLCollection_AddChangeListener(w->collection, on_change, NULL, &err);
+    if (!*token) fail_call(w, live ? "live query" : "change listener", &err);
 }
 
 static void toggle_index(Worker* w) {
@@ -277,9 +267,9 @@ static void* work(void* argument) {
         } else if (choice < 91) {
             check_queries(w);
         } else if (choice < 95) {
-            toggle_live_query(w);
+            toggle_listener(w, true);
         } else if (choice < 98) {
-            toggle_change_listener(w);
+            toggle_listener(w, false);
         } else {
             toggle_index(w);
         }
@@ -345,8 +335,8 @@ int main(int argc, char** argv) {
 
     for (int i = 0; i < THREADS; i++) {
         Worker* w = &workers[i];
-        if (w->live_token) { CBLListener_Remove(w->live_token); CBL_Release(w->live_token); }
-        if (w->change_token) { CBLListener_Remove(w->change_token); CBL_Release(w->change_token); }
+        if (w->live_token) remove_listener(&w->live_token);
+        if (w->change_token) remove_listener(&w->change_token);
         CBL_Release(w->live_query);
         CBL_Release(w->rows_query);
         CBL_Release(w->count_query);
