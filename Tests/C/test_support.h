@@ -3,6 +3,7 @@
 #ifndef DOCLITE_TEST_SUPPORT_H
 #define DOCLITE_TEST_SUPPORT_H
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,8 +11,9 @@
 #include <unistd.h>
 #include "doclite.h"
 
-static int test_failures = 0;
-static int test_checks = 0;
+/* Atomic: a test's helper threads check too (a data race TSan found in listener_test). */
+static _Atomic int test_failures = 0;
+static _Atomic int test_checks = 0;
 
 #define CHECK(cond)                                                              \
     do {                                                                         \
