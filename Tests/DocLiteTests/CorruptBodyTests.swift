@@ -99,3 +99,36 @@ final class CorruptStoredBodyTests: DatabaseTestCase {
         }
     }
 }
+
+/// Found by the body fuzz target: offsets in a damaged body that point
+/// several entries at one child made a 576-byte body expand exponentially
+/// when read whole. Readers now take children only in order and apart.
+final class SharedChildrenBodyTests: XCTestCase {
+    func testChildrenThatShareBytesAreNotReadTwice() {
+        // 40 nested arrays, each with two entries pointing at the same child:
+        // read naively, 2^40 values.
+        let depth = 40
+        var bytes: [UInt8] = [BodyTag.null]
+        for _ in 0..<depth {
+            bytes = [BodyTag.array1, UInt8(5 + bytes.count), 2, 5, 5] + bytes
+        }
+        let keys = SharedKeys()
+        var expected = JSONValue.null
+        for _ in 0..<depth { expected = .array([expected]) }
+        bytes.withUnsafeBytes { raw in
+            let body = Body(raw)
+            XCTAssertEqual(JSONValue(body, at: 0, keys: keys), expected)
+            var out: [UInt8] = []
+            JSONWriter.append(body, at: 0, keys: keys, to: &out)
+            XCTAssertEqual(String(decoding: out, as: UTF8.self), String(repeating: "[", count: depth) + "null" + String(repeating: "]", count: depth))
+        }
+    }
+
+    func testAChildRunningPastItsContainerEndsTheContainer() {
+        // [ "ab", 1 ] whose size says the string is all there is.
+        let bytes: [UInt8] = [BodyTag.array1, 7, 2, 5, 8, BodyTag.tinyString + 2, 0x61, 0x62, BodyTag.int8, 1]
+        bytes.withUnsafeBytes { raw in
+            XCTAssertEqual(JSONValue(Body(raw), at: 0, keys: SharedKeys()), .array([]))
+        }
+    }
+}

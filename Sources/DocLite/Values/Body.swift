@@ -159,11 +159,14 @@ package struct Body {
     /// Calls `body` with the offset of each element of the array at `offset`.
     func forEachElement(ofArrayAt offset: Int, _ body: (Int) throws -> Void) rethrows {
         guard let tag = tag(at: offset), (BodyTag.array1...BodyTag.array4).contains(tag),
-              let count = count(at: offset) else { return }
+              let count = count(at: offset), let end = size(at: offset).map({ offset + $0 }) else { return }
         let width = BodyTag.width(tag)
+        let headerSize = headerSize(tag, count: count)
+        var next = offset + headerSize
         for i in 0..<count {
             guard let relative = uint(at: offset + 1 + width * (2 + i), width: width),
-                  let element = child(relative, ofContainerAt: offset, width: width, headerSize: headerSize(tag, count: count)) else { return }
+                  let element = child(relative, ofContainerAt: offset, width: width, headerSize: headerSize),
+                  follows(element, next: &next, end: end) else { return }
             try body(element)
         }
     }
@@ -171,13 +174,16 @@ package struct Body {
     /// Calls `body` with each member's key and value offset, in stored order.
     func forEachMember(ofDictAt offset: Int, keys: SharedKeys, _ body: (UnsafeBufferPointer<UInt8>, Int) throws -> Void) rethrows {
         guard let tag = tag(at: offset), (BodyTag.dict1...BodyTag.mixedDict).contains(tag),
-              let count = count(at: offset) else { return }
+              let count = count(at: offset), let end = size(at: offset).map({ offset + $0 }) else { return }
         let width = BodyTag.width(tag)
+        let headerSize = headerSize(tag, count: count)
         let keysStart = offset + 1 + 2 * width
+        var next = offset + headerSize
         for i in 0..<count {
             guard let entry = uint(at: keysStart + i * width, width: width),
                   let relative = uint(at: keysStart + (count + i) * width, width: width),
-                  let value = child(relative, ofContainerAt: offset, width: width, headerSize: headerSize(tag, count: count)) else { return }
+                  let value = child(relative, ofContainerAt: offset, width: width, headerSize: headerSize),
+                  follows(value, next: &next, end: end) else { return }
             if tag == BodyTag.mixedDict && UInt32(entry) & BodyTag.stringKeyFlag != 0 {
                 guard let key = string(at: offset + Int(UInt32(entry) & ~BodyTag.stringKeyFlag)) else { return }
                 try body(key.assumingMemoryBound(to: UInt8.self), value)
@@ -185,6 +191,19 @@ package struct Body {
                 try keys.withKey(entry) { try body($0, value) }
             }
         }
+    }
+
+    /// Whether a container's child at `offset` starts at or after `next` (the
+    /// end of the child before it) and ends by `end` (the container's end),
+    /// moving `next` past it; a cut-off child counts one byte. The encoder lays
+    /// children out in order and apart; holding a traversal to that bounds its
+    /// work by the body's length, where a damaged body whose offsets share
+    /// children would expand exponentially (found by fuzzing).
+    @inline(__always)
+    private func follows(_ offset: Int, next: inout Int, end: Int) -> Bool {
+        guard offset >= next else { return false }
+        next = offset + (size(at: offset) ?? 1)
+        return next <= end
     }
 
     /// The offset of the member named by `key` in the dict at `offset`.
