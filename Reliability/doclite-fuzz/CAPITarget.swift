@@ -40,8 +40,13 @@ private struct CallProgram {
     private let bytes: UnsafeRawBufferPointer
     private var position = 0
     private let database: OpaquePointer
-    /// Every handle the program made; released as often as it was retained at the end (over-releasing is harmless).
+    /// Every handle the program made, to pick from.
     private var handles: [OpaquePointer] = []
+    /// The references the program holds on each of its handles: one per handle
+    /// made, one more per retain. `releaseEverything` releases them all, as a
+    /// program that releases what it owns would; releasing a handle already
+    /// released by the program is an error the API ignores.
+    private var references: [OpaquePointer: Int] = [:]
     private var inTransaction = false
 
     init(_ bytes: UnsafeRawBufferPointer, database: OpaquePointer) {
@@ -59,10 +64,11 @@ private struct CallProgram {
 
     mutating func releaseEverything() {
         if inTransaction { _ = CBLDatabase_EndTransaction(database, false, nil) }
-        for handle in handles {
-            for _ in 0..<64 { CBL_Release(UnsafeRawPointer(handle)) }
+        for (handle, count) in references {
+            for _ in 0..<count { CBL_Release(UnsafeRawPointer(handle)) }
         }
         handles.removeAll()
+        references.removeAll()
     }
 
     // MARK: Reading the stream
@@ -96,7 +102,9 @@ private struct CallProgram {
     }
 
     private mutating func keep(_ handle: OpaquePointer?) {
-        if let handle { handles.append(handle) }
+        guard let handle else { return }
+        handles.append(handle)
+        references[handle, default: 0] += 1
     }
 
     private func free(_ string: UnsafeMutablePointer<CChar>?) { CBL_FreeString(string) }
@@ -135,7 +143,10 @@ private struct CallProgram {
             free(CBLQuery_Explain(query, &error))
             free(CBLQuery_CopySQLPP(query, &error))
             free(CBLQuery_CopyJSON(query))
-        case 16: _ = CBL_Retain(UnsafeRawPointer(handle()))
+        case 16:
+            let handle = handle()
+            _ = CBL_Retain(UnsafeRawPointer(handle))
+            if let handle, references[handle] != nil { references[handle]! += 1 }
         case 17:   // (never the database: the next inputs need it)
             if let handle = handle(), handle != database { CBL_Release(UnsafeRawPointer(handle)) }
         case 18: keep(CBLQueryExpression_Property(text()))
@@ -185,7 +196,8 @@ private struct CallProgram {
             }
         case 32:
             if inTransaction {
-                inTransaction = !CBLDatabase_EndTransaction(database, byte() % 2 == 0, &error)
+                _ = CBLDatabase_EndTransaction(database, byte() % 2 == 0, &error)
+                inTransaction = false   // ended even when the commit fails: the transaction rolls back
             } else {
                 inTransaction = CBLDatabase_BeginTransaction(database, &error)
             }
