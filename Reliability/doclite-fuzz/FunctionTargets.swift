@@ -20,8 +20,8 @@ enum FunctionTargets {
     }
 
     /// Input: DATE NUL FORMAT. A date string that parses gives the same
-    /// instant again after it is written in UTC and in the format, and every
-    /// date function takes it without failing.
+    /// instant again after it is written in UTC; every date function runs on
+    /// the date and the format (an error is allowed, a crash or hang is not).
     static let date = FuzzTarget(name: "date", summary: "date strings and formats: parser, writer, arithmetic") {
         let database = try FuzzDatabase.openWithOneDocument(name: "date")
         let query = try database.createQuery("""
@@ -41,8 +41,8 @@ enum FunctionTargets {
         }
     }
 
-    /// Input: PATTERN NUL SUBJECT. A bad pattern is an error; a good one
-    /// gives answers that agree with each other.
+    /// Input: PATTERN NUL SUBJECT. A bad pattern fails the query, never the
+    /// process; a good one gives answers that agree with each other.
     static let regex = FuzzTarget(name: "regex", summary: "regular expressions (PCRE2): compile, match, replace") {
         let database = try FuzzDatabase.openWithOneDocument(name: "regex")
         let query = try database.createQuery("""

@@ -2,8 +2,10 @@ import DocLite
 import Foundation
 
 /// The query front ends on the fuzz dataset (``FuzzDatabase/openWithDataset(name:)``):
-/// a query that compiles runs to the end, and its other forms — the JSON and
-/// the SQL++ it writes of itself — compile and give the same rows.
+/// a query that compiles runs (up to ``QueryOracle/rowLimit`` rows are read;
+/// it may end with an error, never a crash or hang), and its other forms — the
+/// JSON and the SQL++ it writes of itself — compile and give the same rows
+/// and the same ending.
 enum QueryTargets {
     static let jsonQuery = FuzzTarget(name: "query", summary: "JSON queries: reader, validator, compiler and execution") {
         let database = try FuzzDatabase.openWithDataset(name: "query")

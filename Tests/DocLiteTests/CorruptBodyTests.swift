@@ -41,10 +41,10 @@ final class CorruptBodyTests: XCTestCase {
 }
 
 /// Found by the body fuzz target: a container cut off by a damaged file read as
-/// `{}` in the Swift tree and its copy, but as `null` in its JSON. Every reader now
-/// takes a value that is not all there as null.
+/// `{}` in the Swift tree and its copy, but as `null` in its JSON. The readers of
+/// whole values now take a value that is not all there as null.
 final class CutOffBodyTests: XCTestCase {
-    func testEveryReaderTakesACutOffValueAsNull() throws {
+    func testTheWholeValueReadersTakeACutOffValueAsNull() throws {
         let keys = SharedKeys()
         var encoder = BodyEncoder(sharedKeys: keys)
         try JSONValue(json: #"{"a":[1,2,3],"b":"text"}"#).encode(into: &encoder)

@@ -18,7 +18,10 @@ package struct Body {
     }
 
     /// The type of the value at `offset` when all of it is there: nil for an
-    /// unknown tag or a value cut off, which every reader takes as null.
+    /// unknown tag or a value cut off, which the readers of whole values (the
+    /// Swift tree, the JSON writer, the re-encoder) take as null. The query
+    /// functions read only the parts they need (in bounds), so there a
+    /// container cut off may read as empty.
     func wholeType(at offset: Int) -> BodyValueType? {
         size(at: offset) == nil ? nil : type(at: offset)
     }
