@@ -91,6 +91,30 @@ final class SQLPPParserTests: QueryTestCase {
         XCTAssertEqual(try query.execute().allResults().count, 2)
     }
 
+    /// Found by the sqlpp fuzz target: a string literal selected without AS was
+    /// written in the query's JSON as a bare string, which the JSON form (as
+    /// LiteCore's) reads as a property path; likewise in GROUP BY and ORDER BY.
+    func testStringLiteralsWhereJSONReadsPropertiesKeepTheirMeaning() throws {
+        try defaultCollection.save(document: MutableDocument(id: "a", json: #"{"text":"property","n":1}"#))
+        let query = try db.createQuery("SELECT ('text'), n, ('n.b') FROM _ GROUP BY ('text'), n ORDER BY ('n') DESC, ('text')")
+        let again = try db.createQuery(json: query.json)
+        let rows = try again.execute().allResults()
+        XCTAssertEqual(rows.map { $0.toJSON() }, [#"{"$1":"text","$2":"n.b","n":1}"#])
+        XCTAssertEqual(rows.map { $0.toJSON() }, try query.execute().allResults().map { $0.toJSON() })
+    }
+
+    /// A lone string there is a property path; one that is not a path is an error
+    /// (it was taken as text, whose JSON form then did not compile).
+    func testALoneStringThatIsNoPathIsAnError() throws {
+        try defaultCollection.save(document: MutableDocument(id: "a", json: #"{"text":"property"}"#))
+        XCTAssertEqual(try db.createQuery("SELECT 'text' FROM _").execute().allResults().map { $0.toJSON() }, [#"{"text":"property"}"#])
+        for sqlpp in ["SELECT 'a[' FROM _", "SELECT n FROM _ GROUP BY 'a['", "SELECT n FROM _ ORDER BY 'a[' DESC"] {
+            XCTAssertThrowsError(try db.createQuery(sqlpp), sqlpp) { error in
+                XCTAssertTrue("\(error)".contains("a lone string here is a property path"), "\(error)")
+            }
+        }
+    }
+
     func testDeepNestingIsAnErrorNotACrash() {
         let deep = String(repeating: "(", count: 10_000) + "1" + String(repeating: ")", count: 10_000)
         XCTAssertThrowsError(try SQLPPParser.parse("SELECT " + deep + " FROM _"))

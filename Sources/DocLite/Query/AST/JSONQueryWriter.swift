@@ -5,22 +5,31 @@ enum JSONQueryWriter {
         var clauses: [ByteString: JSONValue] = [:]
         if !statement.what.isEmpty {
             clauses["WHAT"] = .array(statement.what.map { item in
-                item.alias.map { .array([.string("AS"), json(item.expression), .string($0)]) } ?? json(item.expression)
+                item.alias.map { .array([.string("AS"), json(item.expression), .string($0)]) } ?? shorthandPosition(item.expression)
             })
         }
         if statement.distinct { clauses["DISTINCT"] = .bool(true) }
         if !statement.from.isEmpty { clauses["FROM"] = .array(statement.from.map(json)) }
         if let clause = statement.whereClause { clauses["WHERE"] = json(clause) }
-        if !statement.groupBy.isEmpty { clauses["GROUP_BY"] = .array(statement.groupBy.map(json)) }
+        if !statement.groupBy.isEmpty { clauses["GROUP_BY"] = .array(statement.groupBy.map(shorthandPosition)) }
         if let clause = statement.having { clauses["HAVING"] = json(clause) }
         if !statement.orderBy.isEmpty {
             clauses["ORDER_BY"] = .array(statement.orderBy.map { item in
-                item.descending ? .array([.string("DESC"), json(item.expression)]) : json(item.expression)
+                item.descending ? .array([.string("DESC"), shorthandPosition(item.expression)]) : shorthandPosition(item.expression)
             })
         }
         if let clause = statement.limit { clauses["LIMIT"] = json(clause) }
         if let clause = statement.offset { clauses["OFFSET"] = json(clause) }
         return .dictionary(clauses)
+    }
+
+    /// An expression where LiteCore reads a bare string as a property path (a
+    /// WHAT item without AS, a GROUP_BY or ORDER_BY item): a string literal
+    /// there, which SQL++ and the builders can give, is written as
+    /// `["CONCAT()", text, ""]`, the same string (found by the sqlpp fuzz target).
+    private static func shorthandPosition(_ expression: QueryExpression) -> JSONValue {
+        guard case .literal(.string) = expression else { return json(expression) }
+        return .array([.string("CONCAT()"), json(expression), .string("")])
     }
 
     private static func json(_ source: DataSourceItem) -> JSONValue {

@@ -82,17 +82,13 @@ struct SQLPPParser {
         if accept(keyword: "WHERE") { statement.whereClause = try expression() }
         if accept(keyword: "GROUP") {
             try expect(keyword: "BY")
-            statement.groupBy = try list { parser in
-                let start = parser.index
-                return parser.propertyIfLoneString(try parser.expression(), from: start)
-            }
+            statement.groupBy = try list { try $0.keyExpression() }
             if accept(keyword: "HAVING") { statement.having = try expression() }
         }
         if accept(keyword: "ORDER") {
             try expect(keyword: "BY")
             statement.orderBy = try list { parser in
-                let start = parser.index
-                let expression = parser.propertyIfLoneString(try parser.expression(), from: start)
+                let expression = try parser.keyExpression()
                 if parser.accept(keyword: "DESC") { return OrderingItem(expression: expression, descending: true) }
                 _ = parser.accept(keyword: "ASC")
                 return OrderingItem(expression: expression)
@@ -114,7 +110,14 @@ struct SQLPPParser {
         let start = index
         let expression = try expression()
         if let alias = try alias() { return ResultItem(expression: expression, alias: alias) }
-        return ResultItem(expression: propertyIfLoneString(expression, from: start))
+        return ResultItem(expression: try propertyIfLoneString(expression, from: start))
+    }
+
+    /// A GROUP BY or ORDER BY expression, where a lone string is a property path.
+    private mutating func keyExpression() throws -> QueryExpression {
+        let start = index
+        let expression = try expression()
+        return try propertyIfLoneString(expression, from: start)
     }
 
     /// An optional `[AS] name`.
@@ -634,12 +637,16 @@ struct SQLPPParser {
     }
 
     /// A result, grouping or ordering item that is a lone string token (not
-    /// `('text')`) is a property path, the JSON form's rule; an unparsable one
-    /// stays a literal for the validator to report.
-    private func propertyIfLoneString(_ expression: QueryExpression, from start: Int) -> QueryExpression {
-        guard index == start + 1, case .literal(.string(let text)) = expression,
-              let path = try? PropertyPath.parse(text) else { return expression }
-        return .property(path)
+    /// `('text')`) is a property path, the JSON form's rule, as LiteCore reads
+    /// it; one that is not a path is an error there, and here.
+    private func propertyIfLoneString(_ expression: QueryExpression, from start: Int) throws -> QueryExpression {
+        guard index == start + 1, case .literal(.string(let text)) = expression else { return expression }
+        do {
+            return .property(try PropertyPath.parse(text))
+        } catch let error as DocLiteError {
+            throw Self.syntaxError(at: tokens[start].start, "a lone string here is a property path, as in Couchbase Lite, "
+                                   + "and \(error.message); write ('text') to give the text itself")
+        }
     }
 
     private static func describe(_ token: SQLPPToken) -> String {
