@@ -132,3 +132,25 @@ final class SharedChildrenBodyTests: XCTestCase {
         }
     }
 }
+
+/// Found by the body fuzz target: a damaged body with two keys that are not
+/// UTF-8 and read as one ("\u{FFFD}DDD") read with one value, but its copy,
+/// whose keys were sorted as bytes, with the other.
+final class NonUTF8KeyBodyTests: XCTestCase {
+    func testACopyKeepsTheValueTheTreeReaderKeeps() {
+        // {"\xC4DDD": "", "\x8FDDD": null} as a dict with string keys.
+        let bytes: [UInt8] = [BodyTag.mixedDict, 37, 0, 0, 0, 2, 0, 0, 0,
+                              27, 0, 0, 0x80, 32, 0, 0, 0x80, 25, 0, 0, 0, 26, 0, 0, 0,
+                              BodyTag.tinyString, BodyTag.null,
+                              BodyTag.tinyString + 4, 0xC4, 0x44, 0x44, 0x44, BodyTag.tinyString + 4, 0x8F, 0x44, 0x44, 0x44]
+        let keys = SharedKeys()
+        bytes.withUnsafeBytes { raw in
+            let body = Body(raw)
+            let tree = JSONValue(body, at: 0, keys: keys)
+            XCTAssertEqual(tree, .dictionary(["\u{FFFD}DDD": .null]))
+            var copy = BodyEncoder(sharedKeys: keys, assignsNewKeys: false)
+            copy.writeValue(from: body, at: 0, keys: keys)
+            copy.output.withUnsafeBytes { XCTAssertEqual(JSONValue(Body($0), at: 0, keys: keys), tree) }
+        }
+    }
+}

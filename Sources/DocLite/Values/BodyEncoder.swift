@@ -100,7 +100,9 @@ package struct BodyEncoder: JSONSink {
         case .dictionary:
             beginDict()
             body.forEachMember(ofDictAt: offset, keys: keys) { key, value in
-                writeKey(key)
+                // A damaged body's key may not be UTF-8: written as the tree reader reads it,
+                // so that keys it reads as one are one here too (found by the body fuzz target).
+                writeKey(String(decoding: key, as: UTF8.self))
                 writeValue(from: body, at: value, keys: keys)
             }
             endDict()
