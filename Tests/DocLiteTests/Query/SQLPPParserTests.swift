@@ -115,6 +115,22 @@ final class SQLPPParserTests: QueryTestCase {
         }
     }
 
+    /// Found by the predicate fuzz target: a chain of AND or OR was nested in
+    /// pairs, a level deeper per link, so that a query's own SQL++ (of a flat AND)
+    /// read back deeper than a query may nest, and 20 ORs could not run at all.
+    func testAChainOfOrIsOneOperation() throws {
+        let terms = (0..<200).map { "n = \($0)" }
+        let statement = try SQLPPParser.parse("SELECT n FROM _ WHERE " + terms.joined(separator: " OR "))
+        guard case .operation(.or, let operands)? = statement.whereClause, case .operation(.or, let first) = operands[0] else {
+            return XCTFail("\(String(describing: statement.whereClause))")
+        }
+        XCTAssertEqual([first.count, operands.count], [127, 74])   // 127 at most in one operation
+        try defaultCollection.save(document: MutableDocument(id: "a", json: #"{"n":199}"#))
+        XCTAssertEqual(try db.createQuery("SELECT n FROM _ WHERE " + terms.joined(separator: " OR ")).execute().allResults().count, 1)
+        XCTAssertEqual(try SQLPPParser.parse("SELECT a AND b AND c FROM _").what.first?.expression,
+                       .operation(.and, [.property([.key("a")]), .property([.key("b")]), .property([.key("c")])]))
+    }
+
     func testDeepNestingIsAnErrorNotACrash() {
         let deep = String(repeating: "(", count: 10_000) + "1" + String(repeating: ")", count: 10_000)
         XCTAssertThrowsError(try SQLPPParser.parse("SELECT " + deep + " FROM _"))

@@ -53,7 +53,13 @@ final class SQLPPTranslationTests: XCTestCase {
             }
             switch (parsed, Swift.Result { try JSONQueryParser.parse(json) }) {
             case (.success(let statement), .success(let expected)):
-                if statement == expected { passed += 1 } else { XCTFail("\(id): \(sqlpp)\n got \(statement)\n expected \(expected)") }
+                // (Compared in the round trip's canonical form: LiteCore nests a chain of AND
+                // or OR in pairs, DocLite's parser gives one operation; docs/differences.md.)
+                if SQLPPRoundTripTests.canonical(statement) == SQLPPRoundTripTests.canonical(expected) {
+                    passed += 1
+                } else {
+                    XCTFail("\(id): \(sqlpp)\n got \(statement)\n expected \(expected)")
+                }
             case (.failure, .failure):   // a sub-query: neither front end reads one
                 passed += 1
             case (.failure(let failure), .success):

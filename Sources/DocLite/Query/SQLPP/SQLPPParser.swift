@@ -170,11 +170,23 @@ struct SQLPPParser {
         return .collate(try collation(), expression)
     }
 
-    /// `operand { op operand }` for AND or OR, nested to the left.
+    /// `operand { op operand }` for AND or OR.
     private mutating func binary(_ op: QueryOperator, operand: (inout SQLPPParser) throws -> QueryExpression) throws -> QueryExpression {
         var left = try operand(&self)
-        while accept(keyword: op.rawValue) { left = .operation(op, [left, try operand(&self)]) }
+        while accept(keyword: op.rawValue) { left = Self.chain(op, left, try operand(&self)) }
         return left
+    }
+
+    /// `left op right`: joined to `left` when that is already an `op` of fewer
+    /// than its most operands (AND, OR, `+`, `*`, `||` take up to 127), so that a
+    /// chain is one operation. LiteCore's parser nests pairs to the left: the
+    /// same value, but a level deeper per link, so that a chain of 20 ORs, or the
+    /// SQL++ a 4-operand AND writes of itself, would be deeper than a query may nest.
+    private static func chain(_ op: QueryOperator, _ left: QueryExpression, _ right: QueryExpression) -> QueryExpression {
+        if case .operation(op, let operands) = left, operands.count < op.arity.upperBound {
+            return .operation(op, operands + [right])
+        }
+        return .operation(op, [left, right])
     }
 
     /// Comparisons: a chain of `=`, `==`, `!=`, `<>`, `IS`, `IS NOT`, or one
@@ -266,7 +278,7 @@ struct SQLPPParser {
             }
             guard let op = operators.first(where: { $0.0 == symbol })?.1 else { break }
             index += 1
-            left = .operation(op, [left, try operand(&self)])
+            left = Self.chain(op, left, try operand(&self))
         }
         return left
     }

@@ -1,7 +1,7 @@
 /// Writes a ``SelectStatement`` as SQL++ text that ``SQLPPParser`` reads back
-/// to the same tree — up to the grouping of AND, OR, `+`, `*` and `||` with
-/// more than two operands, which SQL++ writes as nested pairs. Every
-/// operation is parenthesised, so the text never depends on precedence.
+/// to the same tree — up to the grouping of a chain of AND, OR, `+`, `*` or
+/// `||`, which the parser reads as one operation. Every operation is
+/// parenthesised, so the text never depends on precedence.
 /// A statement without FROM reads the default collection under LiteCore's
 /// implicit alias, so it is written `FROM _ AS _doc`.
 enum SQLPPWriter {
@@ -100,7 +100,7 @@ enum SQLPPWriter {
         case .between: return "(\(parts[0]) BETWEEN \(parts[1]) AND \(parts[2]))"
         default:
             guard parts.count > 1 else { return "\(op.rawValue)(\(parts.joined()))" }   // (a one-operand AND: invalid)
-            return parts.dropFirst().reduce(parts[0]) { "(\($0) \(op.rawValue) \($1))" }
+            return "(" + parts.joined(separator: " \(op.rawValue) ") + ")"
         }
     }
 
