@@ -44,6 +44,8 @@ final class QueryValidatorTests: DatabaseTestCase {
              SelectStatement(orderBy: [OrderingItem(expression: .operation(.subtract, [.literal(.int(1)), .literal(.int(2)), .literal(.int(3))]),
                                                     descending: true)])),
             (#"{"WHERE": \#(tooDeep.json)}"#, SelectStatement(whereClause: tooDeep.tree)),
+            (#"{"WHAT": [["COUNT()", 1]], "HAVING": true}"#,
+             SelectStatement(what: [ResultItem(expression: .function("count", [.literal(.int(1))]))], having: yes)),
         ]
         for (json, tree) in cases {
             var fromJSON: DocLiteError?

@@ -18,7 +18,13 @@ enum QueryValidator {
         }
         if let condition = statement.whereClause { try validate(condition, at: "WHERE") }
         for (i, expression) in statement.groupBy.enumerated() { try validate(expression, at: "GROUP_BY[\(i)]") }
-        if let condition = statement.having { try validate(condition, at: "HAVING") }
+        if let condition = statement.having {
+            // (Found by the query fuzz target: SQL++ cannot say it, so such a query had no SQL++ form.)
+            guard !statement.groupBy.isEmpty else {
+                throw error(at: "HAVING", "HAVING filters groups, so it needs a GROUP_BY (as in SQL++ and Couchbase Lite's builders)")
+            }
+            try validate(condition, at: "HAVING")
+        }
         for (i, item) in statement.orderBy.enumerated() {
             try validate(item.expression, at: item.descending ? "ORDER_BY[\(i)][1]" : "ORDER_BY[\(i)]")
         }
