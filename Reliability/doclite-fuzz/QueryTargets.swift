@@ -54,8 +54,10 @@ enum QueryOracle {
         // Functions of the clock or of chance give other rows each run.
         let text = query.json.lowercased()
         guard !["now", "clock", "random", "uuid"].contains(where: text.contains) else { return }
-        // SQL++ text cannot hold a NUL character; the JSON form's strings can.
-        let forms = [("JSON", query.json)] + (text.contains("\\u0000") ? [] : [("SQL++", query.sqlpp)])
+        // SQL++ text cannot hold a NUL character; the JSON form's strings can. (Searched as
+        // bytes: as Characters, "\u0000" followed by a combining mark is not found.)
+        let hasNUL = text.utf8.indices.contains { text.utf8[$0...].starts(with: #"\u0000"#.utf8) }
+        let forms = [("JSON", query.json)] + (hasNUL ? [] : [("SQL++", query.sqlpp)])
         for (form, source) in forms {
             let again: Query
             do {
