@@ -131,6 +131,16 @@ final class SQLPPParserTests: QueryTestCase {
                        .operation(.and, [.property([.key("a")]), .property([.key("b")]), .property([.key("c")])]))
     }
 
+    /// Found by the query fuzz target: a property path that starts with an index
+    /// was written `[1]`, which SQL++ reads as an array.
+    func testAPathFromAnIndexIsWrittenAsMissing() throws {
+        try defaultCollection.save(document: MutableDocument(id: "a", json: #"{"n":1}"#))
+        let query = try db.createQuery(json: #"{"WHAT": [[".[1]"], [".n"]]}"#)
+        XCTAssertEqual(query.sqlpp, "SELECT MISSING, n FROM _ AS _doc")
+        XCTAssertEqual(try db.createQuery(query.sqlpp).execute().allResults().map { $0.toJSON() }, [#"{"n":1}"#])
+        XCTAssertEqual(try query.execute().allResults().map { $0.toJSON() }, [#"{"n":1}"#])
+    }
+
     func testDeepNestingIsAnErrorNotACrash() {
         let deep = String(repeating: "(", count: 10_000) + "1" + String(repeating: ")", count: 10_000)
         XCTAssertThrowsError(try SQLPPParser.parse("SELECT " + deep + " FROM _"))

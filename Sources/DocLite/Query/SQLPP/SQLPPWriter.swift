@@ -56,7 +56,11 @@ enum SQLPPWriter {
         switch expression {
         case .literal(let value): return literal(value)
         case .missing: return "MISSING"
-        case .property(let path): return self.path(path)
+        case .property(let path):
+            // A document is a dict, so a path that starts with an index names nothing, and
+            // SQL++ cannot write one (`[1]` is an array): it is MISSING (found by the query fuzz target).
+            if case .index? = path.first { return "MISSING" }
+            return self.path(path)
         case .all(let source): return source.map { identifier($0) + ".*" } ?? "*"
         case .parameter(let name): return "$" + (isPlainName(name) ? name : quoted(name))
         case .variable(let path): return self.path(path)
