@@ -167,9 +167,9 @@ package struct Body {
         let headerSize = headerSize(tag, count: count)
         var next = offset + headerSize
         for i in 0..<count {
-            guard let relative = uint(at: offset + 1 + width * (2 + i), width: width),
-                  let element = child(relative, ofContainerAt: offset, width: width, headerSize: headerSize),
-                  follows(element, next: &next, end: end) else { return }
+            guard let relative = uint(at: offset + 1 + width * (2 + i), width: width) else { return }
+            let element = offset + relative
+            guard follows(element, next: &next, end: end) else { return }
             try body(element)
         }
     }
@@ -184,9 +184,9 @@ package struct Body {
         var next = offset + headerSize
         for i in 0..<count {
             guard let entry = uint(at: keysStart + i * width, width: width),
-                  let relative = uint(at: keysStart + (count + i) * width, width: width),
-                  let value = child(relative, ofContainerAt: offset, width: width, headerSize: headerSize),
-                  follows(value, next: &next, end: end) else { return }
+                  let relative = uint(at: keysStart + (count + i) * width, width: width) else { return }
+            let value = offset + relative
+            guard follows(value, next: &next, end: end) else { return }
             if tag == BodyTag.mixedDict && UInt32(entry) & BodyTag.stringKeyFlag != 0 {
                 guard let key = string(at: offset + Int(UInt32(entry) & ~BodyTag.stringKeyFlag)) else { return }
                 try body(key.assumingMemoryBound(to: UInt8.self), value)
@@ -197,11 +197,13 @@ package struct Body {
     }
 
     /// Whether a container's child at `offset` starts at or after `next` (the
-    /// end of the child before it) and ends by `end` (the container's end),
-    /// moving `next` past it; a cut-off child counts one byte. The encoder lays
-    /// children out in order and apart; holding a traversal to that bounds its
-    /// work by the body's length, where a damaged body whose offsets share
-    /// children would expand exponentially (found by fuzzing).
+    /// end of the child before it, at first the end of the header) and ends by
+    /// `end` (the container's end), moving `next` past it; a cut-off child
+    /// counts one byte. This is a traversal's bounds check, stricter than
+    /// ``child(_:ofContainerAt:width:headerSize:)``'s: the encoder lays children
+    /// out in order and apart, and holding a traversal to that bounds its work
+    /// by the body's length, where a damaged body whose offsets share children
+    /// would expand exponentially (found by fuzzing).
     @inline(__always)
     private func follows(_ offset: Int, next: inout Int, end: Int) -> Bool {
         guard offset >= next else { return false }
