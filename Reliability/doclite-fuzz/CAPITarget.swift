@@ -154,7 +154,7 @@ private struct CallProgram {
         case 16:
             let handle = handle()
             _ = CBL_Retain(UnsafeRawPointer(handle))
-            if let handle, references[handle] != nil { references[handle]! += 1 }
+            if let handle { references[handle]? += 1 }   // (only a handle the program made)
         case 17:   // (never the database: the next inputs need it)
             if let handle = handle(), handle != database { CBL_Release(UnsafeRawPointer(handle)) }
         case 18: keep(CBLQueryExpression_Property(text()))
