@@ -57,6 +57,23 @@ final class QueryValidatorTests: DatabaseTestCase {
         }
     }
 
+    /// IN's right side is a list or a value that may be an array or a dict; an
+    /// operator's result or an ANY never is, so such an IN would only ever be null.
+    func testInTakesAListOrAnArrayOnItsRight() throws {
+        let mistakes = [
+            (#"["IN", [".a"], ["-", [".b"], 1]]"#, "WHERE[2]: IN takes a list (\"[]\") or an array on its right; '-' gives neither"),
+            (#"["NOT IN", [".a"], ["_.", ["=", 1, 1], "x"]]"#, "WHERE[2][1]: IN takes a list"),
+            (#"["IN", [".a"], ["ANY", "v", [".b"], ["=", ["?v"], 1]]]"#, "WHERE[2]: IN takes a list (\"[]\") or an array on its right; ANY gives a boolean"),
+            (#"["IN", [".a"], ["COLLATE", {"CASE": false}, [".b"]]]"#, "WHERE[2]: COLLATE applies to the whole IN"),
+        ]
+        for (condition, message) in mistakes {
+            assertThrows(.invalidQuery, containing: message) { try db.createQuery(json: #"{"WHERE": \#(condition)}"#) }
+        }
+        for right in [#"[".b"]"#, #"["$p"]"#, #""text""#, #"["_.", ["CASE", null, true, [".b"], null], "x"]"#, #"["LOWER()", [".b"]]"#] {
+            XCTAssertNoThrow(try db.createQuery(json: #"{"WHERE": ["IN", [".a"], \#(right)]}"#), right)
+        }
+    }
+
     /// Index expressions are checked the same way, whatever wrote them.
     func testIndexExpressionsAreValidated() throws {
         let collection = try db.defaultCollection()

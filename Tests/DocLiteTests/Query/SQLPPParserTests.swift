@@ -141,6 +141,22 @@ final class SQLPPParserTests: QueryTestCase {
         XCTAssertEqual(try query.execute().allResults().map { $0.toJSON() }, [#"{"n":1}"#])
     }
 
+    /// A path into a parenthesized value or a list on IN's right side (DocLite's form,
+    /// as the writer writes it) reads back as the same tree; `(e)` alone is a list.
+    func testAPathIntoAValueOnTheRightOfInRoundTrips() throws {
+        XCTAssertEqual(try what("a IN (b)"), try json(#"["IN", [".a"], ["[]", [".b"]]]"#))
+        XCTAssertEqual(try what("a IN (b).c"), try json(#"["IN", [".a"], ["_.", [".b"], "c"]]"#))
+        XCTAssertEqual(try what("a IN [b, c][1]"), try json(#"["IN", [".a"], ["_.", ["[]", [".b"], [".c"]], "[1]"]]"#))
+        XCTAssertThrowsError(try what("a IN (b, c).d"))
+        try defaultCollection.save(document: MutableDocument(id: "a", json: #"{"n": 3, "lists": [[1], [2, 3]]}"#))
+        for right in [#"["_.", ["CASE", null, true, [".lists"], null], "[1]"]"#, #"["_.", ["[]", ["[]", 1], ["[]", 3]], "[1]"]"#] {
+            let query = try db.createQuery(json: #"{"FROM": [{"AS": "_doc", "COLLECTION": "_"}], "WHAT": [[".n"]], "WHERE": ["IN", [".n"], \#(right)]}"#)
+            let again = try db.createQuery(query.sqlpp)
+            XCTAssertEqual(again.json, query.json, query.sqlpp)
+            XCTAssertEqual(try again.execute().allResults().map { $0.toJSON() }, [#"{"n":3}"#], query.sqlpp)
+        }
+    }
+
     func testDeepNestingIsAnErrorNotACrash() {
         let deep = String(repeating: "(", count: 10_000) + "1" + String(repeating: ")", count: 10_000)
         XCTAssertThrowsError(try SQLPPParser.parse("SELECT " + deep + " FROM _"))

@@ -90,6 +90,7 @@ enum QueryValidator {
                     : range.upperBound >= 127 ? "at least \(range.lowerBound)" : "\(range.lowerBound)–\(range.upperBound)"
                 throw error(at: location, "'\(op.jsonName)' takes \(expected) operand\(range == 1...1 ? "" : "s"), got \(operands.count)")
             }
+            if op == .in || op == .notIn { try validateCollection(operands[1], at: "\(location)[2]") }
             try validateOperands(operands, at: location)
         case .function(let name, let arguments):
             guard !name.isEmpty else { throw error(at: location, "empty function name") }
@@ -121,6 +122,26 @@ enum QueryValidator {
             break
         }
         if expression.depth > QueryDepth.limit { throw error(at: location, QueryDepth.error.message) }
+    }
+
+    /// IN's right side: a list, or an expression whose value may be an array or a
+    /// dict. An operator's result or an ANY/EVERY never is one (nor is a path into
+    /// either), so such an IN is only ever null: an error here, where LiteCore runs
+    /// it. (Found by the predicate fuzz target: SQL++ had no way to write one, since
+    /// `x IN (a - 1)` is a list of one.) COLLATE belongs around the IN, where it applies.
+    private static func validateCollection(_ expression: QueryExpression, at location: String) throws {
+        switch expression {
+        case .operation(let op, _):
+            throw error(at: location, "IN takes a list (\"[]\") or an array on its right; '\(op.jsonName)' gives neither")
+        case .quantified(let quantifier, _, _, _):
+            throw error(at: location, "IN takes a list (\"[]\") or an array on its right; \(quantifier.rawValue) gives a boolean")
+        case .collate:
+            throw error(at: location, "COLLATE applies to the whole IN: put it around the IN, not around its right side")
+        case .nested(let base, _):
+            try validateCollection(base, at: "\(location)[1]")
+        default:
+            break
+        }
     }
 
     /// Operands written after the operator: the first at `[1]`.

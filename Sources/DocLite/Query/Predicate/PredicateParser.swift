@@ -215,7 +215,7 @@ struct PredicateParser {
             // Array containment, as the 1.x builder defined it; `$S IN string` tests substrings.
             return options.isEmpty ? .function("array_contains", [left, right]) : anyItem(of: left, equalTo: right, options)
         case "IN":
-            return inOperator(left, right, options)
+            return try inOperator(left, right, options, at: offset)
         default:
             throw Self.syntaxError(at: offset, "unknown operator \(op)")
         }
@@ -256,8 +256,10 @@ struct PredicateParser {
     }
 
     /// `left IN right`: membership of a list or array; substring of a string.
-    private func inOperator(_ left: QueryExpression, _ right: QueryExpression, _ options: ComparisonOptions) -> QueryExpression {
+    private func inOperator(_ left: QueryExpression, _ right: QueryExpression, _ options: ComparisonOptions, at offset: Int) throws -> QueryExpression {
         switch right {
+        case .operation:   // a number or a boolean: never a list, an array or a string
+            throw Self.syntaxError(at: offset, "IN takes an aggregate, an array or a string on its right, not an operator's result")
         case .array(let items):
             return options.isEmpty ? .operation(.in, [left, .array(items)]) : anyItem(of: right, equalTo: left, options)
         case .literal(.string):

@@ -234,9 +234,13 @@ struct SQLPPParser {
         if accept(keyword: "IN") {
             let list: QueryExpression
             if accept(symbol: "(") {
-                list = .array(try items(closedBy: ")"))
+                // `(e).path` is a path into a parenthesized expression (DocLite's, as the
+                // SQL++ writer writes `["IN", x, ["_.", e, "path"]]`); `(e)` alone a list.
+                let items = try items(closedBy: ")")
+                if items.count == 1, let path = try followingPath() { list = Self.nested(items[0], path) } else { list = .array(items) }
             } else if accept(symbol: "[") {
-                list = .array(try items(closedBy: "]"))
+                let array = QueryExpression.array(try items(closedBy: "]"))
+                list = try followingPath().map { Self.nested(array, $0) } ?? array
             } else {   // an array-valued expression: DocLite's, as the JSON form's ["IN", x, [".tags"]]
                 list = try postfix()
             }
@@ -289,17 +293,22 @@ struct SQLPPParser {
         let start = current
         let base = try primary()
         if case .property = base, case .identifier = start.kind { return base }
-        var path: [PathComponent]
+        return try followingPath().map { Self.nested(base, $0) } ?? base
+    }
+
+    /// The path that follows a value here (`.name…` or `[index]…`), if one does.
+    private mutating func followingPath() throws -> [PathComponent]? {
         if current.kind == .symbol("."), case .identifier = peek(1).kind {
             index += 1
-            path = try pathComponents()
-        } else if current.kind == .symbol("[") {
-            path = try pathComponents(after: [])
-        } else {
-            return base
+            return try pathComponents()
         }
+        return current.kind == .symbol("[") ? try pathComponents(after: []) : nil
+    }
+
+    /// `path` into `base`'s value; `META().key` with the key's canonical name, as the JSON reader writes it.
+    private static func nested(_ base: QueryExpression, _ path: [PathComponent]) -> QueryExpression {
         if base.arguments(ofCallTo: .meta) != nil, path.count == 1, case .key(let key) = path[0], let meta = MetaProperty(name: key) {
-            path = [.key(meta.rawValue)]   // the canonical name, as the JSON reader writes it
+            return .nested(base, [.key(meta.rawValue)])
         }
         return .nested(base, path)
     }
