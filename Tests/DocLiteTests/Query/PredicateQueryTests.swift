@@ -120,7 +120,8 @@ final class PredicateQueryTests: QueryTestCase {
             (String(repeating: "(", count: 200) + "a == 1" + String(repeating: ")", count: 200), 100, "nests too deeply"),
             ("a == " + String(repeating: "2 ** ", count: 2_000) + "2", 500, "nests too deeply"),
             ("a == 'x\\", 5, "unterminated string"),
-            ("n IN 1 - 2", 2, "IN takes an aggregate, an array or a string on its right, not an operator's result"),
+            ("n IN 1 - 2", 2, "IN takes an aggregate, an array or a string on its right, not an arithmetic result"),
+            ("n IN -a", 2, "not an arithmetic result"),
         ]
         for (text, position, message) in cases {
             XCTAssertThrowsError(try predicate(text), text) { error in

@@ -58,18 +58,23 @@ final class QueryValidatorTests: DatabaseTestCase {
     }
 
     /// IN's right side is a list or a value that may be an array or a dict; an
-    /// operator's result or an ANY never is, so such an IN would only ever be null.
+    /// operator's result or an ANY never is, so such an IN never finds its value.
     func testInTakesAListOrAnArrayOnItsRight() throws {
+        let never = "IN's right side is a list (\"[]\") or an expression whose value may be an array; "
         let mistakes = [
-            (#"["IN", [".a"], ["-", [".b"], 1]]"#, "WHERE[2]: IN takes a list (\"[]\") or an array on its right; '-' gives neither"),
-            (#"["NOT IN", [".a"], ["_.", ["=", 1, 1], "x"]]"#, "WHERE[2][1]: IN takes a list"),
-            (#"["IN", [".a"], ["ANY", "v", [".b"], ["=", ["?v"], 1]]]"#, "WHERE[2]: IN takes a list (\"[]\") or an array on its right; ANY gives a boolean"),
-            (#"["IN", [".a"], ["COLLATE", {"CASE": false}, [".b"]]]"#, "WHERE[2]: COLLATE applies to the whole IN"),
+            (#"["IN", [".a"], ["-", [".b"], 1]]"#, "WHERE[2]: " + never + "the result of '-' never is one"),
+            (#"["NOT IN", [".a"], ["||", [".b"], "x"]]"#, "WHERE[2]: " + never + "the result of '||' never is one"),
+            (#"["NOT IN", [".a"], ["_.", ["=", 1, 1], "x"]]"#, "WHERE[2][1]: " + never + "the result of '=' never is one"),
+            (#"["IN", [".a"], ["ANY", "v", [".b"], ["=", ["?v"], 1]]]"#, "WHERE[2]: " + never + "the result of ANY never is one"),
+            (#"["IN", [".a"], ["_.", ["_.", ["EVERY", "v", [".b"], true], "x"], "y"]]"#, "WHERE[2][1][1]: " + never + "the result of EVERY never is one"),
+            (#"["IN", [".a"], ["COLLATE", {"CASE": false}, [".b"]]]"#, "WHERE[2]: a COLLATE cannot be IN's right side"),
         ]
         for (condition, message) in mistakes {
             assertThrows(.invalidQuery, containing: message) { try db.createQuery(json: #"{"WHERE": \#(condition)}"#) }
         }
-        for right in [#"[".b"]"#, #"["$p"]"#, #""text""#, #"["_.", ["CASE", null, true, [".b"], null], "x"]"#, #"["LOWER()", [".b"]]"#] {
+        let values = [#"[".b"]"#, #"["$p"]"#, #""text""#, #"["_.", ["CASE", null, true, [".b"], null], "x"]"#, #"["LOWER()", [".b"]]"#,
+                      #"["_.", ["COLLATE", {"CASE": false}, [".b"]], "x"]"#]
+        for right in values {
             XCTAssertNoThrow(try db.createQuery(json: #"{"WHERE": ["IN", [".a"], \#(right)]}"#), right)
         }
     }

@@ -90,7 +90,7 @@ enum QueryValidator {
                     : range.upperBound >= 127 ? "at least \(range.lowerBound)" : "\(range.lowerBound)–\(range.upperBound)"
                 throw error(at: location, "'\(op.jsonName)' takes \(expected) operand\(range == 1...1 ? "" : "s"), got \(operands.count)")
             }
-            if op == .in || op == .notIn { try validateCollection(operands[1], at: "\(location)[2]") }
+            if op == .in || op == .notIn { try validateInList(operands[1], at: "\(location)[2]") }
             try validateOperands(operands, at: location)
         case .function(let name, let arguments):
             guard !name.isEmpty else { throw error(at: location, "empty function name") }
@@ -126,22 +126,24 @@ enum QueryValidator {
 
     /// IN's right side: a list, or an expression whose value may be an array or a
     /// dict. An operator's result or an ANY/EVERY never is one (nor is a path into
-    /// either), so such an IN is only ever null: an error here, where LiteCore runs
-    /// it. (Found by the predicate fuzz target: SQL++ had no way to write one, since
-    /// `x IN (a - 1)` is a list of one.) COLLATE belongs around the IN, where it applies.
-    private static func validateCollection(_ expression: QueryExpression, at location: String) throws {
-        switch expression {
-        case .operation(let op, _):
-            throw error(at: location, "IN takes a list (\"[]\") or an array on its right; '\(op.jsonName)' gives neither")
-        case .quantified(let quantifier, _, _, _):
-            throw error(at: location, "IN takes a list (\"[]\") or an array on its right; \(quantifier.rawValue) gives a boolean")
-        case .collate:
-            throw error(at: location, "COLLATE applies to the whole IN: put it around the IN, not around its right side")
-        case .nested(let base, _):
-            try validateCollection(base, at: "\(location)[1]")
-        default:
-            break
+    /// either), so such an IN never finds its value (IN gives null, NOT IN true),
+    /// and SQL++ cannot write it: `x IN (a - 1)` is a list of one. Nor can it
+    /// write a COLLATE there, where it would collate nothing (IN finds an array's
+    /// items by value). LiteCore runs both. (Found by the predicate fuzz target.)
+    private static func validateInList(_ expression: QueryExpression, at location: String) throws {
+        if case .collate = expression {
+            throw error(at: location, "a COLLATE cannot be IN's right side (it collates nothing there, and SQL++ cannot write it); "
+                        + "a COLLATE around the IN collates a list (\"[]\")")
         }
+        var base = expression, path = location
+        while case .nested(let inner, _) = base { (base, path) = (inner, path + "[1]") }
+        let result: String
+        switch base {
+        case .operation(let op, _): result = "the result of '\(op.jsonName)'"
+        case .quantified(let quantifier, _, _, _): result = "the result of \(quantifier.rawValue)"
+        default: return
+        }
+        throw error(at: path, "IN's right side is a list (\"[]\") or an expression whose value may be an array; \(result) never is one")
     }
 
     /// Operands written after the operator: the first at `[1]`.

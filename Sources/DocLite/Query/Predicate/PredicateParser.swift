@@ -258,8 +258,8 @@ struct PredicateParser {
     /// `left IN right`: membership of a list or array; substring of a string.
     private func inOperator(_ left: QueryExpression, _ right: QueryExpression, _ options: ComparisonOptions, at offset: Int) throws -> QueryExpression {
         switch right {
-        case .operation:   // a number or a boolean: never a list, an array or a string
-            throw Self.syntaxError(at: offset, "IN takes an aggregate, an array or a string on its right, not an operator's result")
+        case .operation:   // arithmetic: a number, never a list, an array or a string
+            throw Self.syntaxError(at: offset, "IN takes an aggregate, an array or a string on its right, not an arithmetic result")
         case .array(let items):
             return options.isEmpty ? .operation(.in, [left, .array(items)]) : anyItem(of: right, equalTo: left, options)
         case .literal(.string):
