@@ -10,6 +10,11 @@ static inline sqlite3_destructor_type csqlite_static(void) { return SQLITE_STATI
 static const int csqlite_constraint_unique = SQLITE_CONSTRAINT_UNIQUE;
 static const int csqlite_constraint_primarykey = SQLITE_CONSTRAINT_PRIMARYKEY;
 
+/// `sqlite3_db_config` and `sqlite3_vtab_config` are variadic, which Swift cannot call:
+/// one setting of an integer option, and the innocuous flag of a virtual table.
+static inline int csqlite_db_config(sqlite3 *db, int op, int value) { return sqlite3_db_config(db, op, value, (int *)0); }
+static inline int csqlite_vtab_innocuous(sqlite3 *db) { return sqlite3_vtab_config(db, SQLITE_VTAB_INNOCUOUS); }
+
 /// The table and cursor of DocLite's `doc_each` virtual table: SQLite's base
 /// struct first (as SQLite requires), then a pointer to Swift state.
 typedef struct csqlite_each_table { sqlite3_vtab base; void *keys; } csqlite_each_table;

@@ -80,66 +80,18 @@ extension Collection {
 
     private func createIndex(name: String, kind: IndexKind, expressions: [QueryExpression], where condition: QueryExpression?) throws {
         guard !name.isEmpty else { throw DocLiteError(.invalidParameter, "an index name cannot be empty") }
-        // (A value index's definition has no "type", as before full-text indexes: stored ones still compare equal.)
-        var definition: [ByteString: JSONValue] = ["expressions": .array(expressions.map(JSONQueryWriter.json))]
-        if let condition { definition["where"] = JSONQueryWriter.json(condition) }
-        switch kind {
-        case .value:
-            break
-        case .fullText(let ignoreAccents, let language):
-            definition["type"] = .string(kind.typeName)
-            definition["ignoreAccents"] = .bool(ignoreAccents)
-            if let language { definition["language"] = .string(language) }
-        case .array(let path):
-            definition["type"] = .string(kind.typeName)
-            definition["path"] = .string(path)
-        case .predictive(let model, let properties):
-            guard !model.isEmpty else { throw DocLiteError(.invalidParameter, "a predictive index needs a model name") }
-            definition["type"] = .string(kind.typeName)
-            definition["model"] = .string(model)
-            definition["properties"] = .array(properties.map(JSONValue.string))
+        if case .predictive(let model, _) = kind, model.isEmpty {
+            throw DocLiteError(.invalidParameter, "a predictive index needs a model name")
         }
-        let definitionText = JSONValue.dictionary(definition).json
+        let definition = IndexDefinition(kind: kind, expressions: expressions, condition: condition)
+        let definitionText = definition.json
         try write { database, connection in
-            let properties = try kind.predictedProperties.map { path in
-                PropertyPath.format(try PropertyPath.parse(path.hasPrefix(".") ? String(path.dropFirst()) : path))
-            }
-            let array = try kind.arrayPath.map { path in try Self.arrayProperty(path) }
-            let compiled = try expressions.enumerated().map { i, expression in
-                try QueryCompiler.compileIndexExpression(expression, collection: self, database: database, at: "expressions[\(i)]",
-                                                         elementsOf: array)
-            }
-            let conditionSQL = try condition.map {
-                try QueryCompiler.compileIndexExpression($0, collection: self, database: database, at: "where")
-            }
+            let plan = try IndexPlan(index: name, definition: definition, collection: self, database: database)
             let existing = try database.storedIndex(named: name, in: self)
             if existing?.definition == definitionText { return }
-            var recorded = compiled
             try connection.atomically {   // all of it or, if a step fails, none (also inside a batch)
                 if let existing { try database.dropIndex(existing, collection: self) }
-                let sqlName: String
-                switch kind {
-                case .value:
-                    sqlName = Self.sqlIndexName(prefix: "ix", collection: id, name: name)
-                    var create = "CREATE INDEX \(sqlName) ON \(Schema.liveTable(id)) (\(compiled.joined(separator: ", ")))"
-                    if let conditionSQL { create += " WHERE \(conditionSQL)" }
-                    try connection.execute(create)
-                case .fullText(let ignoreAccents, let language):
-                    sqlName = Self.sqlIndexName(prefix: "fts", collection: id, name: name)
-                    let index = FullTextIndexSQL(table: sqlName, collection: id)
-                    try connection.execute(index.create(columns: index.columnNames(expressions), expressions: compiled,
-                                                        condition: conditionSQL, ignoreAccents: ignoreAccents, language: language))
-                case .predictive(let model, _):
-                    sqlName = Self.sqlIndexName(prefix: "pred", collection: id, name: name)
-                    try connection.execute(PredictiveIndexSQL(table: sqlName, collection: id).create(model: model, input: compiled[0],
-                                                                                                   properties: properties))
-                    recorded = [model, compiled[0]]
-                case .array:
-                    sqlName = Self.sqlIndexName(prefix: "arr", collection: id, name: name)
-                    let arraySQL = try QueryCompiler.compileIndexExpression(array!, collection: self, database: database, at: "path")
-                    try connection.execute(ArrayIndexSQL(table: sqlName, collection: id).create(array: arraySQL, expressions: compiled))
-                    if case .property(let path) = array! { recorded = [PropertyPath.format(path)] + compiled }
-                }
+                for statement in plan.statements + (plan.rows.map { [$0.fill] } ?? []) { try connection.execute(statement) }
                 try connection.withStatement("""
                     INSERT INTO indexes (collection, name, type, definition, sql_name, sql_expressions) VALUES (?, ?, ?, ?, ?, ?)
                     """) { insert in
@@ -147,24 +99,12 @@ extension Collection {
                     insert.bind(2, name)
                     insert.bind(3, kind.typeName)
                     insert.bind(4, definitionText)
-                    insert.bind(5, sqlName)
-                    insert.bind(6, JSONValue.array(recorded.map(JSONValue.string)).json)
+                    insert.bind(5, plan.sqlName)
+                    insert.bind(6, JSONValue.array(plan.recorded.map(JSONValue.string)).json)
                     try insert.run()
                 }
                 try database.indexesChanged()
             }
-        }
-    }
-
-    /// The property an array index's `path` names; nested arrays (`a[].b`) are not offered.
-    private static func arrayProperty(_ path: String) throws -> QueryExpression {
-        guard !path.contains("[]") else {
-            throw DocLiteError(.unsupported, "array index path '\(path)': nested arrays ('[]') are not supported; index the outer array")
-        }
-        do {
-            return .property(try PropertyPath.parse(path))
-        } catch let error as DocLiteError {
-            throw DocLiteError(.invalidParameter, "array index path '\(path)': \(error.message)")
         }
     }
 
@@ -203,11 +143,6 @@ extension Collection {
         }
     }
 
-    /// An SQL identifier for the index: the collection ID and the name in hex, so no name reaches SQL.
-    private static func sqlIndexName(prefix: String, collection: Int64, name: String) -> String {
-        "\(prefix)\(collection)_" + name.utf8.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
-    }
-
     private static func parseJSON(_ text: String, what: String) throws -> JSONValue {
         do {
             return try JSONValue(json: text)
@@ -225,45 +160,41 @@ public struct QueryIndex: Sendable {
     public let collection: Collection
 }
 
-/// What an index is, besides its expressions.
-enum IndexKind: Equatable {
-    case value
-    case fullText(ignoreAccents: Bool, language: String?)
-    /// The model's predictions for the one expression, with value indexes on `properties`.
-    case predictive(model: String, properties: [String])
-    /// The elements of the array at `path`, indexed by the expressions (none: the elements).
-    case array(path: String)
-
-    /// The `type` recorded in the `indexes` table.
-    var typeName: String {
-        switch self {
-        case .value: Self.valueTypeName
-        case .fullText: Self.fullTextTypeName
-        case .predictive: Self.predictiveTypeName
-        case .array: Self.arrayTypeName
-        }
-    }
-
-    /// The recorded `type`s, matched when the `indexes` table is read.
-    static let valueTypeName = "value", fullTextTypeName = "full-text", predictiveTypeName = "predictive", arrayTypeName = "array"
-
-    /// An array index's path (nil for other kinds).
-    var arrayPath: String? {
-        if case .array(let path) = self { path } else { nil }
-    }
-
-    /// The prediction's properties a predictive index indexes (none for other kinds).
-    var predictedProperties: [String] {
-        if case .predictive(_, let properties) = self { properties } else { [] }
-    }
-}
-
-/// An index as recorded in the `indexes` table.
+/// An index as recorded in the `indexes` table. Its SQL name is made from the
+/// recorded type, collection and name (``IndexKind/sqlName(type:collection:index:)``),
+/// never read from the file: a row whose `sql_name` differs, or whose type
+/// DocLite does not write, is a corrupt file.
 struct StoredIndex {
+    let collection: Int64
     let name: String
     let type: String
     let definition: String
     let sqlName: String
+    /// The recorded `sql_expressions`: the SQL texts queries match to use the index.
+    let expressions: [String]
+
+    /// The row of `rows`: collection, name, type, definition, sql_name, sql_expressions.
+    static let columns = "collection, name, type, definition, sql_name, sql_expressions"
+
+    init(row: Statement) throws {
+        collection = row.int64(0)
+        name = row.string(1)
+        type = row.string(2)
+        definition = row.string(3)
+        guard let sqlName = IndexKind.sqlName(type: type, collection: collection, index: name), sqlName == row.string(4) else {
+            throw DocLiteError(.corruptData, "the database file's index \(DocLiteError.quoted(name)) of collection \(collection) "
+                                + "does not have the type and SQL name DocLite gives it: the file was not written by DocLite")
+        }
+        self.sqlName = sqlName
+        guard case .array(let items)? = try? JSONValue(json: row.string(5)),
+              case let texts = items.compactMap({ if case .string(let sql) = $0 { sql } else { nil } }), texts.count == items.count,
+              type == IndexKind.valueTypeName ? !texts.isEmpty : type == IndexKind.predictiveTypeName ? texts.count == 2
+                : type == IndexKind.arrayTypeName ? !texts.isEmpty : true
+        else {
+            throw DocLiteError(.corruptData, "the database file's index \(DocLiteError.quoted(name)) of collection \(collection) has damaged expressions")
+        }
+        expressions = texts
+    }
 }
 
 extension Database {
@@ -273,11 +204,19 @@ extension Database {
     }
 
     func storedIndex(named name: String, in collection: Collection) throws -> StoredIndex? {
-        try openConnection().withStatement("SELECT type, definition, sql_name FROM indexes WHERE collection = ? AND name = ?") { row in
+        try openConnection().withStatement("SELECT \(StoredIndex.columns) FROM indexes WHERE collection = ? AND name = ?") { row in
             row.bind(1, collection.id)
             row.bind(2, name)
-            guard try row.step() else { return nil }
-            return StoredIndex(name: name, type: row.string(0), definition: row.string(1), sqlName: row.string(2))
+            return try row.step() ? try StoredIndex(row: row) : nil
+        }
+    }
+
+    /// Every index the file records, of every collection.
+    func storedIndexes(of connection: SQLiteConnection) throws -> [StoredIndex] {
+        try connection.withStatement("SELECT \(StoredIndex.columns) FROM indexes") { rows in
+            var indexes: [StoredIndex] = []
+            while try rows.step() { indexes.append(try StoredIndex(row: rows)) }
+            return indexes
         }
     }
 
@@ -306,10 +245,10 @@ extension Database {
     /// Reloads the indexed expressions after an index change in this
     /// connection's transaction (restored if the transaction rolls back).
     func indexesChanged() throws {
-        let before = (indexedExpressions, fullTextIndexes, predictiveIndexes, arrayIndexes)
+        let before = (indexedExpressions, fullTextIndexes, predictiveIndexes, arrayIndexes, derivedRows)
         try loadIndexedExpressions()
         transaction.undo.append { [unowned self] in
-            (indexedExpressions, fullTextIndexes, predictiveIndexes, arrayIndexes) = before
+            (indexedExpressions, fullTextIndexes, predictiveIndexes, arrayIndexes, derivedRows) = before
             indexGeneration += 1
         }
     }
@@ -321,21 +260,24 @@ extension Database {
         var fullText: [Int64: [ByteString: String]] = [:]
         var predictive: [Int64: [ByteString: String]] = [:]
         var arrays: [Int64: [ByteString: String]] = [:]
-        try openConnection().withStatement("SELECT collection, type, name, sql_name, sql_expressions FROM indexes") { rows in
-            while try rows.step() {
-                let expressions = Self.expressions(rows.string(4))
-                switch rows.string(1) {
-                case IndexKind.valueTypeName:
-                    loaded[rows.int64(0), default: []].formUnion(expressions.map { ByteString($0) })
-                case IndexKind.predictiveTypeName where expressions.count == 2:
-                    predictive[rows.int64(0), default: [:]][PredictiveIndexSQL.key(model: expressions[0], input: expressions[1])] = rows.string(3)
-                case IndexKind.arrayTypeName where !expressions.isEmpty:
-                    arrays[rows.int64(0), default: [:]][ByteString(expressions[0])] = rows.string(3)
-                default:
-                    fullText[rows.int64(0), default: [:]][ByteString(rows.string(2))] = rows.string(3)
-                }
+        var rows: [Int64: [DerivedRowStatements]] = [:]
+        for index in try storedIndexes(of: openConnection()) {
+            if index.type != IndexKind.valueTypeName, let statements = try plan(of: index).rows {
+                rows[index.collection, default: []].append(statements)
+            }
+            let expressions = index.expressions
+            switch index.type {
+            case IndexKind.valueTypeName:
+                loaded[index.collection, default: []].formUnion(expressions.map { ByteString($0) })
+            case IndexKind.predictiveTypeName:
+                predictive[index.collection, default: [:]][PredictiveIndexSQL.key(model: expressions[0], input: expressions[1])] = index.sqlName
+            case IndexKind.arrayTypeName:
+                arrays[index.collection, default: [:]][ByteString(expressions[0])] = index.sqlName
+            default:
+                fullText[index.collection, default: [:]][ByteString(index.name)] = index.sqlName
             }
         }
+        derivedRows = rows
         if loaded != indexedExpressions || fullText != fullTextIndexes || predictive != predictiveIndexes || arrays != arrayIndexes {
             indexedExpressions = loaded
             fullTextIndexes = fullText
@@ -345,8 +287,16 @@ extension Database {
         }
     }
 
-    private static func expressions(_ json: String) -> [String] {
-        guard case .array(let items)? = try? JSONValue(json: json) else { return [] }
-        return items.compactMap { if case .string(let sql) = $0 { sql } else { nil } }
+    /// The SQL DocLite writes for a recorded index (compiled once per definition).
+    func plan(of index: StoredIndex) throws -> IndexPlan {
+        if let cached = indexPlans[index.sqlName], cached.definition == index.definition { return cached.plan }
+        guard let collection = collectionsByID[index.collection],
+              let definition = IndexDefinition(json: index.definition, type: index.type) else {
+            throw DocLiteError(.corruptData, "the database file's index \(DocLiteError.quoted(index.name)) of collection \(index.collection) "
+                                + "has a definition DocLite does not write")
+        }
+        let plan = try IndexPlan(index: index.name, definition: definition, collection: collection, database: self)
+        indexPlans[index.sqlName] = (index.definition, plan)
+        return plan
     }
 }

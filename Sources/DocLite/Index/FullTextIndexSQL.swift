@@ -2,10 +2,10 @@
 /// are the indexed expressions, named by their property paths (so that a
 /// search `street:word` reads one column, as in Couchbase Lite, whose
 /// full-text indexes are FTS4 tables too), filled from the live documents and
-/// kept up to date by triggers on the live table. A document's row in it has
+/// kept up to date as documents are written (``DerivedRows``). A document's row in it has
 /// the document's sequence as `docid`.
 struct FullTextIndexSQL {
-    /// The FTS table's name (also the prefix of its triggers).
+    /// The FTS table's name.
     let table: String
     let collection: Int64
 
@@ -25,20 +25,30 @@ struct FullTextIndexSQL {
         return names
     }
 
-    /// Creates the table, fills it and creates its triggers. `expressions`
-    /// and `condition` are compiled SQL over the live table's columns.
-    func create(columns: [String], expressions: [String], condition: String?, ignoreAccents: Bool, language: String?) -> [String] {
-        let live = Schema.liveTable(collection)
+    /// Creates the table. `expressions` and `condition` are compiled SQL
+    /// over the live table's columns.
+    func create(columns: [String], ignoreAccents: Bool, language: String?) -> String {
         let columnList = columns.map(SQLLiteral.identifier).joined(separator: ", ")
         let tokenizer = Self.stems(language) ? "porter" : "unicode61 \"remove_diacritics=\(ignoreAccents ? 2 : 0)\""
+        return "CREATE VIRTUAL TABLE \(table) USING fts4(\(columnList), tokenize=\(tokenizer))"
+    }
+
+    /// The statements filling the table and keeping it in step (``DerivedRows``).
+    func rowStatements(columns: [String], expressions: [String], condition: String?) -> DerivedRowStatements {
+        rows.statements(insert(columns: columns, expressions: expressions, condition: condition))
+    }
+
+    private func insert(columns: [String], expressions: [String], condition: String?) -> (String) -> String {
+        let live = Schema.liveTable(collection)
+        let columnList = columns.map(SQLLiteral.identifier).joined(separator: ", ")
         let values = expressions.map { "doc_fts_text(\($0))" }.joined(separator: ", ")
         let filter = condition.map { " AND (\($0))" } ?? ""
-        return ["CREATE VIRTUAL TABLE \(table) USING fts4(\(columnList), tokenize=\(tokenizer))"] + rows.fillAndTrack { condition in
+        return { condition in
             "INSERT INTO \(table) (docid, \(columnList)) SELECT sequence, \(values) FROM \(live) WHERE \(condition)\(filter);"
         }
     }
 
-    /// Drops the table and its triggers.
+    /// Drops the table.
     var drop: [String] { rows.drop }
 
     private var rows: DerivedRows { DerivedRows(table: table, collection: collection, keyColumn: "docid") }

@@ -82,6 +82,8 @@ enum EachTable {
         module.pointee.xConnect = { db, keys, _, _, table, _ in
             let rc = sqlite3_declare_vtab(db, "CREATE TABLE x(key, value, input HIDDEN, element)")
             guard rc == SQLITE_OK else { return rc }
+            // It reads only its argument: usable from DocLite's array-index triggers with `trusted_schema` off.
+            csqlite_vtab_innocuous(db)
             guard let raw = sqlite3_malloc(Int32(MemoryLayout<csqlite_each_table>.size)) else { return SQLITE_NOMEM }
             let each = raw.bindMemory(to: csqlite_each_table.self, capacity: 1)
             each.initialize(to: csqlite_each_table())

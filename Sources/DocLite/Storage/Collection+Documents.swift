@@ -53,13 +53,15 @@ extension Collection {
             if document.revisionID == nil && !hasTombstones {
                 let revisionID = RevisionID.next(after: nil, deleted: false, body: body, sha1: database.sha1)
                 let inserted = try storing(blobs, in: database, connection) {
-                    try connection.withStatement(sql.insertLive) { insert in
-                        insert.bind(1, Int64(lastSequence + 1))
-                        insert.bind(2, document.id)
-                        insert.bind(3, revisionID.stored)
-                        return try body.withUnsafeBytes { body in
-                            insert.bind(4, borrowing: body)
-                            return try insert.runUnlessDuplicate()
+                    try updatingDerivedRows(of: document.id, in: database, connection) {
+                        try connection.withStatement(sql.insertLive) { insert in
+                            insert.bind(1, Int64(lastSequence + 1))
+                            insert.bind(2, document.id)
+                            insert.bind(3, revisionID.stored)
+                            return try body.withUnsafeBytes { body in
+                                insert.bind(4, borrowing: body)
+                                return try insert.runUnlessDuplicate()
+                            }
                         }
                     }
                 }
@@ -78,15 +80,17 @@ extension Collection {
             }
             let revisionID = RevisionID.next(after: parent, deleted: false, body: body, sha1: database.sha1)
             for blob in blobs { try database.installBlob(blob, connection) }   // (before the row: an index may read them)
-            if stored?.isDeleted == true { try deleteRow(id: document.id, using: sql.deleteTombstone, connection) }
-            try connection.withStatement(sql.upsertLive) { upsert in
-                upsert.bind(1, Int64(lastSequence + 1))
-                upsert.bind(2, document.id)
-                upsert.bind(3, revisionID.stored)
-                upsert.bind(5, stored?.expiration)
-                try body.withUnsafeBytes { body in
-                    upsert.bind(4, borrowing: body)
-                    try upsert.run()
+            if stored?.isDeleted == true { try run(sql.deleteTombstone, id: document.id, connection) }
+            try updatingDerivedRows(of: document.id, in: database, connection) {
+                try connection.withStatement(sql.upsertLive) { upsert in
+                    upsert.bind(1, Int64(lastSequence + 1))
+                    upsert.bind(2, document.id)
+                    upsert.bind(3, revisionID.stored)
+                    upsert.bind(5, stored?.expiration)
+                    try body.withUnsafeBytes { body in
+                        upsert.bind(4, borrowing: body)
+                        try upsert.run()
+                    }
                 }
             }
             didSave(document, revisionID: revisionID.text, body: body, in: database)
@@ -157,15 +161,17 @@ extension Collection {
             if stored.isDeleted { return true }
             let revisionID = RevisionID.next(after: stored.revisionID, deleted: true, body: [], sha1: database.sha1)
             let sequence = lastSequence + 1
-            try connection.withStatement(sql.insertTombstone) { insert in
-                insert.bind(1, Int64(sequence))
-                insert.bind(2, document.id)
-                insert.bind(3, revisionID.stored)
-                insert.bind(4, stored.expiration)
-                insert.bind(5, keepingProperties ? 1 : 0)
-                try insert.run()
+            try updatingDerivedRows(of: document.id, in: database, connection) {
+                try connection.withStatement(sql.insertTombstone) { insert in
+                    insert.bind(1, Int64(sequence))
+                    insert.bind(2, document.id)
+                    insert.bind(3, revisionID.stored)
+                    insert.bind(4, stored.expiration)
+                    insert.bind(5, keepingProperties ? 1 : 0)
+                    try insert.run()
+                }
+                try run(sql.deleteLive, id: document.id, connection)
             }
-            try deleteRow(id: document.id, using: sql.deleteLive, connection)
             lastSequence = sequence
             hasTombstones = true
             database.transaction.recordChange(self, document.id)
@@ -184,7 +190,9 @@ extension Collection {
     public func purge(id: String) throws {
         // "Not found" is thrown after the transaction, so it does not fail an enclosing batch.
         let removed = try write { database, connection in
-            let removed = try deleteRow(id: id, using: sql.deleteLive, connection) + deleteRow(id: id, using: sql.deleteTombstone, connection)
+            let removed = try updatingDerivedRows(of: id, in: database, connection) {
+                try run(sql.deleteLive, id: id, connection) + run(sql.deleteTombstone, id: id, connection)
+            }
             if removed > 0 { database.transaction.recordChange(self, id) }
             return removed > 0
         }
@@ -226,6 +234,21 @@ extension Collection {
 
     // MARK: Helpers
 
+    /// Runs `change`, a write of document `id`'s live row, keeping the
+    /// collection's derived-row indexes (``DerivedRows``) in step: the
+    /// document's rows are removed before and added after, all or nothing (a
+    /// predictive model that fails fails the write).
+    private func updatingDerivedRows<R>(of id: String, in database: Database, _ connection: SQLiteConnection,
+                                        _ change: () throws -> R) throws -> R {
+        guard let indexes = database.derivedRows[self.id], !indexes.isEmpty else { return try change() }
+        return try connection.atomically {
+            for index in indexes { try run(index.deleteDocument, id: id, connection) }
+            let result = try change()
+            for index in indexes { try run(index.insertDocument, id: id, connection) }
+            return result
+        }
+    }
+
     private func storedRevision(id: String, _ connection: SQLiteConnection) throws -> StoredRevision? {
         try connection.withStatement(sql.storedRevision) { select in
             select.bind(1, id)
@@ -234,11 +257,12 @@ extension Collection {
         }
     }
 
+    /// Runs `sql` with document ID `id` as `?1`; the number of rows it changed.
     @discardableResult
-    private func deleteRow(id: String, using sql: StatementKey, _ connection: SQLiteConnection) throws -> Int {
-        try connection.withStatement(sql) { delete in
-            delete.bind(1, id)
-            try delete.run()
+    private func run(_ sql: StatementKey, id: String, _ connection: SQLiteConnection) throws -> Int {
+        try connection.withStatement(sql) { statement in
+            statement.bind(1, id)
+            try statement.run()
             return connection.changes
         }
     }

@@ -74,20 +74,10 @@ extension Database {
                     delete.bind(1, collection.id)
                     try delete.run()
                 }
-                let fullTextTables = try connection.withStatement("SELECT sql_name FROM indexes WHERE collection = ? AND type = 'full-text'") { rows in
-                    rows.bind(1, collection.id)
-                    var tables: [String] = []
-                    while try rows.step() { tables.append(rows.string(0)) }
-                    return tables
-                }
-                for table in fullTextTables {
-                    try connection.execute(FullTextIndexSQL(table: table, collection: collection.id).drop)
+                for index in try storedIndexes(of: connection) where index.collection == collection.id {
+                    try dropIndex(index, collection: collection)
                 }
                 try connection.execute(Schema.dropCollectionTables(id: collection.id))
-                try connection.withStatement("DELETE FROM indexes WHERE collection = ?") { delete in
-                    delete.bind(1, collection.id)
-                    try delete.run()
-                }
                 try indexesChanged()
             }
             connection.clearStatementCache()

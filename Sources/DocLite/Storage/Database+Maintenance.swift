@@ -30,7 +30,7 @@ extension Database {
             case .compact:
                 try deleteUnreferencedBlobs()
                 closeReaders()   // idle readers would hold the old file's pages
-                try connection.execute("VACUUM")
+                try connection.vacuum()
                 // The rebuilt pages into the file. An open result set's snapshot blocks that:
                 // SQLite then reports it in the pragma's row, not as an error.
                 let blocked = try connection.withStatement("PRAGMA wal_checkpoint(TRUNCATE)") { row in

@@ -54,6 +54,10 @@ public final class Database: @unchecked Sendable {
     /// The array indexes of each collection: the array's path → table.
     var arrayIndexes: [Int64: [ByteString: String]] = [:]
     var indexGeneration = 0
+    /// The statements keeping each collection's derived-row indexes in step (``DerivedRows``).
+    var derivedRows: [Int64: [DerivedRowStatements]] = [:]
+    /// The compiled SQL of each index by SQL name, with the definition it was compiled from.
+    var indexPlans: [String: (definition: String, plan: IndexPlan)] = [:]
 
     /// Opens the database `name` in `config.directory`, creating it when missing.
     public init(name: String, config: DatabaseConfiguration = DatabaseConfiguration()) throws {

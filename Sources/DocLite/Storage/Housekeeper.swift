@@ -20,6 +20,12 @@ final class Housekeeper: @unchecked Sendable {
             try database.inTransaction {
                 let connection = try database.openConnection()
                 for collection in database.collectionsByID.values {
+                    for index in database.derivedRows[collection.id] ?? [] {   // (before their live rows go)
+                        try connection.withStatement(index.deleteExpired) { delete in
+                            delete.bind(1, now)
+                            try delete.run()
+                        }
+                    }
                     for sql in collection.sql.purgeExpired {
                         try connection.withStatement(sql) { expired in
                             expired.bind(1, now)

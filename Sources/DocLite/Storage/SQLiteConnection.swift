@@ -23,7 +23,43 @@ final class SQLiteConnection {
         handle = db
         sqlite3_extended_result_codes(db, 1)
         sqlite3_busy_timeout(db, 10_000)
+        do {
+            try harden()
+        } catch {
+            sqlite3_close_v2(db)
+            throw error
+        }
     }
+
+    /// SQLite's settings for a file that may come from anyone (its "defense
+    /// against the dark arts"; docs/security.md gives the reason for each).
+    private func harden() throws {
+        for (option, value) in [(SQLITE_DBCONFIG_DEFENSIVE, 1), (SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0),
+                                (SQLITE_DBCONFIG_ENABLE_VIEW, 0), (SQLITE_DBCONFIG_ENABLE_FTS3_TOKENIZER, 0),
+                                (SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0)] {
+            guard csqlite_db_config(handle, option, Int32(value)) == SQLITE_OK else {
+                throw DocLiteError(.unsupported, "this SQLite (\(String(cString: sqlite3_libversion()))) cannot set option \(option): DocLite needs 3.31 or later")
+            }
+        }
+        for (limit, value) in Self.limits { sqlite3_limit(handle, limit, value) }
+        try execute("PRAGMA cell_size_check = ON")
+        // fts3_tokenizer(name) tells a tokenizer's address; nothing DocLite runs calls it.
+        sqlite3_create_function_v2(handle, "fts3_tokenizer", -1, SQLITE_UTF8 | SQLITE_DIRECTONLY, nil, { context, _, _ in
+            sqlite3_result_error(context, "fts3_tokenizer() is disabled", -1)
+        }, nil, nil, nil)
+    }
+
+    /// The limits DocLite runs SQLite with: no attached databases, no trigger
+    /// fired by another's statement (DocLite's triggers write tables that have
+    /// none), SQL text and expression depth bounded well above what the
+    /// compiler writes for the deepest query it accepts.
+    static let limits: [(Int32, Int32)] = [
+        (SQLITE_LIMIT_ATTACHED, 0),
+        (SQLITE_LIMIT_TRIGGER_DEPTH, 1),
+        (SQLITE_LIMIT_SQL_LENGTH, 64 << 20),
+        (SQLITE_LIMIT_EXPR_DEPTH, 1000),
+        (SQLITE_LIMIT_LENGTH, 1_000_000_000),
+    ]
 
     /// Finalizes every cached statement and closes the connection.
     func close() {
@@ -36,6 +72,14 @@ final class SQLiteConnection {
     /// list, so text that a broken quote split in two fails instead of running.
     func execute(_ sql: String) throws {
         try Statement(connection: self, sql: sql).run()
+    }
+
+    /// Rebuilds the file. VACUUM attaches a scratch database of its own, so the
+    /// limit of no attached databases is lifted for it alone.
+    func vacuum() throws {
+        sqlite3_limit(handle, SQLITE_LIMIT_ATTACHED, 1)
+        defer { sqlite3_limit(handle, SQLITE_LIMIT_ATTACHED, 0) }
+        try execute("VACUUM")
     }
 
     /// Runs `statements` in order, all or none: inside a savepoint, rolled

@@ -62,3 +62,18 @@ public struct DocLiteError: Error, Equatable, CustomStringConvertible, Sendable 
     /// Whether this is the DocLite-domain error `code`.
     public func `is`(_ code: Code) -> Bool { domain == .docLite && self.code == code.rawValue }
 }
+
+extension DocLiteError {
+    /// How much of a value a message quotes.
+    static let quotedPrefixLength = 80
+
+    /// `value` in single quotes for a message: whole when short, else its first
+    /// ``quotedPrefixLength`` characters and its size, so that a message never
+    /// grows with the input (a 1 MB document ID gives a short error).
+    static func quoted(_ value: String) -> String {
+        var prefix = value.prefix(quotedPrefixLength + 1)
+        guard prefix.count > quotedPrefixLength else { return "'\(value)'" }
+        prefix.removeLast()
+        return "'\(prefix)…' (\(value.utf8.count) bytes)"
+    }
+}
