@@ -181,7 +181,7 @@ final class ConflictAndTombstoneTests: DatabaseTestCase {
         rawSQL("DROP TABLE blobs")
         rawSQL("PRAGMA user_version = 2")
         db = try openDatabase()
-        XCTAssertEqual(rawSQL("PRAGMA user_version"), 4)
+        XCTAssertEqual(rawSQL("PRAGMA user_version"), Schema.version)
         XCTAssertEqual(rawSQL("SELECT count(*) FROM blobs"), 0, "schema 4 added the blob store")
         let kept = try stored("kept", #"{"v":2}"#)
         _ = try defaultCollection.delete(document: kept, concurrencyControl: .lastWriteWins, keepingProperties: true)

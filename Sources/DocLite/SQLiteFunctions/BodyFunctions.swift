@@ -5,6 +5,8 @@ import CSQLite
 /// statement (cached as SQLite auxiliary data) and its keys resolved to
 /// shared-key IDs; no Swift object is created per row.
 ///
+/// - `doc_body(body)`: the stored body of a whole document, checked whole
+///   (``Body/isWellFormedDocument(keyCount:)``): a damaged one fails the query with `corruptData`.
 /// - `doc_value(body, path)`: the property as a runtime value (``RuntimeSubtype``); NULL when missing.
 /// - `doc_eq(body, path, value)`: fused `doc_value(body, path) = value`: 1 or 0, NULL when missing.
 /// - `doc_range(body, path, low, lowInclusive, high, highInclusive)`: fused `low <(=) value <(=) high`
@@ -22,6 +24,15 @@ enum BodyFunctions {
             BodyFunctions.withProperty(context, argv) { body, offset in
                 RuntimeSubtype.setResult(context, body, at: offset)
             }
+        }
+        add("doc_body", 1) { context, _, argv in
+            // A whole stored document, checked whole before a result row carries it.
+            let keys = BodyFunctions.keys(context).takeUnretainedValue()
+            guard let argv, sqlite3_value_type(argv[0]) == SQLITE_BLOB, let blob = sqlite3_value_blob(argv[0]),
+                  Body(UnsafeRawBufferPointer(start: blob, count: Int(sqlite3_value_bytes(argv[0])))).isWellFormedDocument(keyCount: keys.count) else {
+                return SQLFunctionError.set(context, DocLiteError(.corruptData, "a document in the database file has a damaged body"))
+            }
+            sqlite3_result_value(context, argv[0])
         }
         add("doc_eq", 3) { context, _, argv in
             // The operand is a literal: read once per statement, with the path.

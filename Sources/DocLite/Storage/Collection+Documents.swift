@@ -16,7 +16,11 @@ extension Collection {
             return try connection.withStatement(sql.getDocument) { select in
                 select.bind(1, id)
                 guard try select.step() else { return nil }
-                var content = DocumentContent.encoded(body: select.bytes(2), keys: database.sharedKeys)
+                guard let body = select.documentBody(2, keyCount: database.sharedKeys.count) else {
+                    throw DocLiteError(.corruptData, "document \(DocLiteError.quoted(id)) in collection \(DocLiteError.quoted(fullName)) "
+                                        + "has a damaged body in the database file")
+                }
+                var content = DocumentContent.encoded(body: body, keys: database.sharedKeys)
                 // A body may name keys this open transaction assigned, which a rollback would forget.
                 if database.sharedKeys.count > database.transaction.keyCountAtBegin, database.transaction.depth > 0 {
                     content = .tree(content.members)

@@ -190,28 +190,24 @@ public final class Database: @unchecked Sendable {
             }
         }
         var found = try schemaVersion()
-        if found < Schema.version {
-            // Check again inside the write transaction: another connection may be creating it too.
-            try connection.execute("BEGIN IMMEDIATE")
-            do {
-                found = try schemaVersion()
-                if found == 0 { try connection.execute(Schema.create) }
-                if found != 0 && found < Schema.version {
-                    let collectionIDs = try connection.withStatement("SELECT id FROM collections") { select in
-                        var ids: [Int64] = []
-                        while try select.step() { ids.append(select.int64(0)) }
-                        return ids
-                    }
-                    try connection.execute(Schema.upgrade(from: found, collectionIDs: collectionIDs))
-                }
-                try connection.execute("COMMIT")
-            } catch {
-                try? connection.execute("ROLLBACK")
-                throw error
-            }
-        }
         if found > Schema.version {
             throw DocLiteError(.databaseTooNew, "the database file was written by a newer DocLite (schema \(found), this one reads \(Schema.version))")
+        }
+        // Checked inside a transaction; an older file is upgraded in the same write
+        // transaction (checked again there: another connection may be doing it too).
+        try connection.execute(found < Schema.version ? "BEGIN IMMEDIATE" : "BEGIN")
+        do {
+            found = try schemaVersion()
+            let file = try SchemaVerifier.verify(connection, version: found, database: database)
+            if found == 0 {
+                try connection.execute(Schema.create)
+            } else if found < Schema.version {
+                try connection.execute(Schema.upgrade(from: found, file))
+            }
+            try connection.execute("COMMIT")
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
         }
     }
 

@@ -261,6 +261,14 @@ final class Statement {
         return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
     }
 
+    /// The stored document body in column `column`, copied; nil unless it is a
+    /// blob holding a well-formed document (``Body/isWellFormedDocument(keyCount:)``).
+    func documentBody(_ column: Int32, keyCount: Int) -> [UInt8]? {
+        guard sqlite3_column_type(handle, column) == SQLITE_BLOB else { return nil }
+        let body = bytes(column)
+        return body.withUnsafeBytes { Body($0).isWellFormedDocument(keyCount: keyCount) } ? body : nil
+    }
+
     /// The column's bytes, copied.
     func bytes(_ column: Int32) -> [UInt8] {
         let count = Int(sqlite3_column_bytes(handle, column))

@@ -2,22 +2,29 @@
 /// `PRAGMA user_version` so that later releases can migrate.
 enum Schema {
     /// The current schema version (2 added the `indexes` table, 3 the
-    /// tombstones' `body`, 4 the `blobs` table).
-    static let version: Int64 = 4
+    /// tombstones' `body`, 4 the `blobs` table; 5 dropped the triggers that
+    /// kept derived-row indexes, which the save path now keeps).
+    static let version: Int64 = 5
 
     /// Creates the tables of a new database and its default collection.
     static let create: [String] = [
-        "CREATE TABLE shared_keys (id INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE)",
-        """
+        createSharedKeysTable,
+        createCollectionsTable,
+        "INSERT INTO collections (id, scope, name) VALUES (1, '_default', '_default')",
+    ] + createCollectionTables(id: 1) + [createIndexesTable, createBlobsTable, "PRAGMA user_version = \(version)"]
+
+    /// The keys of dicts stored by ID in bodies (``SharedKeys``).
+    static let createSharedKeysTable = "CREATE TABLE shared_keys (id INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE)"
+
+    /// The collections, by scope and name; IDs are never reused.
+    static let createCollectionsTable = """
         CREATE TABLE collections (
             id INTEGER PRIMARY KEY AUTOINCREMENT,
             scope TEXT NOT NULL,
             name TEXT NOT NULL,
             last_sequence INTEGER NOT NULL DEFAULT 0,
             UNIQUE (scope, name))
-        """,
-        "INSERT INTO collections (id, scope, name) VALUES (1, '_default', '_default')",
-    ] + createCollectionTables(id: 1) + [createIndexesTable, createBlobsTable, "PRAGMA user_version = \(version)"]
+        """
 
     /// The indexes of every collection: the user's name, the collection, the
     /// definition as JSON (compared when an index is created again), the SQL
@@ -42,12 +49,12 @@ enum Schema {
             content BLOB NOT NULL)
         """
 
-    /// Brings a file of schema `version`, holding the collections
-    /// `collectionIDs`, up to date.
-    static func upgrade(from version: Int64, collectionIDs: [Int64]) -> [String] {
+    /// Brings a verified file of schema `version` (``SchemaVerifier``) up to date.
+    static func upgrade(from version: Int64, _ file: SchemaVerifier.Verified) -> [String] {
         (version < 2 ? [createIndexesTable] : [])
-            + (version < 3 ? collectionIDs.map { "ALTER TABLE \(deletedTable($0)) ADD COLUMN body BLOB" } : [])
+            + (version < 3 ? file.collectionIDs.map { "ALTER TABLE \(deletedTable($0)) ADD COLUMN body BLOB" } : [])
             + (version < 4 ? [createBlobsTable] : [])
+            + (version < 5 ? file.triggers.map { "DROP TRIGGER main.\(SQLLiteral.identifier($0))" } : [])
             + ["PRAGMA user_version = \(Self.version)"]
     }
 

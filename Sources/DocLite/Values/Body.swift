@@ -293,6 +293,46 @@ package struct Body {
         return nil
     }
 
+    // MARK: Validation
+
+    /// Whether the body is a well-formed document, as DocLite writes one: a
+    /// dict filling the whole body, every value with a known tag and inside its
+    /// container, children laid out in order and apart, no deeper than a
+    /// document may nest, every shared key ID below `keyCount`. Readers of one
+    /// property stay bounds-checked without it (a damaged value reads as
+    /// absent); readers of whole documents check it first and report a damaged
+    /// body as ``DocLiteError/Code/corruptData``. Linear in the body's size.
+    package func isWellFormedDocument(keyCount: Int) -> Bool {
+        type(at: 0) == .dictionary && size(at: 0) == bytes.count && isWellFormed(at: 0, keyCount: keyCount, depth: 1)
+    }
+
+    private func isWellFormed(at offset: Int, keyCount: Int, depth: Int) -> Bool {
+        guard let tag = tag(at: offset), BodyValueType(tag: tag) != nil, let size = size(at: offset) else { return false }
+        guard (BodyTag.dict1...BodyTag.array4).contains(tag) else { return true }
+        guard depth <= JSONParser.maxDepth, let count = count(at: offset) else { return false }
+        let width = BodyTag.width(tag), isArray = tag >= BodyTag.array1, end = offset + size
+        var next = offset + headerSize(tag, count: count)
+        guard next <= end else { return false }
+        let keysStart = offset + 1 + 2 * width, valuesStart = keysStart + (isArray ? 0 : count * width)
+        for i in 0..<count {
+            if !isArray {
+                guard let entry = uint(at: keysStart + i * width, width: width) else { return false }
+                if tag == BodyTag.mixedDict && UInt32(entry) & BodyTag.stringKeyFlag != 0 {
+                    let keyOffset = offset + Int(UInt32(entry) & ~BodyTag.stringKeyFlag)
+                    guard string(at: keyOffset) != nil, let keySize = self.size(at: keyOffset), keyOffset + keySize <= end else { return false }
+                } else if entry >= keyCount {
+                    return false
+                }
+            }
+            guard let relative = uint(at: valuesStart + i * width, width: width) else { return false }
+            let child = offset + relative
+            guard child >= next, let childSize = self.size(at: child), child + childSize <= end,
+                  isWellFormed(at: child, keyCount: keyCount, depth: depth + 1) else { return false }
+            next = child + childSize
+        }
+        return true
+    }
+
     /// The offset of the value at `path`, starting from the value at `offset` (the root by default).
     @inline(__always)
     package func offset(of path: KeyPath, from offset: Int = 0) -> Int? {

@@ -31,12 +31,14 @@ extension QueryCompiler {
         return SQLFragment(sql: context.resultFormOnly ? value : projected(value), kind: .any, property: property)
     }
 
-    /// The whole document of source `index`; for an UNNEST its element, a
-    /// runtime value whose result form is the stored element (a boolean element keeps its type).
+    /// The whole document of source `index`, its stored body checked whole
+    /// (`doc_body`); for an UNNEST its element, a runtime value whose result
+    /// form is the stored element (a boolean element keeps its type).
     mutating func wholeSource(_ index: Int) -> SQLFragment {
         let source = sources[index]
-        var fragment = SQLFragment(sql: projected(source.column("body")), kind: source.unnest != nil ? .any : .scalar)
-        if source.unnest != nil { fragment.resultForm = projected(source.column("element")) }
+        guard source.unnest != nil else { return SQLFragment(sql: projected("doc_body(\(source.column("body")))"), kind: .scalar) }
+        var fragment = SQLFragment(sql: projected(source.column("body")), kind: .any)
+        fragment.resultForm = projected(source.column("element"))
         return fragment
     }
 
