@@ -59,7 +59,7 @@ let package = Package(
         // built with --sanitize=fuzzer -Xswiftc -DFUZZING, libFuzzer drives them.
         .executableTarget(
             name: "doclite-fuzz",
-            dependencies: ["DocLite", "DocLiteC", "CDocLite"],
+            dependencies: ["DocLite", "DocLiteC", "CDocLite", "CSQLite"],
             path: "Reliability/doclite-fuzz"
         ),
         .testTarget(name: "DocLiteTests", dependencies: ["DocLite", "DocLiteConformance", "CSQLite"]),

@@ -5,6 +5,7 @@ import Foundation
 ///     doclite-fuzz list                            the targets
 ///     doclite-fuzz TARGET INPUT...                 runs each file (or each file of a folder) once
 ///     doclite-fuzz encode-body JSON... --into DIR  the `body` target's seeds: each JSON file encoded
+///     doclite-fuzz make-file-seed DIR              the `file` target's seed: a small database file
 ///
 /// Built with `--sanitize=fuzzer -Xswiftc -DFUZZING` (`scripts/fuzz`), the
 /// program is libFuzzer's: `doclite-fuzz TARGET [libFuzzer flags] [CORPUS...]`
@@ -70,11 +71,14 @@ enum ReplayCommand {
         let arguments = Array(CommandLine.arguments.dropFirst())
         switch arguments.first {
         case nil:
-            DocLiteFuzz.fatal("usage: doclite-fuzz list | TARGET INPUT... | encode-body JSON... --into DIR")
+            DocLiteFuzz.fatal("usage: doclite-fuzz list | TARGET INPUT... | encode-body JSON... --into DIR | make-file-seed DIR")
         case "list":
             for target in FuzzTarget.all { print("\(target.name)\t\(target.summary)") }
         case "encode-body":
             encodeBodies(Array(arguments.dropFirst()))
+        case "make-file-seed":
+            guard arguments.count == 2 else { DocLiteFuzz.fatal("usage: doclite-fuzz make-file-seed DIR") }
+            do { try FileTarget.makeSeed(into: arguments[1]) } catch { DocLiteFuzz.fatal("cannot make the file seed: \(error)") }
         case let name?:
             replay(DocLiteFuzz.target(named: name), inputs: Array(arguments.dropFirst()))
         }
