@@ -211,16 +211,22 @@ public final class Database: @unchecked Sendable {
         }
     }
 
-    private static let newSharedKeys = StatementKey("SELECT key FROM shared_keys WHERE id >= ? ORDER BY id")
+    private static let newSharedKeys = StatementKey("SELECT id, key FROM shared_keys WHERE id >= ? ORDER BY id")
 
-    /// Loads the shared keys `connection` sees that are not in memory yet.
+    /// Loads the shared keys `connection` sees that are not in memory yet. Their
+    /// IDs run from 0 without a gap, as DocLite assigns them: a file whose keys
+    /// are out of step would read every body with the wrong names.
     func loadSharedKeys(from connection: SQLiteConnection) throws {
         try connection.withStatement(Self.newSharedKeys) { keys in
             keys.bind(1, Int64(sharedKeys.count))
             while try keys.step() {
-                var key = keys.string(0)
+                var key = keys.string(1)
+                guard keys.int64(0) == Int64(sharedKeys.count) else {
+                    throw DocLiteError(.corruptData, "database '\(name)' has shared keys out of step: key ID \(keys.int64(0)) "
+                                        + "where \(sharedKeys.count) comes next")
+                }
                 guard key.withUTF8(SharedKeys.isEligible) else {
-                    throw DocLiteError(.corruptData, "database '\(name)' has an invalid shared key '\(key)'")
+                    throw DocLiteError(.corruptData, "database '\(name)' has an invalid shared key \(DocLiteError.quoted(key))")
                 }
                 sharedKeys.lock.withLock { sharedKeys.append(key) }
             }

@@ -44,9 +44,11 @@ final class SQLiteConnection {
         for (limit, value) in Self.limits { sqlite3_limit(handle, limit, value) }
         try execute("PRAGMA cell_size_check = ON")
         // fts3_tokenizer(name) tells a tokenizer's address; nothing DocLite runs calls it.
-        sqlite3_create_function_v2(handle, "fts3_tokenizer", -1, SQLITE_UTF8 | SQLITE_DIRECTONLY, nil, { context, _, _ in
-            sqlite3_result_error(context, "fts3_tokenizer() is disabled", -1)
-        }, nil, nil, nil)
+        for arity: Int32 in [1, 2] {
+            sqlite3_create_function_v2(handle, "fts3_tokenizer", arity, SQLITE_UTF8 | SQLITE_DIRECTONLY, nil, { context, _, _ in
+                sqlite3_result_error(context, "fts3_tokenizer() is disabled", -1)
+            }, nil, nil, nil)
+        }
     }
 
     /// The limits DocLite runs SQLite with: no attached databases, no trigger
