@@ -6,8 +6,9 @@
 // relational SQLite (R) doing the same work in the same run (and JSON text
 // with json_extract (J) for the insert): interleaved rounds, medians, row
 // counts checked equal. Then what parsing SQL++ costs next to compiling.
-// Usage: doclite-bench [--rounds N] [--docs N] [--insert-only] [--profile SCENARIO N]
-// (--profile runs one query scenario, q0 … q4, q0-indexed or q1-indexed, N times on each
+// Usage: doclite-bench [--rounds N] [--docs N] [--insert-only] [--profile SCENARIO N] [--collections N]
+// (--collections N creates N collections and opens their file, and stops: CollectionsBenchmark;
+// --profile runs one query scenario, q0 … q4, q0-indexed or q1-indexed, N times on each
 // side and stops: scripts/bench-instructions runs it under callgrind for instructions per query.)
 import CSQLite
 import DocLite
@@ -17,6 +18,7 @@ var rounds = 7
 var documentCount = 100_000
 var insertOnly = false
 var profiled: (scenario: String, count: Int)?
+var collectionCount: Int?
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -24,17 +26,22 @@ while let argument = arguments.popFirst() {
     case "--docs": documentCount = Int(arguments.popFirst() ?? "") ?? documentCount
     case "--insert-only": insertOnly = true   // for profiling the insert path
     case "--profile": profiled = (arguments.popFirst() ?? "", Int(arguments.popFirst() ?? "") ?? 100)
-    default: print("usage: doclite-bench [--rounds N] [--docs N] [--insert-only] [--profile SCENARIO N]"); exit(2)
+    case "--collections": collectionCount = Int(arguments.popFirst() ?? "") ?? 10_000
+    default: print("usage: doclite-bench [--rounds N] [--docs N] [--insert-only] [--profile SCENARIO N] [--collections N]"); exit(2)
     }
 }
 
 let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 let shared = root.deletingLastPathComponent().appendingPathComponent("shared")
+let work = root.appendingPathComponent("Benchmarks/data")
+if let collectionCount {
+    try CollectionsBenchmark.run(count: collectionCount, work: work)
+    exit(0)
+}
 guard FileManager.default.fileExists(atPath: shared.appendingPathComponent("bench/gen_hotels.py").path) else {
     print("skipped: ../shared/bench/gen_hotels.py not found next to the repository (the standard data comes from it)")
     exit(0)
 }
-let work = root.appendingPathComponent("Benchmarks/data")
 let data = try Dataset.load(count: documentCount, shared: shared, cache: work)
 let hotels = data.hotels
 print("DocLite benchmark: \(hotels.count) documents, \(rounds) interleaved rounds, medians of thread CPU time\n")

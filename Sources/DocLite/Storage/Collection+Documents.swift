@@ -54,7 +54,7 @@ extension Collection {
             try database.persistNewKeys()
             // A new document, where no tombstone can share its ID, is inserted
             // directly: the unique ID column tells whether the ID was taken.
-            if document.revisionID == nil && !hasTombstones {
+            if document.revisionID == nil, try !mayHoldTombstones(connection) {
                 let revisionID = RevisionID.next(after: nil, deleted: false, body: body, sha1: database.sha1)
                 let inserted = try storing(blobs, in: database, connection) {
                     try updatingDerivedRows(of: document.id, in: database, connection) {
@@ -237,6 +237,17 @@ extension Collection {
     }
 
     // MARK: Helpers
+
+    /// Whether the collection may hold tombstones, asked of the file once (``hasTombstones``).
+    private func mayHoldTombstones(_ connection: SQLiteConnection) throws -> Bool {
+        if let known = hasTombstones { return known }
+        let exists = try connection.withStatement(sql.hasTombstones) { exists in
+            try exists.step()
+            return exists.int64(0) != 0
+        }
+        hasTombstones = exists
+        return exists
+    }
 
     /// Runs `change`, a write of document `id`'s live row, keeping the
     /// collection's derived-row indexes (``DerivedRows``) in step: the

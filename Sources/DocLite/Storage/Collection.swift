@@ -17,8 +17,10 @@ public final class Collection: @unchecked Sendable {
     /// The highest sequence used by the collection (persisted at commit). This
     /// and `hasTombstones` are used only under the database lock (hence unchecked).
     @exclusivity(unchecked) var lastSequence: UInt64
-    /// Whether the collection may hold tombstones (false only when it surely has none).
-    @exclusivity(unchecked) var hasTombstones = true
+    /// Whether the collection may hold tombstones (false only when it surely has
+    /// none); nil until a save needs to know, and again after another
+    /// connection's commit (so opening a file of many collections asks nothing).
+    @exclusivity(unchecked) var hasTombstones: Bool?
     let sql: CollectionSQL
 
     init(database: Database, id: Int64, scope: String, name: String, lastSequence: UInt64) {

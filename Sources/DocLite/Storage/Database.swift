@@ -259,10 +259,7 @@ public final class Database: @unchecked Sendable {
             let collection = collectionsByID[id] ?? Collection(database: self, id: id, scope: row.scope, name: row.name, lastSequence: 0)
             collectionsByID[id] = collection
             collection.lastSequence = row.lastSequence
-            collection.hasTombstones = try connection.withStatement(collection.sql.hasTombstones) { exists in
-                try exists.step()
-                return exists.int64(0) != 0
-            }
+            collection.hasTombstones = nil
         }
         try loadIndexedExpressions()
         dataVersion = current

@@ -1,0 +1,68 @@
+import CSQLite
+import DocLite
+import Foundation
+
+/// Many collections: the CPU time to create each successive block of them
+/// (each collection in its own transaction, as an app adding one would) and to
+/// open the file that holds them, DocLite next to relational SQLite (R)
+/// creating the same tables and indexes in the same run. Linear growth shows
+/// as a flat time per collection from block to block.
+enum CollectionsBenchmark {
+    static func run(count: Int, work: URL) throws {
+        let blocks = max(1, min(10, count / 100))
+        let perBlock = count / blocks
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        try? Database.delete(withName: "collections", inDirectory: work.path)
+        let rPath = work.appendingPathComponent("collections-r.sqlite").path
+        var db = try Database(name: "collections", config: DatabaseConfiguration(directory: work.path))
+        let r = openBaseline(rPath)
+        execute(r, "CREATE TABLE collections (id INTEGER PRIMARY KEY AUTOINCREMENT, scope TEXT NOT NULL, name TEXT NOT NULL, UNIQUE (scope, name))")
+        print("Creating \(count) collections, \(perBlock) per block (each in its own transaction): ms per collection\n")
+        print("collections    DocLite      R   ratio")
+        for block in 0..<blocks {
+            let range = (block * perBlock)..<((block + 1) * perBlock)
+            let docLite = try Measure.seconds {
+                for i in range { try db.createCollection(name: "c\(i)", scope: "s\(i % 7)") }
+            }
+            let relational = Measure.seconds {
+                for i in range {
+                    execute(r, """
+                        BEGIN IMMEDIATE;
+                        INSERT INTO collections (scope, name) VALUES ('s\(i % 7)', 'c\(i)');
+                        CREATE TABLE kv_\(i) (sequence INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE, revid BLOB NOT NULL, body BLOB NOT NULL, expiration INTEGER);
+                        CREATE INDEX kv_\(i)_expiration ON kv_\(i) (expiration) WHERE expiration IS NOT NULL;
+                        CREATE TABLE kv_del_\(i) (sequence INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE, revid BLOB NOT NULL, expiration INTEGER, body BLOB);
+                        CREATE INDEX kv_del_\(i)_expiration ON kv_del_\(i) (expiration) WHERE expiration IS NOT NULL;
+                        COMMIT
+                        """)
+                }
+            }
+            let n = Double(perBlock)
+            print(String(format: "%6d–%-6d %7.3f %7.3f %6.2f", range.lowerBound + 1, range.upperBound,
+                         docLite * 1000 / n, relational * 1000 / n, docLite / relational))
+        }
+        try db.close()
+        sqlite3_close(r)
+        var opens: [String: [Double]] = [:]
+        for _ in 0..<3 {
+            opens["DocLite", default: []].append(try Measure.seconds {
+                db = try Database(name: "collections", config: DatabaseConfiguration(directory: work.path))
+                _ = try db.scopes()
+            })
+            try db.close()
+            opens["R", default: []].append(Measure.seconds {
+                var r: OpaquePointer?
+                sqlite3_open(rPath, &r)
+                let names = RawStatement(r!, "SELECT id, scope, name FROM collections")
+                _ = names.run()
+                names.finalize()
+                sqlite3_close(r)
+            })
+        }
+        let (docLite, relational) = (Measure.median(opens["DocLite"]!), Measure.median(opens["R"]!))
+        print(String(format: "\nopening the file of %d collections: DocLite %.1f ms, R %.1f ms (its schema parsed), ratio %.1f",
+                     blocks * perBlock, docLite * 1000, relational * 1000, docLite / relational))
+        try Database.delete(withName: "collections", inDirectory: work.path)
+        for suffix in ["", "-wal", "-shm"] { unlink(rPath + suffix) }
+    }
+}
