@@ -200,6 +200,28 @@ final class HostileFileTests: DatabaseTestCase {
 
     // MARK: Messages
 
+    func testErrorMessagesStayShortWhateverTheInput() throws {
+        let longID = String(repeating: "x", count: 1_000_000)
+        assertThrows(.badDocID, containing: "(1000000 bytes)") { try defaultCollection.save(document: MutableDocument(id: longID)) }
+        assertThrows(.notFound, containing: "(1000000 bytes)") { try defaultCollection.purge(id: longID) }
+        XCTAssertThrowsError(try defaultCollection.purge(id: longID)) { XCTAssertLessThan("\($0)".utf8.count, 400) }
+        let ors = (0..<128).map { "n = \($0)" }.joined(separator: " OR ")
+        let orsJSON = "{\"WHERE\": [\"OR\", " + (0..<128).map { "[\"=\", [\".n\"], \($0)]" }.joined(separator: ", ") + "]}"
+        assertThrows(.invalidQuery, containing: "'OR' takes at most 127 operands, got 128") { _ = try db.createQuery(json: orsJSON) }
+        XCTAssertNoThrow(try db.createQuery("SELECT META().id FROM _ WHERE \(ors)"), "SQL++ chains more than 127 operands")
+        let deep = "SELECT META().id FROM _ WHERE " + (0..<20_000).map { "n = \($0)" }.joined(separator: " AND ")
+        XCTAssertThrowsError(try db.createQuery(deep).execute().allResults()) { error in
+            XCTAssertLessThan("\(error)".utf8.count, 400, "\(error)")
+            XCTAssertTrue("\(error)".contains("nests deeper than the 16 levels"), "\(error)")
+        }
+    }
+
+    func testTheREADMENamesTheSchemaVersion() throws {
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let text = try String(contentsOf: repository.appendingPathComponent("README.md"), encoding: .utf8)
+        XCTAssertTrue(text.contains("schema version in `PRAGMA user_version`, now \(Schema.version);"), "README.md names another schema version")
+    }
+
     func testMessagesQuoteABoundedPrefixOfAValue() {
         let long = String(repeating: "x", count: 1_000_000)
         XCTAssertEqual(DocLiteError.quoted("short"), "'short'")

@@ -26,7 +26,7 @@ enum DocumentID {
         let utf8 = id.utf8
         guard !utf8.isEmpty, utf8.count <= maxLength, utf8.first != UInt8(ascii: "_"),
               !utf8.contains(where: { $0 < 0x20 }) else {
-            throw DocLiteError(.badDocID, "invalid document ID \"\(id)\": IDs are 1–\(maxLength) bytes of UTF-8, without control characters, not starting with '_'")
+            throw DocLiteError(.badDocID, "invalid document ID \(DocLiteError.quoted(id)): IDs are 1–\(maxLength) bytes of UTF-8, without control characters, not starting with '_'")
         }
     }
 }

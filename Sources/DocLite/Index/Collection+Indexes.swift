@@ -80,6 +80,9 @@ extension Collection {
 
     private func createIndex(name: String, kind: IndexKind, expressions: [QueryExpression], where condition: QueryExpression?) throws {
         guard !name.isEmpty else { throw DocLiteError(.invalidParameter, "an index name cannot be empty") }
+        if kind == .value, let predictive = try Self.predictiveIndex(for: expressions, where: condition) {
+            return try createIndex(name: name, kind: predictive.kind, expressions: [predictive.input], where: nil)
+        }
         if case .predictive(let model, _) = kind, model.isEmpty {
             throw DocLiteError(.invalidParameter, "a predictive index needs a model name")
         }
@@ -106,6 +109,45 @@ extension Collection {
                 try database.indexesChanged()
             }
         }
+    }
+
+    /// A value index on predictions, `PREDICTION(model, input, path)` items of
+    /// one model and input, is kept as the predictive index of that model and
+    /// input on those paths, as LiteCore keeps one: an SQLite expression index
+    /// would call the model from schema SQL, which DocLite never lets SQLite do
+    /// (`doc_prediction` is direct-only; docs/security.md). Nil for an index
+    /// that calls no PREDICTION(); an error for one that calls it otherwise.
+    private static func predictiveIndex(for expressions: [QueryExpression], where condition: QueryExpression?) throws
+        -> (kind: IndexKind, input: QueryExpression)? {
+        func callsPrediction(_ expression: QueryExpression) -> Bool {
+            var found = false
+            expression.forEach { if case .function(let name, _) = $0, name.lowercased() == "prediction" { found = true } }
+            return found
+        }
+        guard expressions.contains(where: callsPrediction) || condition.map(callsPrediction) == true else { return nil }
+        var call: (model: String, input: QueryExpression)?
+        var paths: [String] = []
+        for expression in expressions {
+            // PREDICTION(model, input, path), or PREDICTION(model, input).path as SQL++ reads it.
+            var (function, path): (QueryExpression, String?) = (expression, nil)
+            if case .nested(let base, let components) = expression { (function, path) = (base, PropertyPath.format(components[...])) }
+            guard condition == nil, case .function(let name, var arguments) = function, name.lowercased() == "prediction",
+                  arguments.count == (path == nil ? 3 : 2), case .literal(.string(let model)) = arguments[0],
+                  call == nil || (call!.model == model && call!.input == arguments[1]) else {
+                throw DocLiteError(.unsupported, "a value index on PREDICTION() takes items PREDICTION(model, input, path) of one "
+                                    + "model and input, without a where clause (it is kept as a predictive index; see docs/security.md)")
+            }
+            if path == nil {
+                switch arguments.removeLast() {
+                case .property(let components): path = PropertyPath.format(components[...])
+                case .literal(.string(let text)): path = text
+                default: throw DocLiteError(.invalidQuery, "PREDICTION() takes a property path there (\".label\" or a property)")
+                }
+            }
+            paths.append(path!)
+            call = (model, arguments[1])
+        }
+        return (.predictive(model: call!.model, properties: paths), call!.input)
     }
 
     private static func expressions(_ texts: [String], _ language: IndexExpressionLanguage) throws -> [QueryExpression] {

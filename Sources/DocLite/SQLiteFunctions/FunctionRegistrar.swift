@@ -1,7 +1,7 @@
 import CSQLite
 
 /// Registers the library's functions on one connection, all deterministic and
-/// innocuous, with the database's shared keys as user data unless a function
+/// innocuous but the one that calls application code (direct-only), with the database's shared keys as user data unless a function
 /// brings its own (``FunctionLibrary/register(on:for:)`` makes one per connection).
 struct FunctionRegistrar {
     let connection: SQLiteConnection
@@ -20,8 +20,11 @@ struct FunctionRegistrar {
 
     /// Registers scalar `function` as `name` with `userData` (retained until the
     /// function is replaced or the connection closes) instead of the shared keys.
-    func add(_ name: String, _ arity: Int32, userData: AnyObject, _ function: @escaping BodyFunctions.Function) {
-        let flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS | SQLITE_SUBTYPE
+    /// `runsApplicationCode`: registered direct-only, not innocuous, so SQLite
+    /// runs it from DocLite's own statements only, never from a file's schema.
+    func add(_ name: String, _ arity: Int32, userData: AnyObject, runsApplicationCode: Bool = false,
+             _ function: @escaping BodyFunctions.Function) {
+        let flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_SUBTYPE | (runsApplicationCode ? SQLITE_DIRECTONLY : SQLITE_INNOCUOUS)
         sqlite3_create_function_v2(connection.handle, name, arity, flags, Unmanaged.passRetained(userData).toOpaque(),
                                    function, nil, nil) {
             Unmanaged<AnyObject>.fromOpaque($0!).release()

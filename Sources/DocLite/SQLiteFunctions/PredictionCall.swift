@@ -6,8 +6,10 @@ import CSQLite
 /// content from the query's database. MISSING input or no prediction give MISSING; an unregistered model or an input that is not a
 /// dictionary fail the query, and so does a fallible model's failure (and a save
 /// that an index on a prediction makes call it: the index calls the model when
-/// documents are added or updated, as in Couchbase Lite). Registered as deterministic, which a model is taken to be, so
-/// that a value index may hold predictions.
+/// documents are added or updated, as in Couchbase Lite). Registered as deterministic, which a model is taken to be,
+/// and direct-only: it runs the application's code, so no schema SQL (an
+/// expression index, a trigger, a CHECK) may call it; a value index on a
+/// prediction is kept as a predictive index (``Collection/createIndex(withName:config:)``).
 enum PredictionCall {
     /// The function's user data: the database whose bodies and blobs the input comes from.
     private final class Source {
@@ -22,7 +24,7 @@ enum PredictionCall {
 
     static func register(with registrar: FunctionRegistrar, database: Database) {
         let source = Source(database)
-        registrar.add("doc_prediction", 2, userData: source, predict)
+        registrar.add("doc_prediction", 2, userData: source, runsApplicationCode: true, predict)
     }
 
     private static let predict: BodyFunctions.Function = { context, _, argv in

@@ -200,7 +200,7 @@ extension Collection {
             if removed > 0 { database.transaction.recordChange(self, id) }
             return removed > 0
         }
-        guard removed else { throw DocLiteError(.notFound, "document '\(id)' not found in collection '\(fullName)'") }
+        guard removed else { throw DocLiteError(.notFound, "document \(DocLiteError.quoted(id)) not found in collection '\(fullName)'") }
     }
 
     /// Sets when the document `id` expires (nil: never). An expired document is
@@ -225,7 +225,7 @@ extension Collection {
             }
             return updated > 0
         }
-        guard updated else { throw DocLiteError(.notFound, "document '\(id)' not found in collection '\(fullName)'") }
+        guard updated else { throw DocLiteError(.notFound, "document \(DocLiteError.quoted(id)) not found in collection '\(fullName)'") }
         try openDatabase().housekeeper.schedule()
     }
 

@@ -96,13 +96,13 @@ extension Database {
 
     static func validate(collectionName name: String, scope: String) throws {
         guard isValid(name), name != Collection.defaultName || scope == Collection.defaultName else {
-            throw DocLiteError(.invalidParameter, "invalid collection name '\(name)' in scope '\(scope)': use 1–251 letters, digits, '_', '-' or '%', not starting with '_' or '%' ('_default' only in the default scope)")
+            throw DocLiteError(.invalidParameter, "invalid collection name \(DocLiteError.quoted(name)) in scope \(DocLiteError.quoted(scope)): use 1–251 letters, digits, '_', '-' or '%', not starting with '_' or '%' ('_default' only in the default scope)")
         }
     }
 
     static func validate(scopeName name: String) throws {
         guard isValid(name) else {
-            throw DocLiteError(.invalidParameter, "invalid scope name '\(name)': use 1–251 letters, digits, '_', '-' or '%', not starting with '_' or '%'")
+            throw DocLiteError(.invalidParameter, "invalid scope name \(DocLiteError.quoted(name)): use 1–251 letters, digits, '_', '-' or '%', not starting with '_' or '%'")
         }
     }
 

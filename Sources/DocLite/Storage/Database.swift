@@ -63,7 +63,7 @@ public final class Database: @unchecked Sendable {
     public init(name: String, config: DatabaseConfiguration = DatabaseConfiguration()) throws {
         // (Bytes, not Characters: a '/' followed by a combining mark is still a '/' to the file system.)
         guard !name.isEmpty, !name.utf8.contains(UInt8(ascii: "/")), !name.utf8.contains(0) else {
-            throw DocLiteError(.invalidParameter, "invalid database name '\(name)': it must be non-empty and contain no '/'")
+            throw DocLiteError(.invalidParameter, "invalid database name \(DocLiteError.quoted(name)): it must be non-empty and contain no '/'")
         }
         self.name = name
         self.config = config

@@ -35,7 +35,8 @@ final class SQLiteConnection {
     /// against the dark arts"; docs/security.md gives the reason for each).
     private func harden() throws {
         for (option, value) in [(SQLITE_DBCONFIG_DEFENSIVE, 1), (SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0),
-                                (SQLITE_DBCONFIG_ENABLE_VIEW, 0), (SQLITE_DBCONFIG_ENABLE_FTS3_TOKENIZER, 0),
+                                (SQLITE_DBCONFIG_ENABLE_VIEW, 0), (SQLITE_DBCONFIG_ENABLE_TRIGGER, 0),
+                                (SQLITE_DBCONFIG_ENABLE_FTS3_TOKENIZER, 0),
                                 (SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0)] {
             guard csqlite_db_config(handle, option, Int32(value)) == SQLITE_OK else {
                 throw DocLiteError(.unsupported, "this SQLite (\(String(cString: sqlite3_libversion()))) cannot set option \(option): DocLite needs 3.31 or later")

@@ -42,6 +42,33 @@ final class PredictionTests: QueryTestCase {
         try super.tearDownWithError()
     }
 
+    /// A value index on predictions is kept as the predictive index of that model and
+    /// input (doc_prediction runs application code, so no expression index may call it:
+    /// docs/security.md), whichever form its items take; other uses of PREDICTION() in
+    /// a value index are refused.
+    func testAValueIndexOnPredictionsIsKeptAsAPredictiveIndex() throws {
+        try defaultCollection.createIndex(withName: "labels", config: ValueIndexConfiguration(["PREDICTION(sentiment, {'text': text}).label",
+                                                                                               "PREDICTION(sentiment, {'text': text}, score)"]))
+        XCTAssertEqual(try defaultCollection.indexes(), ["labels"])
+        let calls = model.calls
+        let query = try db.createQuery("SELECT META().id FROM _ WHERE PREDICTION(sentiment, {'text': text}).label = 'positive'")
+        XCTAssertEqual(try query.execute().map { $0.string(at: 0) }, ["r1"])
+        XCTAssertEqual(model.calls, calls, "the query read the kept predictions")
+        let plan = try query.explain()
+        XCTAssertTrue(plan.contains("USING INDEX"), plan)
+        // The same index again is a no-op: nothing is predicted again.
+        try defaultCollection.createIndex(withName: "labels", config: ValueIndexConfiguration(["PREDICTION(sentiment, {'text': text}).label",
+                                                                                               "PREDICTION(sentiment, {'text': text}, score)"]))
+        XCTAssertEqual(model.calls, calls)
+        assertThrows(.unsupported, containing: "a value index on PREDICTION() takes items") {
+            try defaultCollection.createIndex(withName: "lower", config: ValueIndexConfiguration(["lower(PREDICTION(sentiment, {'text': text}).label)"]))
+        }
+        assertThrows(.unsupported, containing: "a value index on PREDICTION() takes items") {
+            try defaultCollection.createIndex(withName: "two", config: ValueIndexConfiguration(["PREDICTION(sentiment, {'text': text}).label",
+                                                                                                "PREDICTION(sentiment, {'t': text}).label"]))
+        }
+    }
+
     func testPredictionsInEveryFrontEnd() throws {
         let json = try rows(#"{"WHAT": [["._id"], ["PREDICTION()", "sentiment", {"text": [".text"]}, ".label"]], "ORDER_BY": [["._id"]]}"#)
         XCTAssertEqual(json.map { $0.map { $0?.json ?? "MISSING" } }, [[#""r1""#, #""positive""#], [#""r2""#, #""negative""#], [#""r3""#, "MISSING"]])
@@ -87,7 +114,8 @@ final class PredictionTests: QueryTestCase {
 
     /// The guide's examples 30-35 (Swift): a model reading the input's photo blob,
     /// registered; a value index on the prediction's label, which calls the model as
-    /// documents are saved; the query on label and probability; the model unregistered.
+    /// documents are saved (kept as a predictive index); the query on label and
+    /// probability; the model unregistered.
     func testTheGuidesPredictiveQuery() throws {
         // The classifier looks at the image's bytes: a "car" when they hold the word "wheel".
         let model = CountingModel { input in
@@ -118,8 +146,12 @@ final class PredictionTests: QueryTestCase {
         let plan = try query.explain()
         XCTAssertTrue(plan.contains("USING INDEX"), plan)
 
+        // The value index keeps the predictions (as a predictive index: docs/security.md), so the
+        // query reads them without the model; one that needs the model again fails without it.
         Database.prediction.unregisterModel(withName: "ImageClassifier")
-        XCTAssertThrowsError(try query.execute().allResults()) { error in
+        XCTAssertEqual(try query.execute().map { $0.string(at: 0) }, ["p1", "p3"])
+        let other = Function.prediction(model: "ImageClassifier", input: Expression.dictionary(["image": Expression.property("photo")]))
+        XCTAssertThrowsError(try QueryBuilder.select(SelectResult.expression(other)).from(DataSource.database(db)).execute().allResults()) { error in
             XCTAssertTrue("\(error)".contains("no predictive model named 'ImageClassifier'"), "\(error)")
         }
         // A save the index would have to predict for fails while the model is unregistered, and changes nothing.

@@ -87,6 +87,7 @@ enum QueryValidator {
             guard op.arity.contains(operands.count) else {
                 let range = op.arity
                 let expected = range.count == 1 ? "\(range.lowerBound)"
+                    : operands.count > range.upperBound ? "at most \(range.upperBound)"
                     : range.upperBound >= 127 ? "at least \(range.lowerBound)" : "\(range.lowerBound)–\(range.upperBound)"
                 throw error(at: location, "'\(op.jsonName)' takes \(expected) operand\(range == 1...1 ? "" : "s"), got \(operands.count)")
             }
@@ -163,7 +164,12 @@ enum QueryValidator {
     }
 
     /// An invalid-query error naming `location`.
+    /// The error `message` at `location`; a location longer than 160 bytes (a
+    /// part deep inside a very deep tree) keeps its start and end around an ellipsis.
     static func error(at location: String, _ message: String) -> DocLiteError {
-        DocLiteError(.invalidQuery, "\(location): \(message)")
+        let utf8 = location.utf8
+        guard utf8.count > 160 else { return DocLiteError(.invalidQuery, "\(location): \(message)") }
+        let start = String(decoding: utf8.prefix(100), as: UTF8.self), end = String(decoding: utf8.suffix(50), as: UTF8.self)
+        return DocLiteError(.invalidQuery, "\(start)…\(end) (\(utf8.count) bytes): \(message)")
     }
 }
