@@ -13,7 +13,7 @@ from ._builder import (ArrayFunction, BuiltQuery, Collation, DataSource, Express
                        QueryBuilder, SelectResult)
 from ._blob import Blob, BlobReadStream
 from ._database import Collection, Database, Document, MaintenanceType, open
-from ._errors import (BadDocumentIDError, BusyError, ConflictError, DocLiteError, InvalidJSONError,
+from ._errors import (BadDocumentIDError, BusyError, ConflictError, CorruptDataError, DocLiteError, InvalidJSONError,
                       InvalidParameterError, InvalidQueryError, InvalidQueryParameterError, NotFoundError,
                       NotOpenError, UnsupportedError)
 from ._ffi import borrowed_text as _borrowed_text, lib as _lib
@@ -30,7 +30,7 @@ __all__ = [
     "QueryBuilder", "BuiltQuery", "ArrayFunction", "SelectResult", "DataSource", "Join", "Expression", "Meta", "Function", "Ordering",
     "Collation", "PredicateQueryBuilder", "ListenerToken", "CollectionChange", "QueryChange", "listener_error",
     "DocLiteError", "NotOpenError", "NotFoundError", "ConflictError", "InvalidParameterError", "BadDocumentIDError",
-    "InvalidQueryError", "InvalidQueryParameterError", "InvalidJSONError", "BusyError", "UnsupportedError",
+    "InvalidQueryError", "InvalidQueryParameterError", "InvalidJSONError", "BusyError", "CorruptDataError", "UnsupportedError",
 ]
 
 

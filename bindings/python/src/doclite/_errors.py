@@ -56,13 +56,20 @@ class BusyError(DocLiteError):
     """Another process holds the database for too long."""
 
 
+class CorruptDataError(DocLiteError):
+    """A database file DocLite did not write, or one damaged: a schema object it does
+    not write (a trigger, a view, a CHECK), a damaged body or page (code 15), or a
+    file that is not a DocLite database (code 20). See docs/security.md."""
+
+
 class UnsupportedError(DocLiteError):
     """A request DocLite does not support (code 19), such as an array index on a nested
     path (`"a[].b"`), or does not implement yet (code 2)."""
 
 
 _DOCLITE_CODES = {
-    2: UnsupportedError, 6: NotOpenError, 7: NotFoundError, 8: ConflictError, 9: InvalidParameterError, 16: BusyError,
+    2: UnsupportedError, 6: NotOpenError, 7: NotFoundError, 8: ConflictError, 9: InvalidParameterError,
+    15: CorruptDataError, 16: BusyError, 20: CorruptDataError,
     19: UnsupportedError, 23: InvalidQueryError, 24: InvalidQueryError, 25: InvalidQueryParameterError, 29: BadDocumentIDError,
 }
 
