@@ -295,15 +295,19 @@ extension Database {
         }
     }
 
-    /// Reads every collection's value-index expressions, full-text index
-    /// tables and predictive index tables; bumps ``indexGeneration`` when they changed.
+    /// Reads every collection's value-index expressions, full-text, predictive
+    /// and array index tables, and the statements that keep the derived-row
+    /// ones in step; bumps ``indexGeneration`` when the indexes changed.
     func loadIndexedExpressions() throws {
         var loaded: [Int64: Set<ByteString>] = [:]
         var fullText: [Int64: [ByteString: String]] = [:]
         var predictive: [Int64: [ByteString: String]] = [:]
         var arrays: [Int64: [ByteString: String]] = [:]
         var rows: [Int64: [DerivedRowStatements]] = [:]
-        for index in try storedIndexes(of: openConnection()) {
+        let indexes = try storedIndexes(of: openConnection())
+        let names = Set(indexes.map(\.sqlName))
+        indexPlans = indexPlans.filter { names.contains($0.key) }   // (an index dropped needs no plan)
+        for index in indexes {
             if index.type != IndexKind.valueTypeName, let statements = try plan(of: index).rows {
                 rows[index.collection, default: []].append(statements)
             }
