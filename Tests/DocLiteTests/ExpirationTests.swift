@@ -88,6 +88,22 @@ final class ExpirationTests: DatabaseTestCase {
         XCTAssertNil(try defaultCollection.document(id: "d"))
     }
 
+    /// An expired document's rows in the full-text, array and predictive indexes go with it
+    /// (the purge keeps them in step: DerivedRows).
+    func testAnExpiredDocumentLeavesItsIndexes() throws {
+        let collection = defaultCollection
+        try collection.save(document: MutableDocument(id: "d", json: #"{"s": "gone soon", "tags": ["x"]}"#))
+        try collection.save(document: MutableDocument(id: "e", json: #"{"s": "stays here", "tags": ["x"]}"#))
+        try collection.createIndex(withName: "words", config: FullTextIndexConfiguration(["s"]))
+        try collection.createIndex(withName: "tags", config: ArrayIndexConfiguration(path: "tags"))
+        try collection.setDocumentExpiration(id: "d", expiration: Date().addingTimeInterval(-10))
+        XCTAssertTrue(try waitUntil(timeout: 3) { try defaultCollection.document(id: "d") == nil })
+        let table = try XCTUnwrap(IndexKind.sqlName(type: IndexKind.fullTextTypeName, collection: 1, index: "words"))
+        XCTAssertEqual(rawSQL("SELECT count(*) FROM \(table)"), 1)
+        let elements = try XCTUnwrap(IndexKind.sqlName(type: IndexKind.arrayTypeName, collection: 1, index: "tags"))
+        XCTAssertEqual(rawSQL("SELECT count(*) FROM \(elements)"), 1)
+    }
+
     /// A document expiring in about a second is purged by the background timer,
     /// and a change listener hears about it.
     func testBackgroundPurgeAndListener() throws {
