@@ -92,6 +92,7 @@ struct QueryBenchmarks {
     /// line (``profiledDocLite(_:)``, ``profiledRelational(_:)``) so that callgrind
     /// counts each side's instructions: `scripts/bench-instructions` divides them by `count`.
     static func profile(_ id: String, count: Int, docLite: Database, r: OpaquePointer) throws {
+        if id == "get" { return try profileGet(count: count, docLite: docLite, r: r) }
         RegexpBaseline.register(on: r)
         guard let scenario = (scans + indexed).first(where: { $0.id == id }) else {
             throw BenchmarkError("no scenario '\(id)'; the scenarios: \((scans + indexed).map(\.id).joined(separator: ", "))")
@@ -133,6 +134,32 @@ struct QueryBenchmarks {
     @inline(never)
     static func profiledDocLite(_ query: Query) throws -> Int {
         try iterate(query)
+    }
+
+    /// The get by ID of the benchmark's table, profiled: `count` random documents
+    /// read through the public API (one property) and R's rows by primary key.
+    private static func profileGet(count: Int, docLite: Database, r: OpaquePointer) throws {
+        let collection = try docLite.defaultCollection()
+        var rng = SplitMix(seed: 7)
+        let ids = (0..<count).map { _ in String(format: "doc-%08d", Int(rng.next() % collection.count)) }
+        let statement = RawStatement(r, "SELECT * FROM hotels WHERE id = ?")
+        defer { statement.finalize() }
+        let found = (docLite: try profiledDocLite(get: ids, from: collection), r: profiledRelational(get: ids, statement))
+        guard found.docLite == count, found.r == count else { throw BenchmarkError("get: found \(found) of \(count)") }
+        print("get: \(count) documents on each side")
+    }
+
+    @inline(never)
+    static func profiledDocLite(get ids: [String], from collection: DocLite.Collection) throws -> Int {
+        try ids.reduce(0) { found, id in found + (try collection.document(id: id)?.string(forKey: "name") != nil ? 1 : 0) }
+    }
+
+    @inline(never)
+    static func profiledRelational(get ids: [String], _ statement: RawStatement) -> Int {
+        ids.reduce(0) { found, id in
+            statement.bind([.text(id)])
+            return found + statement.run()
+        }
     }
 
     /// R's side of a profiled scenario, kept out of line likewise.
