@@ -24,22 +24,13 @@ struct DerivedRows {
             insertDocument: StatementKey(insert("\(live).key = ?1")),
             deleteDocument: StatementKey("DELETE FROM \(table) WHERE \(keyColumn) = (SELECT sequence FROM \(live) WHERE key = ?1)"),
             deleteExpired: StatementKey("DELETE FROM \(table) WHERE \(keyColumn) IN (SELECT sequence FROM \(live) WHERE expiration <= ?1)"),
-            fileTriggers: fileTriggers(insert("\(live).sequence = new.sequence")))
+            fileTriggerNames: fileTriggerNames)
     }
 
-    /// The triggers schema 4 kept in the file to do the same: recognized when
-    /// such a file is opened, then dropped by the upgrade to schema 5.
-    private func fileTriggers(_ changed: String) -> [(name: String, sql: String)] {
-        let live = Schema.liveTable(collection)
-        return [
-            ("\(table)_ins", "CREATE TRIGGER \(table)_ins AFTER INSERT ON \(live) BEGIN \(changed) END"),
-            ("\(table)_upd", """
-                CREATE TRIGGER \(table)_upd AFTER UPDATE OF sequence, body ON \(live) BEGIN
-                    DELETE FROM \(table) WHERE \(keyColumn) = old.sequence; \(changed) END
-                """),
-            ("\(table)_del", "CREATE TRIGGER \(table)_del AFTER DELETE ON \(live) BEGIN DELETE FROM \(table) WHERE \(keyColumn) = old.sequence; END"),
-        ]
-    }
+    /// The names of the triggers that kept the table before schema 5: a file of
+    /// an older schema may hold them, and its upgrade drops them (never run:
+    /// triggers are off on DocLite's connections).
+    var fileTriggerNames: [String] { ["ins", "upd", "del"].map { "\(table)_\($0)" } }
 
     /// Drops the table (with its indexes).
     var drop: [String] { ["DROP TABLE IF EXISTS \(table)"] }
@@ -55,6 +46,6 @@ struct DerivedRowStatements {
     let deleteDocument: StatementKey
     /// Removes the rows of the live documents expiring by `?1` (before they are purged).
     let deleteExpired: StatementKey
-    /// Schema 4's triggers (``DerivedRows``).
-    let fileTriggers: [(name: String, sql: String)]
+    /// The triggers older schemas kept instead (``DerivedRows/fileTriggerNames``).
+    let fileTriggerNames: [String]
 }

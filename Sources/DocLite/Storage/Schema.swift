@@ -51,10 +51,10 @@ enum Schema {
 
     /// Brings a verified file of schema `version` (``SchemaVerifier``) up to date.
     static func upgrade(from version: Int64, _ file: SchemaVerifier.Verified) -> [String] {
-        (version < 2 ? [createIndexesTable] : [])
+        (version < 5 ? file.triggers.map { "DROP TRIGGER IF EXISTS main.\(SQLLiteral.identifier($0))" } : [])
+            + (version < 2 ? [createIndexesTable] : [])
             + (version < 3 ? file.collectionIDs.map { "ALTER TABLE \(deletedTable($0)) ADD COLUMN body BLOB" } : [])
             + (version < 4 ? [createBlobsTable] : [])
-            + (version < 5 ? file.triggers.map { "DROP TRIGGER main.\(SQLLiteral.identifier($0))" } : [])
             + ["PRAGMA user_version = \(Self.version)"]
     }
 
