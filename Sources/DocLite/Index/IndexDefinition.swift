@@ -83,8 +83,8 @@ struct IndexDefinition {
         return JSONValue.dictionary(definition).json
     }
 
-    /// Reads a recorded definition of type `type`; nil unless it is one DocLite
-    /// writes (parsed as any query is, then written back to the same text).
+    /// Reads a recorded definition of type `type` (its expressions parsed as any
+    /// query is); nil unless it has the members DocLite writes for that type.
     init?(json text: String, type: String) {
         guard case .dictionary(let members)? = try? JSONValue(json: text),
               case .array(let items)? = members["expressions"],
@@ -114,7 +114,6 @@ struct IndexDefinition {
         let condition = members["where"].flatMap { try? JSONQueryParser.expression($0, at: "where") }
         guard (condition == nil) == (members["where"] == nil) else { return nil }
         self.init(kind: kind, expressions: expressions, condition: condition)
-        guard json == text else { return nil }
     }
 }
 
