@@ -125,18 +125,18 @@ extension Collection {
             return found
         }
         guard expressions.contains(where: callsPrediction) || condition.map(callsPrediction) == true else { return nil }
+        let unsupported = DocLiteError(.unsupported, "a value index on PREDICTION() takes items PREDICTION(model, input, path) of one "
+                                       + "model and input, without a where clause (it is kept as a predictive index; see docs/security.md)")
+        guard condition == nil else { throw unsupported }
         var call: (model: String, input: QueryExpression)?
         var paths: [String] = []
         for expression in expressions {
             // PREDICTION(model, input, path), or PREDICTION(model, input).path as SQL++ reads it.
             var (function, path): (QueryExpression, String?) = (expression, nil)
             if case .nested(let base, let components) = expression { (function, path) = (base, PropertyPath.format(components[...])) }
-            guard condition == nil, case .function(let name, var arguments) = function, name.lowercased() == "prediction",
+            guard case .function(let name, var arguments) = function, name.lowercased() == "prediction",
                   arguments.count == (path == nil ? 3 : 2), case .literal(.string(let model)) = arguments[0],
-                  call == nil || (call!.model == model && call!.input == arguments[1]) else {
-                throw DocLiteError(.unsupported, "a value index on PREDICTION() takes items PREDICTION(model, input, path) of one "
-                                    + "model and input, without a where clause (it is kept as a predictive index; see docs/security.md)")
-            }
+                  call == nil || (call?.model == model && call?.input == arguments[1]) else { throw unsupported }
             if path == nil {
                 switch arguments.removeLast() {
                 case .property(let components): path = PropertyPath.format(components[...])
@@ -144,10 +144,11 @@ extension Collection {
                 default: throw DocLiteError(.invalidQuery, "PREDICTION() takes a property path there (\".label\" or a property)")
                 }
             }
-            paths.append(path!)
+            paths.append(path ?? "")
             call = (model, arguments[1])
         }
-        return (.predictive(model: call!.model, properties: paths), call!.input)
+        guard let call else { throw unsupported }   // (a where clause alone calls it)
+        return (.predictive(model: call.model, properties: paths), call.input)
     }
 
     private static func expressions(_ texts: [String], _ language: IndexExpressionLanguage) throws -> [QueryExpression] {

@@ -54,12 +54,6 @@ struct IndexDefinition {
     let expressions: [QueryExpression]
     let condition: QueryExpression?
 
-    init(kind: IndexKind, expressions: [QueryExpression], condition: QueryExpression?) {
-        self.kind = kind
-        self.expressions = expressions
-        self.condition = condition
-    }
-
     /// The recorded JSON. (A value index's has no "type", as before full-text
     /// indexes: stored ones still compare equal.)
     var json: String {
@@ -82,7 +76,9 @@ struct IndexDefinition {
         }
         return JSONValue.dictionary(definition).json
     }
+}
 
+extension IndexDefinition {
     /// Reads a recorded definition of type `type` (its expressions parsed as any
     /// query is); nil unless it has the members DocLite writes for that type.
     init?(json text: String, type: String) {

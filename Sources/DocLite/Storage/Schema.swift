@@ -81,16 +81,20 @@ enum Schema {
                 expiration INTEGER)
             """,
             "CREATE INDEX \(live)_expiration ON \(live) (expiration) WHERE expiration IS NOT NULL",
-            """
-            CREATE TABLE \(deleted) (
-                sequence INTEGER PRIMARY KEY,
-                key TEXT NOT NULL UNIQUE,
-                revid BLOB NOT NULL,
-                expiration INTEGER,
-                body BLOB)
-            """,
+            createDeletedTable(id),
             "CREATE INDEX \(deleted)_expiration ON \(deleted) (expiration) WHERE expiration IS NOT NULL",
         ]
+    }
+
+    /// The tombstone table of collection `id`; schemas before 3 wrote it without `body`.
+    static func createDeletedTable(_ id: Int64, withBody: Bool = true) -> String {
+        """
+        CREATE TABLE \(deletedTable(id)) (
+            sequence INTEGER PRIMARY KEY,
+            key TEXT NOT NULL UNIQUE,
+            revid BLOB NOT NULL,
+            expiration INTEGER\(withBody ? ",\n    body BLOB" : ""))
+        """
     }
 
     static func dropCollectionTables(id: Int64) -> [String] {
