@@ -169,6 +169,12 @@ enum {
     kCBLErrorBadDocID = 29             /**< A document ID breaks the rules (1-240 bytes, no control characters, no leading '_'). */
 };
 
+/** The code in kCBLSQLiteDomain that DocLite itself gives (any other is SQLite's own result code). */
+enum {
+    kCBLSQLiteErrorInterrupted = 9 /**< SQLITE_INTERRUPT: CBLQuery_Interrupt, CBLResultSet_Interrupt or a
+                                        progress callback stopped the query. */
+};
+
 /** Error codes in kCBLFleeceDomain. */
 enum {
     kCBLFleeceErrorJSON = 5 /**< Malformed JSON, invalid UTF-8 in it, or a body that is not an object. */
@@ -542,6 +548,27 @@ bool CBLQuery_SetParameters(CBLQuery* query, const char* json, CBLError* outErro
 
 /** Runs the query with its current parameters. Returns +1. */
 CBLResultSet* CBLQuery_Execute(CBLQuery* query, CBLError* outError);
+
+/** Stops every run of `query` in progress, from any thread (sqlite3_interrupt for one
+    query): the CBLQuery_Execute or CBLResultSet_Next working on it now returns
+    NULL/false with kCBLSQLiteDomain / kCBLSQLiteErrorInterrupted, and so does every later
+    CBLResultSet_Next of those runs. Runs started afterwards are not affected. A bad
+    handle is ignored. */
+void CBLQuery_Interrupt(CBLQuery* query);
+
+/** Stops one run, from any thread, as CBLQuery_Interrupt stops all of them. */
+void CBLResultSet_Interrupt(CBLResultSet* rs);
+
+/** A progress callback (CBLQuery_SetProgressHandler): false stops the run. */
+typedef bool (*CBLQueryProgressCallback)(void* context);
+
+/** Calls `callback(context)` every `steps` SQLite virtual-machine steps (at least 1)
+    while a run of `query` works, on the thread running it (sqlite3_progress_handler);
+    when it returns false the run stops as CBLQuery_Interrupt stops it. Applies to runs
+    started later; a NULL callback removes it. `context` must stay valid while the
+    callback is set. Without one, a run checks for an interrupt every 1,000 steps. */
+bool CBLQuery_SetProgressHandler(CBLQuery* query, unsigned steps, CBLQueryProgressCallback callback, void* context,
+                                 CBLError* outError);
 
 /** The SQL, SQLite's query plan, the JSON query and its SQL++ text, separated by blank lines; owned. */
 char* CBLQuery_Explain(const CBLQuery* query, CBLError* outError);

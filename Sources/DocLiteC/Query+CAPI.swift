@@ -122,6 +122,39 @@ public func CBLQuery_Execute(_ handle: OpaquePointer?, _ outError: UnsafeMutable
 }
 
 @c @implementation
+public func CBLQuery_Interrupt(_ handle: OpaquePointer?) {
+    (try? query(handle))?.interrupt()
+}
+
+@c @implementation
+public func CBLResultSet_Interrupt(_ handle: OpaquePointer?) {
+    (try? resultSet(handle))?.results.interrupt()
+}
+
+/// A C progress callback and its context, called from the thread running the query.
+private struct ProgressCallback: @unchecked Sendable {
+    let callback: CBLQueryProgressCallback
+    let context: UnsafeMutableRawPointer?
+
+    func call() -> Bool { callback(context) }
+}
+
+@c @implementation
+public func CBLQuery_SetProgressHandler(_ handle: OpaquePointer?, _ steps: UInt32, _ callback: CBLQueryProgressCallback?,
+                                       _ context: UnsafeMutableRawPointer?, _ outError: UnsafeMutablePointer<CBLError>?) -> Bool {
+    bridge(outError, failure: false) {
+        let query = try query(handle)
+        var handler: QueryProgressHandler?
+        if let callback {
+            let progress = ProgressCallback(callback: callback, context: context)
+            handler = { progress.call() }
+        }
+        query.setProgressHandler(steps: Int(steps), handler)
+        return true
+    }
+}
+
+@c @implementation
 public func CBLQuery_Explain(_ handle: OpaquePointer?, _ outError: UnsafeMutablePointer<CBLError>?) -> UnsafeMutablePointer<CChar>? {
     bridge(outError, failure: nil) { ownedString(try query(handle).explain()) }
 }

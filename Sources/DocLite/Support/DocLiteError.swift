@@ -1,3 +1,5 @@
+import CSQLite
+
 /// An error raised by DocLite, carrying Couchbase Lite's error domain and code
 /// and a message a user can act on.
 public struct DocLiteError: Error, Equatable, CustomStringConvertible, Sendable {
@@ -58,6 +60,11 @@ public struct DocLiteError: Error, Equatable, CustomStringConvertible, Sendable 
 
     /// The message.
     public var description: String { message }
+
+    /// Whether this is the error of a query run that was interrupted
+    /// (``Query/interrupt()``, a progress handler, a cancelled task): the SQLite
+    /// domain's `SQLITE_INTERRUPT`.
+    public var isInterruption: Bool { domain == .sqlite && code == SQLITE_INTERRUPT }
 
     /// Whether this is the DocLite-domain error `code`.
     public func `is`(_ code: Code) -> Bool { domain == .docLite && self.code == code.rawValue }

@@ -13,6 +13,14 @@ public final class Query: CustomStringConvertible, @unchecked Sendable {
     private var storedParameters: Parameters?
     /// The query's live query while it has listeners (it holds the query too).
     private var live: LiveQuery?
+    /// The handler each run calls as it works (``setProgressHandler(steps:_:)``).
+    private var progress: (steps: Int32, handler: QueryProgressHandler)?
+    /// The runs whose result sets are alive, for ``interrupt()``.
+    private var runs: [WeakRun] = []
+
+    private struct WeakRun {
+        weak var run: QueryRun?
+    }
 
     init(database: Database, statement: SelectStatement) throws {
         self.database = database
@@ -94,6 +102,57 @@ public final class Query: CustomStringConvertible, @unchecked Sendable {
     /// Runs the query. Rows are read as the result set is iterated, from the
     /// database as it is now (see ``ResultSet``).
     public func execute() throws -> ResultSet {
+        try execute(run: startRun())
+    }
+
+    /// Runs the query and reads every row before it returns (as Couchbase
+    /// Lite's `execute()` does), so that cancelling the task stops all of the
+    /// query's work: it then throws `CancellationError`.
+    public func execute() async throws -> ResultSet {
+        let run = startRun()
+        return try await withTaskCancellationHandler {
+            try Task.checkCancellation()
+            do {
+                let results = try execute(run: run)
+                try results.readAll()
+                return results
+            } catch let error as DocLiteError where error.isInterruption && Task.isCancelled {
+                throw CancellationError()
+            }
+        } onCancel: {
+            run.interrupt()
+        }
+    }
+
+    /// Stops every run of the query in progress, from any thread: SQLite's
+    /// work on the row each is reading ends, and each result set ends with the
+    /// SQLite domain's `SQLITE_INTERRUPT` (``DocLiteError/isInterruption``).
+    /// Runs started later are not affected.
+    public func interrupt() {
+        lock.withLock { runs.compactMap(\.run) }.forEach { $0.interrupt() }
+    }
+
+    /// Calls `handler` every `steps` of SQLite's virtual-machine steps while a
+    /// run of the query works (from the thread reading its rows); when it
+    /// returns false the run stops as ``interrupt()`` stops it. Applies to runs
+    /// started later; nil removes it. Without one, a run checks for an
+    /// interrupt every 1,000 steps.
+    public func setProgressHandler(steps: Int = 1000, _ handler: QueryProgressHandler?) {
+        let steps = Int32(clamping: max(steps, 1))
+        lock.withLock { progress = handler.map { (steps, $0) } }
+    }
+
+    /// A new run, recorded for ``interrupt()`` while its result set lives.
+    private func startRun() -> QueryRun {
+        lock.withLock {
+            let run = QueryRun(progress: progress)
+            runs.removeAll { $0.run == nil }
+            runs.append(WeakRun(run: run))
+            return run
+        }
+    }
+
+    private func execute(run: QueryRun) throws -> ResultSet {
         let values = try lock.withLock { try storedParameters?.snapshot() ?? [:] }
         return try database.lock.withLock {
             try database.syncBeforeQuery()   // sees other connections' keys, collections and indexes
@@ -116,7 +175,8 @@ public final class Query: CustomStringConvertible, @unchecked Sendable {
                 throw error
             }
             bind(values, to: statement)
-            return try ResultSet(database: database, reader: reader, statement: statement, key: query.key, columns: columns)
+            return try ResultSet(database: database, reader: reader, statement: statement, key: query.key, columns: columns,
+                                 run: run)
         }
     }
 

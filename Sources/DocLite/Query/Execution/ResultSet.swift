@@ -16,6 +16,8 @@ public final class ResultSet: Sequence, IteratorProtocol, @unchecked Sendable {
     private var current: CurrentRow = .none
     /// The error that ended iteration early, if any.
     public private(set) var error: DocLiteError?
+    /// What lets another thread stop the run (``interrupt()``).
+    private let run: QueryRun
 
     private enum CurrentRow {
         /// No row: before the first, or after the last.
@@ -31,10 +33,13 @@ public final class ResultSet: Sequence, IteratorProtocol, @unchecked Sendable {
     /// Steps to the first row, or inside a batch reads every row; called with
     /// the database lock held. On failure the statement is given back and the
     /// reader returned.
-    init(database: Database, reader: QueryReader, statement: Statement, key: StatementKey, columns: ResultColumns) throws {
+    init(database: Database, reader: QueryReader, statement: Statement, key: StatementKey, columns: ResultColumns,
+         run: QueryRun) throws {
         self.database = database
         self.source = (reader, statement, key)
         self.columns = columns
+        self.run = run
+        run.attach(to: reader.connection)
         do {
             if reader.isSnapshot {
                 if try step() { current = .ahead }
@@ -52,6 +57,7 @@ public final class ResultSet: Sequence, IteratorProtocol, @unchecked Sendable {
     init(database: Database, rows: [Result], columns: ResultColumns) {
         self.database = database
         self.columns = columns
+        run = QueryRun(progress: nil)
         pending = rows.reversed()
     }
 
@@ -70,6 +76,25 @@ public final class ResultSet: Sequence, IteratorProtocol, @unchecked Sendable {
     /// The remaining rows.
     public func allResults() -> [Result] {
         Array(self)
+    }
+
+    /// Stops the run from any thread: SQLite's work on the row being read ends,
+    /// and iteration ends with ``error`` set to the SQLite domain's
+    /// `SQLITE_INTERRUPT`. Rows already read stay readable.
+    public func interrupt() {
+        run.interrupt()
+    }
+
+    /// Reads every remaining row now (the async ``Query/execute()``); throws what ended them early.
+    func readAll() throws {
+        try database.lock.withLock {
+            guard source != nil else { return }
+            var rows: [Result] = []
+            while move(), let row = row() { rows.append(row) }
+            current = .none
+            if let error { throw error }
+            pending = rows.reversed()
+        }
     }
 
     // MARK: The current row, read in place (the C API's getters)
@@ -152,11 +177,12 @@ public final class ResultSet: Sequence, IteratorProtocol, @unchecked Sendable {
         guard database.connection != nil else {
             throw DocLiteError(.notOpen, "the database was closed while its query results were being read")
         }
+        if run.isInterrupted { throw QueryRun.interruptedError }
         let hasRow: Bool
         do {
             hasRow = try statement.step()
         } catch {
-            throw QueryFailure.error(error)
+            throw run.isInterrupted ? QueryRun.interruptedError : QueryFailure.error(error)
         }
         if !hasRow { finish() }
         return hasRow
@@ -173,6 +199,7 @@ public final class ResultSet: Sequence, IteratorProtocol, @unchecked Sendable {
     private func finish() {
         guard let (reader, statement, key) = source else { return }
         source = nil
+        run.detach(from: reader.connection)
         reader.giveBack(statement, key: key)
         database.returnReader(reader)
     }
