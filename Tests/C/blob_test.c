@@ -55,6 +55,7 @@ static char* classify(void* context, const char* inputJSON) {
 }
 
 static void save_photo(CBLDatabase* db, CBLCollection* docs, const char* id, const char* image) {
+    (void)db;
     CBLError err;
     CBLBlob* photo = CBLBlob_CreateWithData("image/jpeg", image, strlen(image), &err);
     CBLDocument* doc = CBLDocument_CreateWithID(id, &err);
@@ -62,7 +63,6 @@ static void save_photo(CBLDatabase* db, CBLCollection* docs, const char* id, con
     CHECK_OK(CBLCollection_SaveDocument(docs, doc, &err), err);
     CBL_Release(doc);
     CBL_Release(photo);
-    (void)db;
 }
 
 static void test_guide_predictive_query(CBLDatabase* db, CBLCollection* docs) {
@@ -85,6 +85,47 @@ static void test_guide_predictive_query(CBLDatabase* db, CBLCollection* docs) {
     CHECK(classifier.calls >= 3);
     CBL_Release(query);
     CBL_UnregisterPredictiveModel("ImageClassifier");
+}
+
+/* Issue 36: a document's JSON, holding a blob of `docs`' database, saved into another
+   database failed to bring the content along, without a word. Now that save is an
+   error; with the blob set by CBLDocument_SetBlob, the content is copied. */
+static void test_copy_into_another_database(CBLCollection* docs) {
+    CBLError err;
+    CBLDatabase* other = open_database(test_directory("blob-copy"), "other");
+    CBLCollection* target = CBLDatabase_DefaultCollection(other, &err);
+    CHECK_OK(target != NULL, err);
+    const CBLDocument* original = CBLCollection_GetDocument(docs, "d", &err);
+    CHECK_OK(original != NULL, err);
+    char* json = CBLDocument_CreateJSON(original);
+
+    CBLDocument* copy = CBLDocument_CreateWithID("d", &err);
+    CHECK_OK(CBLDocument_SetJSON(copy, json, &err), err);
+    err = poisoned_error();
+    CHECK(!CBLCollection_SaveDocument(target, copy, &err));
+    CHECK_ERROR(err, kCBLDomain, kCBLErrorInvalidParameter,
+                "refers to blob sha1-qvTGHdzF6KLavt4PO0gs2a6pQ00=, whose content database 'other' does not store");
+    CHECK(!doc_exists(target, "d"));
+
+    CBLBlob* photo = CBLDocument_GetBlob(original, "photo", &err);
+    CHECK_OK(photo != NULL, err);
+    CHECK_OK(CBLDocument_SetBlob(copy, "photo", photo, &err), err);
+    CHECK_OK(CBLCollection_SaveDocument(target, copy, &err), err);
+    char* metadata = CBLBlob_CreateJSON(photo);
+    CBLBlob* copied = CBLDatabase_GetBlob(other, metadata, &err);
+    CHECK_OK(copied != NULL, err);
+    size_t length = 0;
+    char* content = CBLBlob_Content(copied, &length, &err);
+    CHECK(content && length == 5 && memcmp(content, "hello", 5) == 0);
+    free(content);
+    CBL_FreeString(metadata);
+    CBL_Release(copied);
+    CBL_Release(photo);
+    CBL_Release(copy);
+    CBL_FreeString(json);
+    CBL_Release(original);
+    CBL_Release(target);
+    close_database(other);
 }
 
 int main(void) {
@@ -126,6 +167,7 @@ int main(void) {
     CHECK_NO_ERROR(err);
     CBL_Release(read);
     CBL_Release(stored);
+    test_copy_into_another_database(docs);
 
     /* A query returns the metadata; the database turns it back into the blob. */
     CBLBlob* queried = blob_from_query(db, "SELECT photo FROM _ WHERE META().id = 'd'");

@@ -195,12 +195,43 @@ final class BlobTests: DatabaseTestCase {
         assertThrows(.invalidParameter, containing: "blob") { _ = try db.getBlob(properties: ["digest": "sha1-x"]) }
         assertThrows(.invalidParameter, containing: "blob") { _ = try db.getBlob(properties: ["@type": "blob", "digest": "md5-abc"]) }
         XCTAssertNil(try db.getBlob(properties: Blob(contentType: nil, data: Data("unsaved".utf8)).properties))
-        // A metadata dictionary naming content the database lacks reads as a blob whose content is an error.
-        let doc = try MutableDocument(id: "d", json: #"{"b": {"@type": "blob", "digest": "sha1-2jmj7l5rSw0yVb/vlWAYkK/YBwk=", "length": 0}}"#)
-        try defaultCollection.save(document: doc)
+        // A document may not refer to content the database lacks (issue 36: it was saved, the content lost).
+        let json = #"{"b": {"@type": "blob", "digest": "sha1-2jmj7l5rSw0yVb/vlWAYkK/YBwk=", "length": 0}}"#
+        assertThrows(.invalidParameter, containing: "refers to blob sha1-2jmj7l5rSw0yVb/vlWAYkK/YBwk=, whose content database 'test' does not store") {
+            try defaultCollection.save(document: try MutableDocument(id: "d", json: json))
+        }
+        XCTAssertNil(try defaultCollection.document(id: "d"))
+        // Saved with its content, which then goes missing (a damaged file): reading the content is an error.
+        try db.saveBlob(blob: Blob(contentType: nil, data: Data()))
+        try defaultCollection.save(document: try MutableDocument(id: "d", json: json))
+        rawSQL("DELETE FROM blobs")
         let blob = try XCTUnwrap(try defaultCollection.document(id: "d")?.blob(forKey: "b"))
         assertThrows(.notFound, containing: blob.digest) { _ = try blob.readContent() }
         XCTAssertNil(blob.contentStream)
+    }
+
+    /// Issue 36: a document read from one database and saved into another as
+    /// its properties was saved without its blob's content. Now the save is an
+    /// error; set as a Blob, the content is copied in the save's transaction.
+    func testADocumentCopiedFromAnotherDatabaseKeepsItsBlobsOrFails() throws {
+        let photo = Blob(contentType: "image/png", data: Data("png bytes".utf8))
+        let original = try saved("d", photo)
+        let other = try Database(name: "other", config: DatabaseConfiguration(directory: directory))
+        defer { try? other.close() }
+        let target = try other.defaultCollection()
+
+        assertThrows(.invalidParameter, containing: "refers to blob \(photo.digest), whose content database 'other' does not store") {
+            try target.save(document: try MutableDocument(id: "d", json: original.toJSON()))
+        }
+        XCTAssertNil(try target.document(id: "d"))
+        assertThrows(.invalidParameter, containing: "belongs to collection") { try target.save(document: original.toMutable()) }
+
+        let copy = try MutableDocument(id: "d", json: original.toJSON())
+        copy.setBlob(try XCTUnwrap(original.blob(forKey: "photo")), forKey: "photo")
+        try target.save(document: copy)
+        XCTAssertEqual(try other.getBlob(properties: photo.properties)?.content, Data("png bytes".utf8))
+        // Saving the properties again is fine now that the content is there.
+        try target.save(document: try MutableDocument(id: "d2", json: original.toJSON()))
     }
 
     func testASaveThatLosesAConflictStoresNoBlob() throws {

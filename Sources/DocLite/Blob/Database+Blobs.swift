@@ -96,6 +96,24 @@ extension Database {
         }
     }
 
+    /// Throws when `body`, a document's new revision, refers to a blob whose
+    /// content this database does not store and `newDigests` (the blobs the
+    /// save stores) does not hold: a document copied from another database
+    /// as properties would otherwise lose its blobs' content without a word.
+    func checkBlobsStored(for body: [UInt8], of documentID: String, newDigests: Set<String>,
+                          _ connection: SQLiteConnection) throws {
+        var digests = Set<String>()
+        sharedKeys.lock.withLock {
+            body.withUnsafeBytes {
+                BlobReferences.collect(in: Body($0), keys: sharedKeys, includingAttachments: false, into: &digests)
+            }
+        }
+        for digest in digests.subtracting(newDigests).sorted() where try blobRowID(digest: digest, connection) == nil {
+            throw DocLiteError(.invalidParameter, "document '\(documentID)' refers to blob \(digest), whose content database '\(name)' does not store: "
+                               + "save the blob to this database first (saveBlob), or set the Blob itself in the document")
+        }
+    }
+
     func missingBlob(_ digest: String) -> DocLiteError {
         DocLiteError(.notFound, "blob \(digest) is not stored in database '\(name)'")
     }
@@ -146,16 +164,17 @@ extension Database {
 /// `"@type": "blob"`, at any depth, and every entry of a top-level
 /// `_attachments` dictionary (Couchbase Lite 1.x's form), with a string `digest`.
 enum BlobReferences {
-    /// Adds the digests in `body` to `digests`. The caller holds `keys.lock`.
-    static func collect(in body: Body, keys: SharedKeys, into digests: inout Set<String>) {
-        visit(body, at: 0, keys: keys, isAttachment: false, isRoot: true, into: &digests)
+    /// Adds the digests in `body` to `digests`: its blobs' and, unless
+    /// `includingAttachments` is false, its legacy `_attachments`'. The caller holds `keys.lock`.
+    static func collect(in body: Body, keys: SharedKeys, includingAttachments: Bool = true, into digests: inout Set<String>) {
+        visit(body, at: 0, keys: keys, isAttachment: false, readsAttachments: includingAttachments, into: &digests)
     }
 
-    private static func visit(_ body: Body, at offset: Int, keys: SharedKeys, isAttachment: Bool, isRoot: Bool,
+    private static func visit(_ body: Body, at offset: Int, keys: SharedKeys, isAttachment: Bool, readsAttachments: Bool,
                               into digests: inout Set<String>) {
         switch body.type(at: offset) {
         case .array:
-            body.forEachElement(ofArrayAt: offset) { visit(body, at: $0, keys: keys, isAttachment: false, isRoot: false, into: &digests) }
+            body.forEachElement(ofArrayAt: offset) { visit(body, at: $0, keys: keys, isAttachment: false, readsAttachments: false, into: &digests) }
         case .dictionary:
             var isBlob = isAttachment
             var digest: String?
@@ -165,15 +184,15 @@ enum BlobReferences {
                     if let text = body.string(at: value), String(decoding: text, as: UTF8.self) == Blob.typeValue { isBlob = true }
                 case "digest":
                     if let text = body.string(at: value) { digest = String(decoding: text, as: UTF8.self) }
-                case "_attachments" where isRoot:
+                case "_attachments" where readsAttachments:
                     body.forEachMember(ofDictAt: value, keys: keys) { _, entry in
-                        visit(body, at: entry, keys: keys, isAttachment: true, isRoot: false, into: &digests)
+                        visit(body, at: entry, keys: keys, isAttachment: true, readsAttachments: false, into: &digests)
                     }
                     return
                 default:
                     break
                 }
-                visit(body, at: value, keys: keys, isAttachment: false, isRoot: false, into: &digests)
+                visit(body, at: value, keys: keys, isAttachment: false, readsAttachments: false, into: &digests)
             }
             if isBlob, let digest { digests.insert(digest) }
         default:

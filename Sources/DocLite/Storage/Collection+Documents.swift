@@ -51,6 +51,9 @@ extension Collection {
         return try write { database, connection in
             let keys = database.sharedKeys
             let body = try keys.lock.withLock { try document.content.encoded(with: &database.encoder) }
+            if database.encoder.mayHoldBlobMetadata {
+                try database.checkBlobsStored(for: body, of: document.id, newDigests: Set(blobs.map(\.digest)), connection)
+            }
             try database.persistNewKeys()
             // A new document, where no tombstone can share its ID, is inserted
             // directly: the unique ID column tells whether the ID was taken.

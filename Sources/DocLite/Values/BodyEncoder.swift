@@ -30,6 +30,9 @@ package struct BodyEncoder: JSONSink {
     /// Whether new keys get shared IDs; when false (values built by queries,
     /// outside any transaction) only existing IDs are used.
     let assignsNewKeys: Bool
+    /// Whether a dictionary of the output has the key `@type`, so that it may
+    /// hold a blob's metadata (which a save checks against the blob store).
+    package private(set) var mayHoldBlobMetadata = false
 
     package init(sharedKeys: SharedKeys, assignsNewKeys: Bool = true) {
         self.assignsNewKeys = assignsNewKeys
@@ -45,6 +48,7 @@ package struct BodyEncoder: JSONSink {
         elements.removeAll(keepingCapacity: true)
         keyBytes.removeAll(keepingCapacity: true)
         pendingKey = nil
+        mayHoldBlobMetadata = false
     }
 
     // MARK: Scalars
@@ -124,6 +128,7 @@ package struct BodyEncoder: JSONSink {
 
     /// Sets the key of the next value written into the innermost dict.
     mutating func writeKey(_ utf8: UnsafeBufferPointer<UInt8>) {
+        if utf8.count == 5, utf8.first == UInt8(ascii: "@"), utf8.elementsEqual(Blob.typeKey.utf8) { mayHoldBlobMetadata = true }
         if let id = assignsNewKeys ? sharedKeys.idOrAssign(utf8) : sharedKeys.id(of: utf8) {
             pendingKey = (Int32(id), 0, 0)
         } else {
