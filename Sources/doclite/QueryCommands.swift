@@ -173,7 +173,16 @@ struct TablePrinter {
         switch value {
         case let object as DictionaryObject: return object.toJSON()
         case let array as ArrayObject: return array.toJSON()
+        case let number as Double: return text(number)
         default: return "\(value)"
         }
+    }
+
+    /// A double as the sqlite3 shell prints it (`%!.15g`): 15 significant
+    /// digits, so that an average of 6.6 reads 6.6, not 6.6000000000000005,
+    /// and a decimal point kept on a whole number (2.0).
+    static func text(_ number: Double) -> String {
+        let text = String(format: "%.15g", number)
+        return number.isFinite && !text.contains(where: { $0 == "." || $0 == "e" }) ? text + ".0" : text
     }
 }

@@ -52,4 +52,12 @@ found=$("$tool" find "$work/beers" --where "type == 'beer' AND brewery_id BEGINS
 if "$tool" find "$work/beers" --where "type == 'beer' AND name BEGINSWITH \$P" 2>"$work/err"; then fail "a missing variable succeeded"; fi
 grep -q 'the variable \$P has no value' "$work/err" || fail "missing variable message: $(cat "$work/err")"
 "$tool" find "$work/beers" --where "abv > 5" --explain | grep -q 'ValueIndexConfiguration\|USING INDEX' || fail "find --explain"
+# Doubles: the table as the sqlite3 shell prints them (15 significant digits), JSON exact.
+printf '{"_id": "a", "v": 1.1}\n{"_id": "b", "v": 2.2}\n{"_id": "c", "v": 3.3}\n' > "$work/sums.jsonl"
+"$tool" import "$work/sums" "$work/sums.jsonl" >/dev/null
+table=$("$tool" query "$work/sums" --format table "SELECT SUM(v) AS s, 0.1 + 0.2 AS t, AVG(v) * 2 AS w FROM _" | tail -n 1)
+[ "$(echo $table)" = "6.6 0.3 4.4" ] || fail "table doubles: $table"
+[ "$("$tool" query "$work/sums" --format table "SELECT 4.0 / 2 AS two FROM _ LIMIT 1" | tail -n 1 | tr -d ' ')" = "2.0" ] \
+  || fail "a whole double in the table"
+[ "$("$tool" query "$work/sums" "SELECT 0.1 + 0.2 AS t FROM _ LIMIT 1")" = '{"t":0.30000000000000004}' ] || fail "JSON doubles"
 echo "tool_test: passed"
