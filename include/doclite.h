@@ -39,7 +39,10 @@
  *     error into every part made of it, and CBLQueryBuilder_Create (or _Build) fails with it.
  *     So a fault deep inside a WHERE can never become a query that runs unfiltered.
  *   Strings in: NUL-terminated UTF-8; NULL only where a parameter is marked
- *     optional. Strings out: `const char*` results are borrowed and their
+ *     optional. The first NUL ends the string, so text that may hold U+0000 (a
+ *     Python or Rust string) must be refused by the caller, as the Python and
+ *     Rust bindings do: never truncated. U+0000 inside JSON text is written
+ *     \u0000 and is kept. Strings out: `const char*` results are borrowed and their
  *     comment says until when they are valid; `char*` results are owned and
  *     freed with CBL_FreeString. Lists come back as an owned JSON array.
  *   NULL, released and foreign handles are detected (every live handle is in

@@ -15,7 +15,7 @@ from ._blob import Blob, BlobReadStream
 from ._database import Collection, Database, Document, MaintenanceType, open
 from ._errors import (BadDocumentIDError, BusyError, ConflictError, CorruptDataError, DocLiteError, InvalidJSONError,
                       InvalidParameterError, InvalidQueryError, InvalidQueryParameterError, NotFoundError,
-                      NotOpenError, UnsupportedError)
+                      NotOpenError, QueryInterruptedError, UnsupportedError)
 from ._ffi import borrowed_text as _borrowed_text, lib as _lib
 from ._listeners import CollectionChange, ListenerToken, QueryChange, listener_error
 from ._predicate import PredicateQueryBuilder
@@ -31,6 +31,7 @@ __all__ = [
     "Collation", "PredicateQueryBuilder", "ListenerToken", "CollectionChange", "QueryChange", "listener_error",
     "DocLiteError", "NotOpenError", "NotFoundError", "ConflictError", "InvalidParameterError", "BadDocumentIDError",
     "InvalidQueryError", "InvalidQueryParameterError", "InvalidJSONError", "BusyError", "CorruptDataError", "UnsupportedError",
+    "QueryInterruptedError",
 ]
 
 

@@ -37,7 +37,7 @@ class Blob:
             raise TypeError("a blob holds bytes, not str (encode the text first)")
         source = ffi.from_buffer(data)   # (a bytes-like object: bytes, bytearray, memoryview, array…)
         error = new_error()
-        pointer = lib.CBLBlob_CreateWithData(text(content_type), source, len(source), error)
+        pointer = lib.CBLBlob_CreateWithData(text(content_type, "the content type", optional=True), source, len(source), error)
         if pointer == ffi.NULL:
             raise error_from(error)
         self._handle = Handle(pointer)
@@ -56,6 +56,7 @@ class Blob:
         Database: C's CBLBlobWriter_Create takes one), so that content of any size is
         never held in memory. `readable` is not closed. The content is stored in the
         database when a document holding the blob is saved, or by Database.save_blob."""
+        content_type_text = text(content_type, "the content type", optional=True)   # (checked before anything is staged)
         error = new_error()
         writer = lib.CBLBlobWriter_Create(database._pointer(), error)
         if writer == ffi.NULL:
@@ -83,7 +84,7 @@ class Blob:
         except BaseException:
             lib.CBLBlobWriter_Close(writer)   # (deletes what was staged)
             raise
-        pointer = lib.CBLBlob_CreateWithStream(text(content_type), writer, error)   # consumes the writer
+        pointer = lib.CBLBlob_CreateWithStream(content_type_text, writer, error)   # consumes the writer
         if pointer == ffi.NULL:
             raise error_from(error)
         return cls._adopt(pointer)

@@ -336,7 +336,7 @@ class BuiltQuery:
         """The compiled Query."""
         if self._database is None:
             raise ValueError("a query needs a data source: call from_(DataSource.collection(…))")
-        return Query(self._database, self.json, "json")
+        return Query(self._database, self._clauses, "json")   # (its JSON checked: see Query)
 
     def execute(self, parameters=None): return self.query().execute(parameters)
     def explain(self): return self.query().explain()

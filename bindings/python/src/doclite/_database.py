@@ -7,8 +7,9 @@ import json
 import os
 
 from ._blob import Blob, json_default
-from ._errors import InvalidParameterError, NotFoundError, NotOpenError, error_from, new_error, owned_result
-from ._ffi import Handle, borrowed_text, c_string, ffi, lib, owned_text, text
+from ._errors import (BadDocumentIDError, InvalidParameterError, NotFoundError, NotOpenError, error_from, new_error,
+                      owned_result)
+from ._ffi import Handle, borrowed_text, c_string, ffi, json_text, lib, owned_text, text
 from ._listeners import CollectionChange, ListenerToken, add_collection_listener, add_document_listener
 from ._query import Query, ResultSet
 
@@ -93,14 +94,38 @@ class Collection:
         """`scope.name`."""
         return f"{self.scope_name}.{self.name}"
 
-    def __len__(self):
-        return lib.CBLCollection_Count(self._handle.pointer)
+    def _pointer(self):
+        """The collection's handle for a call; NotOpenError once its database is closed
+        (the library would answer some calls, such as the count, with an empty result)."""
+        if self.database._handle is None:
+            raise NotOpenError(f"the collection '{self.full_name}' is not open: its database '{self.database.name}' "
+                               f"is closed", 1, 6)
+        return self._handle.pointer
+
+    def __len__(self) -> int:
+        """The number of documents (deleted ones not counted)."""
+        return lib.CBLCollection_Count(self._pointer())
+
+    def __iter__(self) -> Iterator[str]:
+        """The IDs of the documents, in ID order (as iterating a dict gives its keys), read
+        from the library a block at a time as they are iterated: a document saved or
+        deleted meanwhile may be seen or not. `ids()` reads them all at once."""
+        self._pointer()
+        query = Query(self.database, f"SELECT META().id FROM {_sqlpp_name(self.scope_name)}.{_sqlpp_name(self.name)} "
+                                     f"ORDER BY META().id")
+        return (row[0] for row in query.execute())
+
+    def ids(self) -> List[str]:
+        """The IDs of the documents, in ID order: a list read at once (`keys()` is the same)."""
+        return list(self)
+
+    keys = ids
 
     @contextlib.contextmanager
     def _document(self, id):
         """The document handle of `id` (NULL when there is none) for the block, released after it."""
         error = new_error()
-        document = lib.CBLCollection_GetDocument(self._handle.pointer, text(id), error)
+        document = lib.CBLCollection_GetDocument(self._pointer(), text(id, "the document ID"), error)
         if document == ffi.NULL and error.code:
             raise error_from(error)
         try:
@@ -109,7 +134,8 @@ class Collection:
             lib.CBL_Release(document)
 
     def get(self, id: str) -> Optional[Document]:
-        """The document `id`, or None when there is none."""
+        """The document `id`, or None when there is none. An ID that is not a str raises
+        TypeError; one holding U+0000 or a lone surrogate, ValueError."""
         with self._document(id) as document:
             if document == ffi.NULL:
                 return None
@@ -117,32 +143,38 @@ class Collection:
                             _collection=self)
 
     def __getitem__(self, id: str) -> Document:
+        """The document `id`; NotFoundError (a KeyError) when there is none."""
         document = self.get(id)
         if document is None:
             raise NotFoundError(f"no document '{id}' in {self.full_name}", 1, 7)
         return document
 
-    def __contains__(self, id):
+    def __contains__(self, id: str) -> bool:
+        """Whether there is a document `id` (an ID that is not a str raises TypeError)."""
         return self.get(id) is not None
 
     def save(self, document: Union[Document, Mapping[str, Any]], id: Optional[str] = None) -> Document:
         """Saves a Document, or a dict of properties (under `id`, or a new ID);
         returns the saved Document. A Blob anywhere in the properties is saved as its
-        metadata dict, and its content stored in the same transaction."""
+        metadata dict, and its content stored in the same transaction. A Document whose
+        `id` is None gets a new ID. Properties the library cannot keep exactly raise
+        before anything is saved: NaN or an infinity (ValueError), an integer outside
+        [-2**63, 2**64-1] (OverflowError), a lone surrogate (UnicodeEncodeError)."""
         if isinstance(document, Document):
             id, properties = document.id, document.properties
         else:
             properties = document
+        collection = self._pointer()
         blobs = []
-        body = json.dumps(properties, ensure_ascii=False, allow_nan=False, default=json_default(blobs))
+        body = _body(properties, "the document body", json_default(blobs))
         error = new_error()
-        handle = lib.CBLDocument_CreateWithID(text(id), error) if id is not None else lib.CBLDocument_Create()
+        handle = lib.CBLDocument_CreateWithID(text(id, "the document ID"), error) if id is not None else lib.CBLDocument_Create()
         if handle == ffi.NULL:
             raise error_from(error)
         try:
             with self.database._storing(blobs):
-                if not lib.CBLDocument_SetJSON(handle, body.encode("utf-8"), error) or \
-                        not lib.CBLCollection_SaveDocument(self._handle.pointer, handle, error):
+                if not lib.CBLDocument_SetJSON(handle, body, error) or \
+                        not lib.CBLCollection_SaveDocument(collection, handle, error):
                     raise error_from(error)
             saved = Document(borrowed_text(lib.CBLDocument_ID(handle)), properties, _collection=self)
         finally:
@@ -153,6 +185,9 @@ class Collection:
         return saved
 
     def __setitem__(self, id: str, properties: Mapping[str, Any]) -> None:
+        """Saves `properties` as the document `id`, which must be a str (`save` without
+        an ID makes a new one): `collection[None] = …` raises TypeError."""
+        text(id, "the document ID")
         self.save(properties, id=id)
 
     def save_many(self, documents: Union[Mapping[str, Mapping[str, Any]], Iterable[Union[Document, Tuple[str, Mapping[str, Any]]]]],
@@ -160,17 +195,22 @@ class Collection:
         """Saves many documents, `chunk` per call into the library (each call one
         transaction): a mapping of ID to properties, or an iterable of (ID,
         properties) pairs or Documents. An error names the document. Blobs in the
-        properties are stored as `save` stores them, in their chunk's transaction."""
+        properties are stored as `save` stores them, in their chunk's transaction.
+        Every ID is a str (TypeError otherwise); IDs and properties are checked as
+        `save` checks them, a chunk's before any of it is saved."""
         if hasattr(documents, "items"):
             documents = documents.items()
+        self._pointer()
         ids, bodies, blobs = [], [], []
         encode = json_default(blobs)
         for item in documents:
             id, properties = (item.id, item.properties) if isinstance(item, Document) else item
-            if not isinstance(id, str):
-                raise TypeError(f"a document ID must be a string, got {type(id).__name__}")
-            ids.append(id)
-            bodies.append(json.dumps(properties, ensure_ascii=False, allow_nan=False, default=encode))   # (never a raw newline)
+            line = text(id, "a document ID")
+            if not line or b"\n" in line:   # (the library reads one ID per line: these would shift the IDs)
+                raise BadDocumentIDError(f"invalid document ID {id!r}: an ID is not empty and holds no control "
+                                         f"characters", 1, 29)
+            ids.append(line)
+            bodies.append(_body(properties, f"the body of document {id!r}", encode))   # (never a raw newline)
             if len(ids) == chunk:
                 self._save_lines(ids, bodies, blobs)
                 ids, bodies = [], []
@@ -179,10 +219,10 @@ class Collection:
             self._save_lines(ids, bodies, blobs)
 
     def _save_lines(self, ids, bodies, blobs=()):
+        """Saves the documents of UTF-8 `ids` and `bodies` (lists of bytes) in one call."""
         error = new_error()
         with self.database._storing(blobs):
-            if not lib.CBLCollection_SaveDocumentsJSON(self._handle.pointer, "\n".join(ids).encode("utf-8"),
-                                                       "\n".join(bodies).encode("utf-8"), error):
+            if not lib.CBLCollection_SaveDocumentsJSON(self._pointer(), b"\n".join(ids), b"\n".join(bodies), error):
                 raise error_from(error)
 
     def delete(self, id: str) -> None:
@@ -191,22 +231,26 @@ class Collection:
             if document == ffi.NULL:
                 raise NotFoundError(f"no document '{id}' in {self.full_name}", 1, 7)
             error = new_error()
-            if not lib.CBLCollection_DeleteDocument(self._handle.pointer, document, error):
+            if not lib.CBLCollection_DeleteDocument(self._pointer(), document, error):
                 raise error_from(error)
 
-    def __delitem__(self, id):
+    def __delitem__(self, id: str) -> None:
+        """Deletes the document `id`, as `delete`."""
         self.delete(id)
 
     def set_expiration(self, id: str, milliseconds: Optional[int]) -> None:
         """Purges document `id` at `milliseconds` since 1970 (None or 0: never)."""
         error = new_error()
-        if not lib.CBLCollection_SetDocumentExpiration(self._handle.pointer, text(id), milliseconds or 0, error):
+        if not lib.CBLCollection_SetDocumentExpiration(self._pointer(), text(id, "the document ID"), milliseconds or 0,
+                                                       error):
             raise error_from(error)
 
     def purge(self, id: str) -> None:
-        """Removes document `id` without a trace."""
+        """Removes document `id` without a trace; NotFoundError when there is none (as `delete`)."""
         error = new_error()
-        if not lib.CBLCollection_PurgeDocumentByID(self._handle.pointer, text(id), error):
+        if not lib.CBLCollection_PurgeDocumentByID(self._pointer(), text(id, "the document ID"), error):
+            if not error.code:   # (no such document: false with code 0, as in couchbase-lite-C)
+                raise NotFoundError(f"no document '{id}' in {self.full_name}", 1, 7)
             raise error_from(error)
 
     def add_change_listener(self, listener: Callable[[CollectionChange], None]) -> ListenerToken:
@@ -222,7 +266,7 @@ class Collection:
         """A value index on SQL++ expressions (`"type, lower(name)"` or a list of them)."""
         config, keep = self._index_configuration("CBLValueIndexConfiguration*", expressions, where, "sqlpp")
         error = new_error()
-        if not lib.CBLCollection_CreateValueIndex(self._handle.pointer, text(name), config[0], error):
+        if not lib.CBLCollection_CreateValueIndex(self._pointer(), text(name, "the index name"), config[0], error):
             raise error_from(error)
 
     def create_full_text_index(self, name: str, expressions: Union[str, Sequence[Any]], where: Any = None,
@@ -231,10 +275,10 @@ class Collection:
         """A full-text index on SQL++ expressions (or, with expression_language="json",
         a JSON array of JSON-query expressions), searched with MATCH() and ranked with RANK()."""
         config, keep = self._index_configuration("CBLFullTextIndexConfiguration*", expressions, where, expression_language)
-        keep.append(c_string(language))
+        keep.append(c_string(language, "the full-text language", optional=True))
         config.ignoreAccents, config.language = ignore_accents, keep[-1]
         error = new_error()
-        if not lib.CBLCollection_CreateFullTextIndex(self._handle.pointer, text(name), config[0], error):
+        if not lib.CBLCollection_CreateFullTextIndex(self._pointer(), text(name, "the index name"), config[0], error):
             raise error_from(error)
 
     def create_array_index(self, name: str, path: str, expressions: Union[str, Sequence[Any], None] = None,
@@ -249,14 +293,14 @@ class Collection:
         instead of walking each document's array. The same definition again is a no-op;
         another one under the same name replaces it."""
         language = _expression_language(expression_language)
-        if expressions is not None:
-            expressions = _expressions_text(expressions, expression_language)
         config = ffi.new("CBLArrayIndexConfiguration*")
-        keep = [c_string(path), c_string(expressions)]   # (alive through the call)
+        keep = [c_string(path, "the array path"),
+                _definition(_expressions(expressions, expression_language), "the index expressions",
+                            expression_language == "json", optional=True)]
         config.expressionLanguage = language
-        config.path, config.expressions = keep
+        config.path, config.expressions = keep   # (alive through the call)
         error = new_error()
-        if not lib.CBLCollection_CreateArrayIndex(self._handle.pointer, text(name), config[0], error):
+        if not lib.CBLCollection_CreateArrayIndex(self._pointer(), text(name, "the index name"), config[0], error):
             raise error_from(error)
 
     def create_predictive_index(self, name: str, model: str, input: Any, properties: Union[str, Sequence[str], None] = None,
@@ -274,16 +318,15 @@ class Collection:
         while it is unregistered, those saves fail. The same definition again is a no-op;
         another one under the same name replaces it."""
         language = _expression_language(expression_language)
-        if expression_language == "json" and not isinstance(input, str):
-            input = json.dumps(input)
         if properties is not None and not isinstance(properties, str):
-            properties = json.dumps(list(properties))
+            properties = list(properties)
         config = ffi.new("CBLPredictiveIndexConfiguration*")
-        keep = [c_string(model), c_string(input), c_string(properties)]   # (alive through the call)
+        keep = [c_string(model, "the model name"), _definition(input, "the prediction input", expression_language == "json"),
+                _definition(properties, "the prediction properties", True, optional=True)]
         config.expressionLanguage = language
-        config.model, config.input, config.properties = keep
+        config.model, config.input, config.properties = keep   # (alive through the call)
         error = new_error()
-        if not lib.CBLCollection_CreatePredictiveIndex(self._handle.pointer, text(name), config[0], error):
+        if not lib.CBLCollection_CreatePredictiveIndex(self._pointer(), text(name, "the index name"), config[0], error):
             raise error_from(error)
 
     @staticmethod
@@ -291,23 +334,22 @@ class Collection:
         """A configuration struct with its language, expressions and condition set, and
         the C strings it points to (keep them alive while it is used)."""
         language = _expression_language(expression_language)
-        expressions = _expressions_text(expressions, expression_language)
-        if where is not None and not isinstance(where, str):
-            where = json.dumps(where)
         config = ffi.new(c_type)
-        keep = [c_string(expressions), c_string(where)]
+        as_json = expression_language == "json"
+        keep = [_definition(_expressions(expressions, expression_language), "the index expressions", as_json),
+                _definition(where, "the index condition", as_json, optional=True)]
         config.expressionLanguage = language
         config.expressions, config.where = keep
         return config, keep
 
     def indexes(self) -> List[str]:
         """The names of the collection's indexes."""
-        return json.loads(owned_result(lib.CBLCollection_GetIndexNames, self._handle.pointer))
+        return json.loads(owned_result(lib.CBLCollection_GetIndexNames, self._pointer()))
 
     def delete_index(self, name: str) -> None:
         """Deletes the index `name` (of any kind); a missing index is not an error."""
         error = new_error()
-        if not lib.CBLCollection_DeleteIndex(self._handle.pointer, text(name), error):
+        if not lib.CBLCollection_DeleteIndex(self._pointer(), text(name, "the index name"), error):
             raise error_from(error)
 
     def __repr__(self):
@@ -323,12 +365,35 @@ def _expression_language(expression_language):
     raise ValueError(f"unknown expression language {expression_language!r} (sqlpp or json)")
 
 
-def _expressions_text(expressions, expression_language):
-    """An index's expressions as the library reads them: a string as it is, a list of
-    SQL++ expressions joined by commas, a list of JSON-query expressions as a JSON array."""
-    if isinstance(expressions, str):
+def _expressions(expressions, expression_language):
+    """An index's expressions for _definition: a list of SQL++ expressions joined by
+    commas; a string, a list of JSON-query expressions (sent as a JSON array) or None as it is."""
+    if expressions is None or isinstance(expressions, str) or expression_language == "json":
         return expressions
-    return json.dumps(expressions) if expression_language == "json" else ", ".join(expressions)
+    return ", ".join(expressions)
+
+
+def _definition(value: Any, what: str, as_json: bool, optional: bool = False) -> Any:
+    """A `char[]` for a field of an index configuration (keep it alive while the struct is
+    used): a str as it is, checked by c_string (None is NULL where `optional`); with
+    `as_json`, any other value as its JSON text, checked by json_text."""
+    if as_json and value is not None and not isinstance(value, str):
+        return ffi.new("char[]", json_text(value, what))
+    return c_string(value, what, optional)
+
+
+def _body(properties: Any, what: str, default: Callable[[Any], Any]) -> bytes:
+    """A document's properties (a Mapping: TypeError otherwise) as the UTF-8 JSON text the
+    library reads, checked by json_text."""
+    if not isinstance(properties, (dict, Mapping)):   # (a dict first: the ABC's check is slower)
+        raise TypeError(f"{what}: a document's properties are a dict, got {type(properties).__name__}")
+    return json_text(properties, what, default)
+
+
+def _sqlpp_name(name: str) -> str:
+    """A scope or collection name as a SQL++ identifier: in backquotes (a name may hold
+    '-' or '%'), a backquote doubled."""
+    return "`" + name.replace("`", "``") + "`"
 
 
 class MaintenanceType(enum.IntEnum):
@@ -349,12 +414,21 @@ class MaintenanceType(enum.IntEnum):
 class Database:
     """An open database file, `directory/name.doclite`; a context manager that closes it."""
 
-    def __init__(self, name: str, directory: Optional[str] = None, full_sync: bool = False):
+    def __init__(self, name: str, directory: Optional[str] = None, full_sync: bool = False, *,
+                 create: bool = True) -> None:
+        """Opens the database `name` in `directory` (None: the current directory), the file
+        `directory/name.doclite`. A missing file is created, with its directory, as Couchbase
+        Lite does; with `create=False` it raises NotFoundError naming the path, and nothing is
+        created. `full_sync`: sync every commit to disk (survives power loss)."""
+        name_text = text(name, "the database name")
+        directory_text = c_string(directory, "the database directory", optional=True)   # (alive through the calls)
+        if not create and not lib.CBL_DatabaseExists(name_text, directory_text):
+            path = os.path.join(directory or os.curdir, f"{name}.doclite")
+            raise NotFoundError(f"no database file {path!r} (opened with create=False)", 1, 7)
         config = ffi.new("CBLDatabaseConfiguration*")
-        directory_text = c_string(directory)   # (kept alive through the call)
         config.directory, config.fullSync = directory_text, full_sync
         error = new_error()
-        pointer = lib.CBLDatabase_Open(text(name), config, error)
+        pointer = lib.CBLDatabase_Open(name_text, config, error)
         if pointer == ffi.NULL:
             raise error_from(error)
         self._handle = Handle(pointer)
@@ -363,7 +437,7 @@ class Database:
     @property
     def path(self) -> str:
         """The database file's path."""
-        return owned_text(lib.CBLDatabase_Path(self._handle.pointer))
+        return owned_text(lib.CBLDatabase_Path(self._pointer()))
 
     def close(self) -> None:
         """Closes the database (its collections, queries and results are closed with it)."""
@@ -394,24 +468,36 @@ class Database:
         return Collection(self, Handle(pointer), scope, name)
 
     def default_collection(self) -> Collection:
+        """The default collection, `_default._default`."""
         error = new_error()
         return self._collection(lib.CBLDatabase_DefaultCollection(self._pointer(), error), error, DEFAULT, DEFAULT)
 
     def collection(self, name: str, scope: str = DEFAULT) -> Optional[Collection]:
         """The collection `scope.name`, or None when there is none."""
         error = new_error()
-        return self._collection(lib.CBLDatabase_Collection(self._pointer(), text(name), text(scope), error), error, scope, name)
+        return self._collection(lib.CBLDatabase_Collection(self._pointer(), text(name, "the collection name"),
+                                                           text(scope, "the scope name"), error), error, scope, name)
 
     def create_collection(self, name: str, scope: str = DEFAULT) -> Collection:
         """The collection `scope.name`, created when missing."""
         error = new_error()
-        return self._collection(lib.CBLDatabase_CreateCollection(self._pointer(), text(name), text(scope), error),
-                                error, scope, name)
+        return self._collection(lib.CBLDatabase_CreateCollection(self._pointer(), text(name, "the collection name"),
+                                                                 text(scope, "the scope name"), error), error, scope, name)
 
     def delete_collection(self, name: str, scope: str = DEFAULT) -> None:
+        """Deletes the collection `scope.name` and its documents; a missing one is not an error."""
         error = new_error()
-        if not lib.CBLDatabase_DeleteCollection(self._pointer(), text(name), text(scope), error):
+        if not lib.CBLDatabase_DeleteCollection(self._pointer(), text(name, "the collection name"),
+                                                text(scope, "the scope name"), error):
             raise error_from(error)
+
+    def scope_names(self) -> List[str]:
+        """The names of the scopes that hold a collection (`_default` always)."""
+        return json.loads(owned_result(lib.CBLDatabase_ScopeNames, self._pointer()))
+
+    def collection_names(self, scope: str = DEFAULT) -> List[str]:
+        """The names of the collections of `scope` (none for a scope without collections)."""
+        return json.loads(owned_result(lib.CBLDatabase_CollectionNames, self._pointer(), text(scope, "the scope name")))
 
     @contextlib.contextmanager
     def batch(self) -> Iterator["Database"]:
@@ -464,7 +550,7 @@ class Database:
         if not isinstance(properties, Mapping):
             raise TypeError(f"a blob's metadata is a dict, got {type(properties).__name__}")
         error = new_error()
-        pointer = lib.CBLDatabase_GetBlob(self._pointer(), json.dumps(properties, allow_nan=False).encode("utf-8"), error)
+        pointer = lib.CBLDatabase_GetBlob(self._pointer(), json_text(properties, "the blob's metadata"), error)
         if pointer == ffi.NULL:
             if error.code:
                 raise error_from(error)
@@ -489,11 +575,15 @@ class Database:
         return self.create_query(query, language).execute(parameters)
 
 
-def open(path: Union[str, "os.PathLike[str]"], full_sync: bool = False) -> Database:
-    """Opens (creating when missing) the database at `path` (`"data/beers"`: the file
-    data/beers.doclite)."""
+def open(path: Union[str, "os.PathLike[str]"], full_sync: bool = False, *, create: bool = True) -> Database:
+    """Opens the database at `path` (`"data/beers"`: the file data/beers.doclite). A
+    missing file is created, with its directory, as Couchbase Lite does; with
+    `create=False` a missing file raises NotFoundError naming the path, and nothing is
+    created. `full_sync`: sync every commit to disk."""
     path = os.fspath(path)
+    if not isinstance(path, str):
+        raise TypeError(f"a database path is a str or os.PathLike[str], got {type(path).__name__}")
     if path.endswith(".doclite"):
         path = path[: -len(".doclite")]
     directory, name = os.path.split(path)
-    return Database(name, directory or None, full_sync)
+    return Database(name, directory or None, full_sync, create=create)

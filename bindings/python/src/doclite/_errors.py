@@ -67,6 +67,12 @@ class UnsupportedError(DocLiteError):
     path (`"a[].b"`), or does not implement yet (code 2)."""
 
 
+class QueryInterruptedError(DocLiteError):
+    """A query stopped while it ran: by Query.interrupt() or ResultSet.interrupt() from
+    another thread, or by its progress handler (SQLite's SQLITE_INTERRUPT, code 9 of
+    the SQLite domain)."""
+
+
 _DOCLITE_CODES = {
     2: UnsupportedError, 6: NotOpenError, 7: NotFoundError, 8: ConflictError, 9: InvalidParameterError,
     15: CorruptDataError, 16: BusyError, 20: CorruptDataError,
@@ -85,6 +91,8 @@ def error_from(error, position=None):
         return kind(message, domain, code)
     if domain == 4:
         return InvalidJSONError(message, domain, code)
+    if domain == 3 and code == lib.kCBLSQLiteErrorInterrupted:
+        return QueryInterruptedError(message, domain, code)
     return DocLiteError(message, domain, code)
 
 

@@ -3,9 +3,10 @@ library's threads (cffi takes the GIL for them), kept alive while registered."""
 
 import threading
 import warnings
+from typing import Any
 
 from ._errors import error_from, new_error
-from ._ffi import Handle, borrowed_text, ffi, lib
+from ._ffi import Handle, borrowed_text, ffi, lib, text
 
 _registered = {}   # token pointer → (ListenerToken, C callback): alive until removed
 _registered_lock = threading.Lock()
@@ -18,7 +19,8 @@ def listener_error(exception: Exception) -> None:
 
 
 class ListenerToken:
-    """A registered listener; `remove()` ends it (and returns once no call of it is running)."""
+    """A registered listener; `remove()` ends it (and returns once no call of it is running).
+    A context manager: `with collection.add_change_listener(f):` removes it when the block ends."""
 
     def __init__(self, pointer, callback):
         self._pointer = pointer
@@ -26,10 +28,17 @@ class ListenerToken:
             _registered[int(ffi.cast("uintptr_t", pointer))] = (self, callback)
 
     def remove(self) -> None:
+        """Unregisters the listener; again, nothing. Also after its database is closed."""
         with _registered_lock:
             entry = _registered.pop(int(ffi.cast("uintptr_t", self._pointer)), None)
         if entry is not None:
             lib.CBLListener_Remove(self._pointer)   # (cffi releases the GIL: a running call can finish)
+
+    def __enter__(self) -> "ListenerToken":
+        return self
+
+    def __exit__(self, *exception: Any) -> None:
+        self.remove()
 
 
 def _guarded(function):
@@ -57,7 +66,7 @@ def add_collection_listener(collection, function):
         guarded(CollectionChange(collection, [borrowed_text(change.docIDs[i]) for i in range(change.numDocs)]))
 
     error = new_error()
-    pointer = lib.CBLCollection_AddChangeListener(collection._handle.pointer, callback, ffi.NULL, error)
+    pointer = lib.CBLCollection_AddChangeListener(collection._pointer(), callback, ffi.NULL, error)
     if pointer == ffi.NULL:
         raise error_from(error)
     return ListenerToken(pointer, callback)
@@ -71,7 +80,7 @@ def add_document_listener(collection, document_id, function):
         guarded(collection, borrowed_text(change.docID))
 
     error = new_error()
-    pointer = lib.CBLCollection_AddDocumentChangeListener(collection._handle.pointer, document_id.encode("utf-8"),
+    pointer = lib.CBLCollection_AddDocumentChangeListener(collection._pointer(), text(document_id, "the document ID"),
                                                           callback, ffi.NULL, error)
     if pointer == ffi.NULL:
         raise error_from(error)
@@ -99,7 +108,7 @@ def add_query_listener(query, function):
             guarded(QueryChange(query, ResultSet(query, Handle(results)).all(), None))
 
     error = new_error()
-    pointer = lib.CBLQuery_AddChangeListener(query._handle.pointer, callback, ffi.NULL, error)
+    pointer = lib.CBLQuery_AddChangeListener(query._pointer(), callback, ffi.NULL, error)
     if pointer == ffi.NULL:
         raise error_from(error)
     return ListenerToken(pointer, callback)

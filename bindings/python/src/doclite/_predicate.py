@@ -2,17 +2,16 @@
 format, the values to select and sort descriptors, built once and run many
 times with a context dict giving the predicate's $VARIABLES."""
 
-import json
 from typing import Any, Mapping, Optional, Sequence, Union
 
 from ._errors import error_from, new_error, owned_result
-from ._ffi import Handle, c_string, ffi, lib, text
+from ._ffi import Handle, c_string, ffi, json_text, lib, text
 from ._query import Query, ResultSet
 
 
 def _strings(items):
     """A `const char*[]` of `items` and the buffers it points into (keep both alive)."""
-    buffers = [c_string(item) for item in items]
+    buffers = [c_string(item, "a select item or sort descriptor") for item in items]
     return ffi.new("const char*[]", buffers) if buffers else ffi.NULL, buffers
 
 
@@ -35,8 +34,9 @@ class PredicateQueryBuilder:
         order_array, order_buffers = _strings(order_by)
         error = new_error()
         position = ffi.new("int*")
-        pointer = lib.CBLPredicateQueryBuilder_Create(collection._handle.pointer, select_array, len(select_buffers),
-                                                      text(where), order_array, len(order_buffers), position, error)
+        pointer = lib.CBLPredicateQueryBuilder_Create(collection._pointer(), select_array, len(select_buffers),
+                                                      text(where, "the predicate"), order_array, len(order_buffers),
+                                                      position, error)
         if pointer == ffi.NULL:
             raise error_from(error, position[0] if position[0] >= 0 else None)
         self._handle = Handle(pointer)
@@ -44,8 +44,9 @@ class PredicateQueryBuilder:
     def create_query(self, context: Optional[Mapping[str, Any]] = None) -> Query:
         """A Query with the context's values for the variables; a missing one raises
         InvalidQueryParameterError naming it."""
+        self.database._pointer()   # (NotOpenError once the database is closed)
         error = new_error()
-        pointer = lib.CBLPredicateQueryBuilder_CreateQuery(self._handle.pointer, text(_context_json(context)), error)
+        pointer = lib.CBLPredicateQueryBuilder_CreateQuery(self._handle.pointer, _context_json(context), error)
         if pointer == ffi.NULL:
             raise error_from(error)
         return Query._wrap(self.database, pointer)
@@ -58,8 +59,10 @@ class PredicateQueryBuilder:
     def explanation(self) -> str:
         """How the query runs: its SQL++, the index it uses and the conditions that
         serves, a value index that would serve it, the SQL and SQLite's plan."""
+        self.database._pointer()
         return owned_result(lib.CBLPredicateQueryBuilder_Explanation, self._handle.pointer)
 
 
-def _context_json(context: Union[Mapping[str, Any], None]) -> Optional[str]:
-    return None if context is None else json.dumps(dict(context), allow_nan=False)
+def _context_json(context: Union[Mapping[str, Any], None]) -> Any:
+    """The context as the library reads it: JSON text (checked by json_text), or NULL."""
+    return ffi.NULL if context is None else json_text(dict(context), "the context")

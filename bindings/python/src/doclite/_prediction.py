@@ -6,7 +6,7 @@ import json
 import threading
 from typing import Any, Callable, Dict, Optional
 
-from ._ffi import ffi, lib, libc as _libc
+from ._ffi import ffi, json_text, lib, libc as _libc, text
 
 _models = {}   # registration number → its C callbacks, alive until the library calls `unregistered`
 _models_lock = threading.Lock()
@@ -24,6 +24,7 @@ def register_model(name: str, model: Callable[[Dict[str, Any]], Optional[Dict[st
     and changes nothing."""
     if not callable(model):
         raise TypeError("a model is a callable taking a dict and returning a dict or None")
+    name_text = text(name, "the model name")
 
     @ffi.callback("char*(void*, const char*)")
     def predict(context, input_json):
@@ -33,13 +34,13 @@ def register_model(name: str, model: Callable[[Dict[str, Any]], Optional[Dict[st
                 return ffi.NULL
             if not isinstance(output, dict):
                 raise TypeError(f"model {name!r} returned a {type(output).__name__}, not a dict")
-            text = json.dumps(output, allow_nan=False).encode("utf-8")
+            result = json_text(output, f"model {name!r}'s prediction")
         except Exception as exception:   # a JSON string: DocLite fails the query with it
-            text = json.dumps(f"{type(exception).__name__}: {exception}").encode("utf-8")
-        buffer = ffi.cast("char*", _libc.malloc(len(text) + 1))   # DocLite frees it
+            result = json.dumps(f"{type(exception).__name__}: {exception}").encode("utf-8")   # (ASCII)
+        buffer = ffi.cast("char*", _libc.malloc(len(result) + 1))   # DocLite frees it
         if buffer == ffi.NULL:
             return ffi.NULL
-        ffi.memmove(buffer, text + b"\0", len(text) + 1)
+        ffi.memmove(buffer, result + b"\0", len(result) + 1)
         return buffer
 
     registration = next(_registrations)
@@ -53,9 +54,9 @@ def register_model(name: str, model: Callable[[Dict[str, Any]], Optional[Dict[st
     with _models_lock:
         _models[registration] = (predict, unregistered)
     descriptor = ffi.new("CBLPredictiveModel*", {"context": ffi.NULL, "prediction": predict, "unregistered": unregistered})
-    lib.CBL_RegisterPredictiveModel(name.encode("utf-8"), descriptor[0])
+    lib.CBL_RegisterPredictiveModel(name_text, descriptor[0])
 
 
 def unregister_model(name: str) -> None:
     """Unregisters the model `name`: queries calling it then fail, naming it."""
-    lib.CBL_UnregisterPredictiveModel(name.encode("utf-8"))
+    lib.CBL_UnregisterPredictiveModel(text(name, "the model name"))

@@ -1,26 +1,75 @@
 """Queries and their rows."""
 
 import json
+import threading
 from typing import Any, Callable, Dict, List, Mapping, Optional, Union
 
 from ._blob import json_default
-from ._errors import error_from, new_error, owned_result
-from ._ffi import Handle, borrowed_text, ffi, lib, owned_text, text
+from ._errors import NotOpenError, error_from, new_error, owned_result
+from ._ffi import Handle, borrowed_text, ffi, json_text, lib, owned_text, text
 
 _LANGUAGES = {"sqlpp": "kCBLN1QLLanguage", "json": "kCBLJSONLanguage"}
 
+# How many SQLite steps pass between two calls of a query's progress callback: about
+# a millisecond of work, so Ctrl-C lands within milliseconds and the callback costs ~0.1%.
+PROGRESS_STEPS = 100_000
+
+# What a progress callback raised on this thread (a signal handler's KeyboardInterrupt,
+# or a progress handler's own exception), for the call that ran the query to raise.
+_raised = threading.local()
+
+
+def _stop_query(exception_type, exception, traceback):
+    """cffi's onerror for _on_progress: keeps what the callback raised and stops the query."""
+    _raised.exception = exception
+    return False
+
+
+@ffi.callback("bool(void*)", onerror=_stop_query)
+def _on_progress(context):
+    """Called by the library while a query runs. Being Python code, it lets the
+    interpreter run a pending signal handler here, on the main thread: Ctrl-C raises
+    KeyboardInterrupt inside it, which stops the query and is raised by the call that
+    ran it. `context` is the handle of the query's _Progress, whose handler is called."""
+    handler = ffi.from_handle(context).handler
+    return handler is None or not handler()
+
+
+class _Progress:
+    """A query's progress handler (set_progress_handler), apart from the query so that
+    the cffi handle the library calls it by makes no reference cycle."""
+
+    __slots__ = ("handler",)
+
+    def __init__(self):
+        self.handler = None
+
+
+def _raise_from_progress():
+    """Raises what a progress callback raised during the last call into the library, if anything."""
+    exception = getattr(_raised, "exception", None)
+    if exception is not None:
+        _raised.exception = None
+        raise exception
+
 
 class Query:
-    """A compiled query; `execute()` runs it with parameters from a dict."""
+    """A compiled query; `execute()` runs it with parameters from a dict. A context manager:
+    `with db.create_query(…) as query:` releases it when the block ends (`close()`); the
+    ResultSets it gave stay readable."""
 
-    def __init__(self, database, query, language="sqlpp"):
+    def __init__(self, database: Any, query: Union[str, Mapping[str, Any]], language: str = "sqlpp") -> None:
+        """Compiles `query` (see Database.create_query) for `database`. Text holding U+0000
+        raises ValueError; a JSON query given as a dict is checked as a document is."""
         if language not in _LANGUAGES:
             raise ValueError(f"unknown query language {language!r} (sqlpp or json)")
         if language == "json" and not isinstance(query, str):
-            query = json.dumps(query)
+            query_text = json_text(query, "the JSON query")
+        else:
+            query_text = text(query, "the query text")
         error = new_error()
         position = ffi.new("int*")
-        pointer = lib.CBLDatabase_CreateQuery(database._pointer(), getattr(lib, _LANGUAGES[language]), text(query),
+        pointer = lib.CBLDatabase_CreateQuery(database._pointer(), getattr(lib, _LANGUAGES[language]), query_text,
                                               position, error)
         if pointer == ffi.NULL:
             raise error_from(error, position[0] if position[0] >= 0 else None)
@@ -38,23 +87,71 @@ class Query:
         self._handle = Handle(pointer)
         self.columns = [borrowed_text(lib.CBLQuery_ColumnName(pointer, i))
                         for i in range(lib.CBLQuery_ColumnCount(pointer))]
+        self._progress = _Progress()
+        self._progress_context = ffi.new_handle(self._progress)   # (alive with the query, which its runs keep)
+        self.set_progress_handler(None)
+
+    def _pointer(self):
+        """The query's handle for a call; NotOpenError once it or its database is closed."""
+        if self._handle is None:
+            raise NotOpenError("the query is closed", 1, 6)
+        self.database._pointer()
+        return self._handle.pointer
+
+    def close(self) -> None:
+        """Releases the query (again: nothing); its methods then raise NotOpenError. Its
+        ResultSets and a live query's listener keep what they need."""
+        if self._handle is not None:
+            self._handle.release()
+            self._handle = None
+
+    def __enter__(self) -> "Query":
+        return self
+
+    def __exit__(self, *exception: Any) -> None:
+        self.close()
 
     def execute(self, parameters: Optional[Mapping[str, Any]] = None) -> "ResultSet":
         """Runs the query; its rows, read as they are iterated. `parameters` replace the
-        query's (without them it runs with those set before, as Couchbase Lite's)."""
+        query's (without them it runs with those set before, as Couchbase Lite's).
+        Ctrl-C while it runs raises KeyboardInterrupt within milliseconds."""
         error = new_error()
         if parameters is not None:
-            body = json.dumps(parameters, allow_nan=False, default=json_default())   # (a Blob as its metadata)
-            if not lib.CBLQuery_SetParameters(self._handle.pointer, text(body), error):
+            if not lib.CBLQuery_SetParameters(self._pointer(), _parameters_text(parameters), error):
                 raise error_from(error)
-        results = lib.CBLQuery_Execute(self._handle.pointer, error)
+        results = lib.CBLQuery_Execute(self._pointer(), error)
+        _raise_from_progress()
         if results == ffi.NULL:
             raise error_from(error)
         return ResultSet(self, Handle(results))
 
+    def interrupt(self) -> None:
+        """Stops every run of the query in progress, from any thread (sqlite3's
+        Connection.interrupt for one query): the execute() or iteration working on it
+        raises QueryInterruptedError, and so do those runs' later reads. Later runs are
+        not affected; a closed query has nothing to stop."""
+        handle = self._handle
+        if handle is not None:
+            lib.CBLQuery_Interrupt(handle.pointer)
+
+    def set_progress_handler(self, handler: Optional[Callable[[], Any]], n: int = PROGRESS_STEPS) -> None:
+        """Calls `handler()` every `n` SQLite steps while a run of the query works, on the
+        thread running it, as sqlite3's Connection.set_progress_handler: a true result
+        stops the run with QueryInterruptedError, and an exception it raises stops the
+        run and is raised in its place. None removes it (Ctrl-C still stops the query).
+        Applies to runs started later."""
+        if handler is not None and not callable(handler):
+            raise TypeError(f"a progress handler is callable, got {type(handler).__name__}")
+        if not isinstance(n, int) or n < 1:
+            raise ValueError(f"a progress handler's step count is a positive int, got {n!r}")
+        error = new_error()
+        if not lib.CBLQuery_SetProgressHandler(self._pointer(), n, _on_progress, self._progress_context, error):
+            raise error_from(error)
+        self._progress.handler = handler
+
     def explain(self) -> str:
         """The SQL, SQLite's plan, the JSON query and its SQL++."""
-        return owned_result(lib.CBLQuery_Explain, self._handle.pointer)
+        return owned_result(lib.CBLQuery_Explain, self._pointer())
 
     def add_change_listener(self, listener: Callable[[Any], None]) -> Any:
         """Makes the query live: `listener(QueryChange)` gets its rows now and again
@@ -65,12 +162,22 @@ class Query:
     @property
     def sqlpp(self) -> str:
         """The query as SQL++ text."""
-        return owned_result(lib.CBLQuery_CopySQLPP, self._handle.pointer)
+        return owned_result(lib.CBLQuery_CopySQLPP, self._pointer())
+
+
+def _parameters_text(parameters: Mapping[str, Any]) -> bytes:
+    """Query parameters as the JSON text the library reads (a Blob as its metadata),
+    checked as a document's properties are (see Collection.save)."""
+    if not isinstance(parameters, Mapping):
+        raise TypeError(f"query parameters are a dict, got {type(parameters).__name__}")
+    return json_text(parameters, "the query parameters", json_default())
 
 
 class ResultSet:
     """The rows of one run of a query, an iterator of Row; rows cross from the
-    library `block` at a time."""
+    library `block` at a time. As any iterator (a file, an sqlite3 cursor), it is
+    read once: iterated again it gives nothing. Threads may share one: each row goes
+    to one of them. Reading it once its database is closed raises NotOpenError."""
 
     block = 512
 
@@ -78,17 +185,25 @@ class ResultSet:
         self.query = query
         self._handle = handle
         self._rows = iter(())
+        self._lock = threading.Lock()   # (one reader at a time: no row given twice or lost)
 
-    def __iter__(self):
+    def __iter__(self) -> "ResultSet":
         return self
 
-    def __next__(self):
+    def __next__(self) -> "Row":
+        with self._lock:
+            self.query.database._pointer()   # (NotOpenError once the database is closed)
+            return self._next()
+
+    def _next(self):
+        """The next row, read under the lock."""
         row = next(self._rows, None)
         if row is None:
             if self._handle is None:
                 raise StopIteration
             error = new_error()
             text = owned_text(lib.CBLResultSet_NextRowsJSON(self._handle.pointer, self.block, error))
+            _raise_from_progress()
             if text is None:
                 raise error_from(error)
             rows = json.loads(text)
@@ -106,12 +221,25 @@ class ResultSet:
         """Every remaining row."""
         return list(self)
 
+    def interrupt(self) -> None:
+        """Stops this run from any thread: the iteration reading it now raises
+        QueryInterruptedError, and so does every later read of rows not yet taken."""
+        handle = self._handle
+        if handle is not None:
+            lib.CBLResultSet_Interrupt(handle.pointer)
+
 
 class Row:
     """One result row: by index (`row[0]`) or column title (`row["name"]`); a
-    MISSING column reads as None by index and is absent by title."""
+    MISSING column reads as None by index and is absent by title.
+
+    A Row equals another with the same column titles and values (MISSING columns
+    alike), and a Mapping equal to its `to_dict()`, so `rows == [{"name": "Grand"}]`
+    holds; never a list or tuple (as sqlite3.Row: compare `to_list()`). Rows are
+    unhashable, as the dicts and lists they hold and equal."""
 
     __slots__ = ("_columns", "_values")
+    __hash__ = None   # type: ignore[assignment]
 
     def __init__(self, columns, values):
         # values[0] is the bitmask of MISSING columns (CBLResultSet_NextRowsJSON).
@@ -140,6 +268,15 @@ class Row:
 
     def __len__(self):
         return len(self._columns)
+
+    def __eq__(self, other: object) -> bool:
+        """Whether `other` is a Row with the same columns and values, or a Mapping of the
+        present columns' values."""
+        if isinstance(other, Row):
+            return self._columns == other._columns and self._values == other._values
+        if isinstance(other, Mapping):
+            return self.to_dict() == other
+        return NotImplemented
 
     def keys(self) -> List[str]:
         """The titles of the columns that are not MISSING."""
