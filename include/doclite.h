@@ -649,6 +649,13 @@ char* CBLResultSet_CreateRowArrayJSON(const CBLResultSet* rs);
     becomes the current row. Owned; NULL on error. */
 char* CBLResultSet_NextRowsJSON(CBLResultSet* rs, unsigned maxRows, CBLError* outError);
 
+/** CBLResultSet_NextRowsJSON's block in the binary form of Python's `marshal` module
+    (for the Python binding: marshal.loads makes the rows' lists with no text to parse):
+    a list of rows, each a list of the MISSING mask then the values (str, int, float,
+    bool, None, list, dict). Owned: free with free(); `*outLength` is its size in bytes.
+    NULL on error. */
+void* CBLResultSet_NextRowsMarshal(CBLResultSet* rs, unsigned maxRows, size_t* outLength, CBLError* outError);
+
 /* ---- Query builder ----------------------------------------------------------- */
 /*
  * Couchbase Lite's QueryBuilder by handle: parts are made call by call and

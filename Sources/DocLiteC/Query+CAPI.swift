@@ -322,31 +322,18 @@ public func CBLResultSet_CreateRowArrayJSON(_ rs: OpaquePointer?) -> UnsafeMutab
 public func CBLResultSet_NextRowsJSON(_ rs: OpaquePointer?, _ maxRows: UInt32,
                                       _ outError: UnsafeMutablePointer<CBLError>?) -> UnsafeMutablePointer<CChar>? {
     bridge(outError, failure: nil) {
-        let ref = try resultSet(rs)
-        // Written directly from the rows read in place: no tree of the rows is built.
-        var text: [UInt8] = [UInt8(ascii: "[")]
-        var values: [UInt8] = []
-        var count = 0
-        while count < Int(maxRows), try ref.next() {
-            var missing: Int64 = 0
-            values.removeAll(keepingCapacity: true)
-            for index in 0..<ref.results.columnNames.count {
-                values.append(UInt8(ascii: ","))
-                if let value = ref.results.column(index) {
-                    value.appendJSON(to: &values)
-                } else {
-                    if index < 63 { missing |= 1 << index }
-                    values.append(contentsOf: "null".utf8)
-                }
-            }
-            if count > 0 { text.append(UInt8(ascii: ",")) }
-            text.append(UInt8(ascii: "["))
-            text.append(contentsOf: String(missing).utf8)
-            text.append(contentsOf: values)
-            text.append(UInt8(ascii: "]"))
-            count += 1
-        }
-        text.append(UInt8(ascii: "]"))
-        return ownedString(String(decoding: text, as: UTF8.self))
+        ownedString(String(decoding: try resultSet(rs).nextRows(maxRows, as: JSONRowBlock.self), as: UTF8.self))
+    }
+}
+
+@c @implementation
+public func CBLResultSet_NextRowsMarshal(_ rs: OpaquePointer?, _ maxRows: UInt32, _ outLength: UnsafeMutablePointer<Int>?,
+                                         _ outError: UnsafeMutablePointer<CBLError>?) -> UnsafeMutableRawPointer? {
+    bridge(outError, failure: nil) {
+        let block = try resultSet(rs).nextRows(maxRows, as: MarshalRowBlock.self)
+        guard let copy = malloc(block.count) else { throw DocLiteError(.memoryError, "out of memory for \(block.count) bytes") }
+        block.withUnsafeBytes { UnsafeMutableRawBufferPointer(start: copy, count: block.count).copyMemory(from: $0) }
+        outLength?.pointee = block.count
+        return copy
     }
 }

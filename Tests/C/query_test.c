@@ -233,6 +233,20 @@ static void test_batch_calls(CBLDatabase* db) {
     CBL_Release(rs);
     CHECK(CBLResultSet_NextRowsJSON(rs, 1, &err) == NULL);   /* released */
     CHECK_CODE(err, kCBLDomain, kCBLErrorInvalidParameter);
+
+    /* The same block in Python's marshal form: '[' count, 'i' int32, 'u' length UTF-8, 'N'. */
+    rs = CBLQuery_Execute(query, &err);
+    CHECK_OK(rs != NULL, err);
+    size_t length = 0;
+    unsigned char* block = CBLResultSet_NextRowsMarshal(rs, 1, &length, &err);
+    static const unsigned char expected[] = {
+        '[', 1, 0, 0, 0,
+        '[', 4, 0, 0, 0, 'i', 2, 0, 0, 0, 'u', 2, 0, 0, 0, 'b', '1', 'N', 'i', 1, 0, 0, 0};
+    CHECK(block != NULL && length == sizeof expected && memcmp(block, expected, length) == 0);
+    free(block);
+    CBL_Release(rs);
+    CHECK(CBLResultSet_NextRowsMarshal(NULL, 1, &length, &err) == NULL);
+    CHECK_CODE(err, kCBLDomain, kCBLErrorInvalidParameter);
     CBL_Release(query);
     CBL_Release(batch);
 }

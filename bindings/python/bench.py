@@ -5,8 +5,12 @@ gen_hotels.py when absent):
 - insert every hotel from a Python dict: DocLite (`save_many`, 1,000 documents
   per call into the library), sqlite3 storing the JSON text (J) and sqlite3
   filling a relational table (R), each in one transaction;
-- iterate a 100,000-row result reading three columns: DocLite, sqlite3 on the
-  relational table (R), sqlite3 with json_extract on the JSON text (J).
+- iterate a 100,000-row result reading five columns: DocLite, sqlite3 on the
+  relational table (R), sqlite3 with json_extract on the JSON text (J);
+- 10,000 indexed point queries (a prepared query with a parameter: Q0's
+  `WHERE name = $name`, an index on name on both sides);
+- 10,000 gets by ID as a dict (sqlite3: the JSON text by primary key, json.loads);
+- `import doclite` (wall clock of a fresh interpreter, less `python -c pass`).
 
 Medians of process CPU time over interleaved rounds; the ratios are what to read.
 Usage: python bench.py [--rounds N] [--docs N]
@@ -53,7 +57,9 @@ def main():
     options = parser.parse_args()
     hotels = load_hotels(options.docs)
     work = pathlib.Path(tempfile.mkdtemp(prefix="doclite-python-bench-"))
-    times = {name: [] for name in ("insert DocLite", "insert J", "insert R", "iterate DocLite", "iterate R", "iterate J")}
+    times = {name: [] for name in ("insert DocLite", "insert J", "insert R", "iterate DocLite", "iterate R", "iterate J",
+                                   "point DocLite", "point R", "get DocLite", "get J", "import", "python")}
+    lookups = [hotels[(i * 7919) % len(hotels)] for i in range(10_000)]
 
     for round in range(options.rounds):
         for path in work.iterdir():
@@ -89,25 +95,57 @@ def main():
         seconds, r = timed(insert_r)
         times["insert R"].append(seconds)
 
-        query = db.create_query("SELECT name, city, price FROM _")
+        query = db.create_query("SELECT name, city, price, rating, type FROM _")
 
         def iterate_doclite():
-            return sum(1 for row in query.execute() if row[0] is not None and row[1] is not None and row[2] is not None)
+            return sum(1 for row in query.execute() if row[0] is not None and row[4] is not None)
 
         def iterate_r():
-            return sum(1 for name, city, price in r.execute("SELECT name, city, price FROM hotels")
-                       if name is not None and city is not None and price is not None)
+            return sum(1 for name, city, price, rating, type in r.execute("SELECT name, city, price, rating, type FROM hotels")
+                       if name is not None and type is not None)
 
         def iterate_j():
-            return sum(1 for name, city, price in j.execute(
-                "SELECT json_extract(body, '$.name'), json_extract(body, '$.city'), json_extract(body, '$.price') FROM docs")
-                if name is not None and city is not None and price is not None)
+            return sum(1 for name, city, price, rating, type in j.execute(
+                "SELECT json_extract(body, '$.name'), json_extract(body, '$.city'), json_extract(body, '$.price'), "
+                "json_extract(body, '$.rating'), json_extract(body, '$.type') FROM docs")
+                if name is not None and type is not None)
 
         for name, work_function in (("iterate DocLite", iterate_doclite), ("iterate R", iterate_r), ("iterate J", iterate_j)):
             seconds, rows = timed(work_function)
             if rows != len(hotels):
                 sys.exit(f"{name} read {rows} rows, expected {len(hotels)}")
             times[name].append(seconds)
+
+        db.default_collection().create_value_index("byName", "name")
+        r.execute("CREATE INDEX byName ON hotels (name)")
+        point = db.create_query("SELECT META().id, name, city, rating FROM _ WHERE name = $name")
+
+        def point_doclite():
+            return sum(len(point.execute({"name": hotel["name"]}).all()) for _, hotel in lookups)
+
+        def point_r():
+            sql = "SELECT id, name, city, rating FROM hotels WHERE name = ?"
+            return sum(len(r.execute(sql, (hotel["name"],)).fetchall()) for _, hotel in lookups)
+
+        collection = db.default_collection()
+
+        def get_doclite():
+            return sum(1 for id, _ in lookups if collection.get(id) is not None)
+
+        def get_j():
+            sql = "SELECT body FROM docs WHERE id = ?"
+            return sum(1 for id, _ in lookups if json.loads(j.execute(sql, (id,)).fetchone()[0]) is not None)
+
+        for name, work_function in (("point DocLite", point_doclite), ("point R", point_r),
+                                    ("get DocLite", get_doclite), ("get J", get_j)):
+            seconds, found = timed(work_function)
+            if found < len(lookups):
+                sys.exit(f"{name} found {found} of {len(lookups)}")
+            times[name].append(seconds)
+        for name, code in (("import", "import doclite"), ("python", "pass")):
+            start = time.perf_counter()
+            subprocess.run([sys.executable, "-c", code], check=True)
+            times[name].append(time.perf_counter() - start)
         db.close()
         j.close()
         r.close()
@@ -121,11 +159,16 @@ def main():
     print(f"| insert from dicts (docs/s) | {rate['insert DocLite']:,.0f} | {rate['insert R']:,.0f} | "
           f"{rate['insert J']:,.0f} | {rate['insert DocLite'] / rate['insert R']:.2f}× | "
           f"{rate['insert DocLite'] / rate['insert J']:.2f}× | ≥ 0.5× J's rate |")
-    print(f"| iterate {count} rows, three columns (ms) | {median['iterate DocLite'] * 1e3:.1f} | "
+    print(f"| iterate {count} rows, five columns (ms) | {median['iterate DocLite'] * 1e3:.1f} | "
           f"{median['iterate R'] * 1e3:.1f} | {median['iterate J'] * 1e3:.1f} | "
           f"{median['iterate DocLite'] / median['iterate R']:.2f}× | {median['iterate DocLite'] / median['iterate J']:.2f}× | "
           f"≤ 1.5× R's time |")
-
+    per = 1e6 / len(lookups)
+    print(f"| indexed point query, parameter (µs) | {median['point DocLite'] * per:.1f} | {median['point R'] * per:.1f} | — | "
+          f"{median['point DocLite'] / median['point R']:.2f}× | — | ≤ 2× R's time |")
+    print(f"| get by ID as a dict (µs) | {median['get DocLite'] * per:.1f} | — | {median['get J'] * per:.1f} | — | "
+          f"{median['get DocLite'] / median['get J']:.2f}× | ≤ 1.5× J's time |")
+    print(f"| `import doclite` (ms, wall) | {(median['import'] - median['python']) * 1e3:.0f} | — | — | — | — | ≤ 100 ms |")
 
 if __name__ == "__main__":
     main()

@@ -1,12 +1,14 @@
 """Queries and their rows."""
 
+import itertools
 import json
+import marshal
 import threading
-from typing import Any, Callable, Dict, List, Mapping, Optional, Union
+from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Union
 
 from ._blob import json_default
 from ._errors import NotOpenError, error_from, new_error, owned_result
-from ._ffi import Handle, borrowed_text, ffi, json_text, lib, owned_text, text
+from ._ffi import Handle, borrowed_text, ffi, json_text, lib, libc, owned_text, text
 
 _LANGUAGES = {"sqlpp": "kCBLN1QLLanguage", "json": "kCBLJSONLanguage"}
 
@@ -177,45 +179,61 @@ class ResultSet:
     """The rows of one run of a query, an iterator of Row; rows cross from the
     library `block` at a time. As any iterator (a file, an sqlite3 cursor), it is
     read once: iterated again it gives nothing. Threads may share one: each row goes
-    to one of them. Reading it once its database is closed raises NotOpenError."""
+    to one of them. Reading it once its database is closed raises NotOpenError (a
+    for loop: at its next block)."""
 
     block = 512
 
     def __init__(self, query, handle):
         self.query = query
         self._handle = handle
-        self._rows = iter(())
+        self._rows = iter(())   # (the rest of the block next() is reading)
         self._lock = threading.Lock()   # (one reader at a time: no row given twice or lost)
 
-    def __iter__(self) -> "ResultSet":
-        return self
+    def __iter__(self) -> Iterator["Row"]:
+        """The rows not read yet, a block at a time: no Python frame per row (the
+        library's block in marshal form, marshal.loads, then Row objects made by map)."""
+        return itertools.chain.from_iterable(iter(self._next_block, None))
 
     def __next__(self) -> "Row":
         with self._lock:
             self.query.database._pointer()   # (NotOpenError once the database is closed)
-            return self._next()
-
-    def _next(self):
-        """The next row, read under the lock."""
-        row = next(self._rows, None)
+            row = next(self._rows, None)
+            if row is None:
+                self._rows = iter(self._read_block() or ())
+                row = next(self._rows, None)
         if row is None:
-            if self._handle is None:
-                raise StopIteration
-            error = new_error()
-            text = owned_text(lib.CBLResultSet_NextRowsJSON(self._handle.pointer, self.block, error))
-            _raise_from_progress()
-            if text is None:
-                raise error_from(error)
-            rows = json.loads(text)
-            if len(rows) < self.block:   # the last block: let the result set go
-                self._handle.release()
-                self._handle = None
-            if not rows:
-                raise StopIteration
-            columns = self.query.columns
-            self._rows = (Row(columns, values) for values in rows)
-            row = next(self._rows)
+            raise StopIteration
         return row
+
+    def _next_block(self) -> Optional[List["Row"]]:
+        """The rows of the next block (after any left by next()), None after the last."""
+        with self._lock:
+            rest = list(self._rows)
+            if rest:
+                self._rows = iter(())
+                return rest
+            return self._read_block()
+
+    def _read_block(self) -> Optional[List["Row"]]:
+        """Reads the next block of rows from the library, under the lock; None after the last."""
+        self.query.database._pointer()   # (NotOpenError once the database is closed)
+        if self._handle is None:
+            return None
+        error = new_error()
+        length = ffi.new("size_t*")
+        block = lib.CBLResultSet_NextRowsMarshal(self._handle.pointer, self.block, length, error)
+        _raise_from_progress()
+        if block == ffi.NULL:
+            raise error_from(error)
+        try:
+            rows = marshal.loads(ffi.buffer(block, length[0]))   # (no text to parse: see CBLResultSet_NextRowsMarshal)
+        finally:
+            libc.free(block)
+        if len(rows) < self.block:   # the last block: let the result set go
+            self._handle.release()
+            self._handle = None
+        return list(map(Row, itertools.repeat(self.query.columns), rows)) or None
 
     def all(self) -> List["Row"]:
         """Every remaining row."""
@@ -249,12 +267,12 @@ class Row:
         return index < 63 and self._values[0] >> index & 1
 
     def __getitem__(self, key):
-        if isinstance(key, int):
-            if key < 0:
-                key += len(self._columns)
-            if not 0 <= key < len(self._columns):
-                raise IndexError(key)
+        if key.__class__ is int and 0 <= key < len(self._columns):   # (the common case first)
             return self._values[key + 1]
+        if isinstance(key, int):
+            if not -len(self._columns) <= key < 0:
+                raise IndexError(key)
+            return self._values[key + len(self._columns) + 1]
         index = self._columns.index(key) if key in self._columns else -1
         if index < 0 or self._is_missing(index):
             raise KeyError(key)
