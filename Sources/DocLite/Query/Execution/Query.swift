@@ -15,12 +15,8 @@ public final class Query: CustomStringConvertible, @unchecked Sendable {
     private var live: LiveQuery?
     /// The handler each run calls as it works (``setProgressHandler(steps:_:)``).
     private var progress: (steps: Int32, handler: QueryProgressHandler)?
-    /// The runs whose result sets are alive, for ``interrupt()``.
-    private var runs: [WeakRun] = []
-
-    private struct WeakRun {
-        weak var run: QueryRun?
-    }
+    /// What ``interrupt()`` tells the runs in progress.
+    private let interrupts = QueryInterrupts()
 
     init(database: Database, statement: SelectStatement) throws {
         self.database = database
@@ -129,7 +125,7 @@ public final class Query: CustomStringConvertible, @unchecked Sendable {
     /// SQLite domain's `SQLITE_INTERRUPT` (``DocLiteError/isInterruption``).
     /// Runs started later are not affected.
     public func interrupt() {
-        lock.withLock { runs.compactMap(\.run) }.forEach { $0.interrupt() }
+        interrupts.interruptRunning()
     }
 
     /// Calls `handler` every `steps` of SQLite's virtual-machine steps while a
@@ -142,14 +138,9 @@ public final class Query: CustomStringConvertible, @unchecked Sendable {
         lock.withLock { progress = handler.map { (steps, $0) } }
     }
 
-    /// A new run, recorded for ``interrupt()`` while its result set lives.
+    /// A new run, which ``interrupt()`` stops until its result set's last row.
     private func startRun() -> QueryRun {
-        lock.withLock {
-            let run = QueryRun(progress: progress)
-            runs.removeAll { $0.run == nil }
-            runs.append(WeakRun(run: run))
-            return run
-        }
+        QueryRun(of: interrupts, progress: lock.withLock { progress })
     }
 
     private func execute(run: QueryRun) throws -> ResultSet {

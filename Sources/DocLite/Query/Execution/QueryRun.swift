@@ -5,12 +5,25 @@ import Synchronization
 /// (``Query/setProgressHandler(steps:_:)``); returning false interrupts the run.
 public typealias QueryProgressHandler = @Sendable () -> Bool
 
+/// The interrupts of one query (``Query/interrupt()``): a count that every run
+/// compares with the one it started with, so that interrupting needs no list of runs.
+final class QueryInterrupts: Sendable {
+    private let count = Atomic<Int>(0)
+
+    /// Interrupts every run started before now.
+    func interruptRunning() {
+        count.add(1, ordering: .relaxed)
+    }
+
+    var current: Int { count.load(ordering: .relaxed) }
+}
+
 /// One run of a query, from ``Query/execute()`` to its result set's last row:
 /// what lets another thread stop it. While the run's statement steps, SQLite
 /// calls the run's progress handler on the statement's connection every few
 /// virtual-machine steps; the handler stops the statement (SQLITE_INTERRUPT)
-/// once ``interrupt()`` was called or the query's own progress handler
-/// returned false, and every later read of the run fails the same way.
+/// once the run or its query was interrupted or the query's own progress
+/// handler returned false, and every later read of the run fails the same way.
 final class QueryRun: Sendable {
     /// How many virtual-machine steps pass between two checks of the flag when
     /// the query has no progress handler of its own: about 10 µs of work, so an
@@ -18,9 +31,13 @@ final class QueryRun: Sendable {
     static let checkInterval: Int32 = 1000
 
     private let interrupted = Atomic<Bool>(false)
+    private let queryInterrupts: QueryInterrupts
+    private let startedAfter: Int
     private let progress: (steps: Int32, handler: QueryProgressHandler)?
 
-    init(progress: (steps: Int32, handler: QueryProgressHandler)?) {
+    init(of queryInterrupts: QueryInterrupts, progress: (steps: Int32, handler: QueryProgressHandler)?) {
+        self.queryInterrupts = queryInterrupts
+        startedAfter = queryInterrupts.current
         self.progress = progress
     }
 
@@ -29,7 +46,9 @@ final class QueryRun: Sendable {
         interrupted.store(true, ordering: .relaxed)
     }
 
-    var isInterrupted: Bool { interrupted.load(ordering: .relaxed) }
+    var isInterrupted: Bool {
+        interrupted.load(ordering: .relaxed) || queryInterrupts.current != startedAfter
+    }
 
     /// The error of an interrupted run.
     static let interruptedError = DocLiteError(domain: .sqlite, code: SQLITE_INTERRUPT,

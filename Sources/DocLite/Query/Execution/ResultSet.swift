@@ -57,7 +57,7 @@ public final class ResultSet: Sequence, IteratorProtocol, @unchecked Sendable {
     init(database: Database, rows: [Result], columns: ResultColumns) {
         self.database = database
         self.columns = columns
-        run = QueryRun(progress: nil)
+        run = QueryRun(of: QueryInterrupts(), progress: nil)
         pending = rows.reversed()
     }
 
