@@ -568,8 +568,10 @@ typedef bool (*CBLQueryProgressCallback)(void* context);
 /** Calls `callback(context)` every `steps` SQLite virtual-machine steps (at least 1)
     while a run of `query` works, on the thread running it (sqlite3_progress_handler);
     when it returns false the run stops as CBLQuery_Interrupt stops it. Applies to runs
-    started later; a NULL callback removes it. `context` must stay valid while the
-    callback is set. Without one, a run checks for an interrupt every 1,000 steps. */
+    started later (a run keeps the callback it started with until its last row); a NULL
+    callback removes it. `context` must stay valid until every run started while it was
+    set has ended: until the query is released, to be safe. Without a callback, a run
+    checks for an interrupt every 1,000 steps. */
 bool CBLQuery_SetProgressHandler(CBLQuery* query, unsigned steps, CBLQueryProgressCallback callback, void* context,
                                  CBLError* outError);
 

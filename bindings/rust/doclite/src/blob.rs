@@ -11,6 +11,7 @@ use doclite_sys as sys;
 use crate::database::Database;
 use crate::error::{Error, ErrorKind, Result};
 use crate::ffi::{self, c_string, check, handle, lib, loaded, optional_c_string, optional_ptr, Handle};
+use crate::json::{self, Target};
 
 /// The size of the pieces [`Blob::from_reader`] reads and hands to DocLite.
 const WRITE_CHUNK: usize = 64 * 1024;
@@ -350,7 +351,7 @@ impl Database {
     /// # Ok::<(), doclite::Error>(())
     /// ```
     pub fn get_blob<P: serde::Serialize + ?Sized>(&self, properties: &P) -> Result<Option<Blob>> {
-        self.get_blob_json(&serde_json::to_string(properties)?)
+        self.get_blob_json(&json::write(properties, "the blob's metadata", Target::Document, |checked| serde_json::to_string(checked))?)
     }
 
     /// As [`get_blob`](Database::get_blob), from the metadata dictionary as JSON text

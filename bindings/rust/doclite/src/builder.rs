@@ -30,6 +30,7 @@ use serde_json::{json, Value};
 use crate::collection::Collection;
 use crate::database::Database;
 use crate::error::{Error, ErrorKind, Result};
+use crate::json::{self, Target};
 use crate::query::Query;
 
 /// An expression of a query: a property, a literal, a parameter, an operator or a function.
@@ -58,12 +59,13 @@ impl Expression {
         Expression::property("")
     }
 
-    /// A literal: anything serde writes as JSON (a number, a string, a vector, a map…;
-    /// serde writes a non-finite float as null: [`Expression::double`] refuses one).
+    /// A literal: anything serde writes as JSON (a number, a string, a vector, a map…). A
+    /// number a query cannot hold exactly (NaN, an infinity, an integer beyond `i64`) is a
+    /// mistake reported by `build()`.
     pub fn value<T: Serialize + ?Sized>(value: &T) -> Expression {
-        match serde_json::to_value(value) {
+        match json::write(value, "a literal", Target::Query, |checked| serde_json::to_value(checked)) {
             Ok(value) => Expression::literal(value),
-            Err(error) => Expression(Node::Error(format!("a literal cannot be written as JSON: {error}"))),
+            Err(error) => Expression(Node::Error(error.message().to_owned())),
         }
     }
 
@@ -79,11 +81,7 @@ impl Expression {
 
     /// A floating-point literal (finite: NaN and infinity are a mistake reported by `build()`).
     pub fn double(value: f64) -> Expression {
-        if value.is_finite() {
-            Expression::value(&value)
-        } else {
-            Expression(Node::Error(format!("a literal cannot be written as JSON: {value} is not a finite number")))
-        }
+        Expression::value(&value)
     }
 
     /// A boolean literal.

@@ -10,8 +10,9 @@ use doclite_sys as sys;
 use crate::database::Database;
 use crate::document::Document;
 use crate::error::{Error, ErrorKind, Result};
-use crate::ffi::{self, c_string, check, loaded, optional_handle, owned_string, Handle};
+use crate::ffi::{self, c_string, check, loaded, nul_error, optional_handle, owned_string, Handle};
 use crate::index::{ArrayIndexConfiguration, FullTextIndexConfiguration, PredictiveIndexConfiguration, ValueIndexConfiguration};
+use crate::json::{self, Target};
 use crate::listener::{self, CollectionChange, ListenerToken};
 
 /// A collection of documents in a scope. Cloning gives another reference to it; it
@@ -76,10 +77,16 @@ impl Collection {
         format!("{}.{}", self.scope_name(), self.name())
     }
 
-    /// The number of documents (0 when the database is closed).
-    pub fn count(&self) -> u64 {
+    /// The number of documents (deleted ones not counted); [`ErrorKind::NotOpen`] when the
+    /// database is closed or the collection deleted.
+    pub fn count(&self) -> Result<u64> {
         // Safety: a live handle.
-        unsafe { loaded().CBLCollection_Count(self.as_ptr()) }
+        let count = unsafe { loaded().CBLCollection_Count(self.as_ptr()) };
+        if count == 0 {
+            // DocLite counts 0 for a closed database too: a call that reports it tells.
+            self.index_names()?;
+        }
+        Ok(count)
     }
 
     /// The document `id`, to read or change and save; `None` when there is none (or it is deleted).
@@ -127,7 +134,9 @@ impl Collection {
     }
 
     /// Saves many documents, `(id, properties)`, in one transaction (or as part of the one open):
-    /// on an error nothing of the call is saved, and the message names the document.
+    /// on an error nothing of the call is saved, and the message names the document. The
+    /// properties are checked as [`Document::set_properties`] checks them; an ID holding a
+    /// line break is [`ErrorKind::BadDocumentId`], one holding NUL [`ErrorKind::InvalidParameter`].
     pub fn save_many<I, K, V>(&self, documents: I) -> Result<()>
     where
         I: IntoIterator<Item = (K, V)>,
@@ -137,18 +146,24 @@ impl Collection {
         let (mut ids, mut bodies) = (String::new(), Vec::new());
         for (id, properties) in documents {
             let id = id.as_ref();
+            if id.contains('\0') {
+                return Err(nul_error(id, "the document ID"));
+            }
             if id.contains('\n') {
                 return Err(Error::new(ErrorKind::BadDocumentId, format!("the document ID {id:?} holds a line break")));
             }
             ids.push_str(id);
             ids.push('\n');
-            serde_json::to_writer(&mut bodies, &properties)?;
+            // (The name is formatted on an error only.)
+            json::write(&properties, format_args!("the properties of document {id:?}"), Target::Document, |checked| {
+                serde_json::to_writer(&mut bodies, checked)
+            })?;
             bodies.push(b'\n');
         }
         if ids.is_empty() {
             return Ok(());
         }
-        let ids = c_string(&ids, "a document ID")?;
+        let ids = c_string(&ids, "the document IDs")?;
         let bodies = std::ffi::CString::new(bodies)
             .map_err(|_| Error::new(ErrorKind::InvalidParameter, "a document holds a NUL byte"))?;
         // Safety: a live handle; the texts outlive the call.
@@ -301,6 +316,37 @@ impl Collection {
 
     /// Calls `listener` after each commit that changes the collection, on the committing
     /// thread, until the token is dropped or removed.
+    ///
+    /// A change made inside a listener is delivered after that listener returns: a call
+    /// that arrives on a thread already running a listener of this crate (a save made by
+    /// a listener, say) is queued, and made once the running call has returned, in the
+    /// order the calls arrived — so a listener that saves documents never nests, however
+    /// long the chain of saves. The save inside the listener returns before its listeners
+    /// have heard of it; the outermost save returns once every queued call was made.
+    ///
+    /// ```
+    /// # let dir = std::env::temp_dir().join(format!("doclite-doc-listener-{}", std::process::id()));
+    /// # let db = doclite::Database::open("listener", &doclite::DatabaseConfiguration::in_directory(&dir)).unwrap();
+    /// use std::sync::{Arc, Mutex};
+    /// let counters = db.default_collection()?;
+    /// let heard = Arc::new(Mutex::new(Vec::new()));
+    /// let token = counters.add_change_listener({
+    ///     let heard = Arc::clone(&heard);
+    ///     move |change| {
+    ///         let id = &change.document_ids[0];
+    ///         heard.lock().unwrap().push(id.clone());
+    ///         if id == "first" {
+    ///             change.collection.put("second", &serde_json::json!({})).unwrap();   // heard after this call
+    ///             heard.lock().unwrap().push("first done".into());
+    ///         }
+    ///     }
+    /// })?;
+    /// counters.put("first", &serde_json::json!({}))?;
+    /// assert_eq!(*heard.lock().unwrap(), ["first", "first done", "second"]);
+    /// # drop(token);
+    /// # db.delete()?;
+    /// # Ok::<(), doclite::Error>(())
+    /// ```
     pub fn add_change_listener<F>(&self, listener: F) -> Result<ListenerToken>
     where
         F: Fn(&CollectionChange) + Send + Sync + 'static,
@@ -308,7 +354,9 @@ impl Collection {
         listener::add_collection_listener(self, listener)
     }
 
-    /// Calls `listener` with the collection and the ID after each commit that changes document `id`.
+    /// Calls `listener` with the collection and the ID after each commit that changes document
+    /// `id`; a change made inside a listener is delivered after that listener returns (see
+    /// [`add_change_listener`](Collection::add_change_listener)).
     pub fn add_document_change_listener<F>(&self, id: &str, listener: F) -> Result<ListenerToken>
     where
         F: Fn(&Collection, &str) + Send + Sync + 'static,

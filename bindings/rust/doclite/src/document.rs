@@ -11,6 +11,7 @@ use doclite_sys as sys;
 use crate::blob::Blob;
 use crate::error::{Error, ErrorKind, Result};
 use crate::ffi::{self, c_string, check, handle, lib, loaded, optional_handle, Handle};
+use crate::json::{self, Target};
 
 /// A document: an ID, a revision and properties (a JSON object), to read, change and
 /// save ([`Collection::save`](crate::Collection::save)). Properties go in and out as
@@ -104,8 +105,21 @@ impl Document {
     }
 
     /// Replaces the properties with `properties`, which must serialize to a JSON object.
+    /// A number JSON cannot hold exactly — NaN, an infinity (which serde_json would write as
+    /// null), an integer beyond `i64::MIN..=u64::MAX` — is an
+    /// [`ErrorKind::InvalidParameter`] error naming where it is; nothing changes then.
+    ///
+    /// ```
+    /// let mut document = doclite::Document::with_id("h1")?;
+    /// let properties = std::collections::HashMap::from([("rating", f64::NAN)]);
+    /// let error = document.set_properties(&properties).unwrap_err();
+    /// assert_eq!(error.kind(), doclite::ErrorKind::InvalidParameter);
+    /// assert_eq!(error.message(), "the document's properties at .rating: NaN is not a finite number (JSON has no NaN or infinity)");
+    /// # Ok::<(), doclite::Error>(())
+    /// ```
     pub fn set_properties<T: Serialize + ?Sized>(&mut self, properties: &T) -> Result<()> {
-        self.set_json(&serde_json::to_string(properties)?)
+        let json = json::write(properties, "the document's properties", Target::Document, |checked| serde_json::to_string(checked))?;
+        self.set_json(&json)
     }
 
     /// Sets the property `key` to a blob (its metadata dictionary); the blob's content is

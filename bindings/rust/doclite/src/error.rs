@@ -15,12 +15,18 @@ pub enum ErrorKind {
     NotFound,
     /// A save or delete lost to a concurrent change.
     Conflict,
-    /// A bad argument: a bad name, a string holding NUL, a wrong handle.
+    /// A bad argument: a bad name, a string holding NUL, a wrong handle, a number JSON
+    /// cannot hold exactly (NaN, infinity, an integer too wide), a document referring to a
+    /// blob its database does not store.
     InvalidParameter,
     /// A query or index definition that cannot be compiled or run; see [`Error::position`].
     InvalidQuery,
-    /// A parameter the query does not use, or a LIMIT/OFFSET parameter that is not an integer.
+    /// A parameter the query does not use (reported when the query runs), or a LIMIT/OFFSET
+    /// parameter that is not an integer.
     InvalidQueryParameter,
+    /// A query run stopped by [`Query::interrupt`](crate::Query::interrupt) or by its
+    /// [progress handler](crate::Query::set_progress_handler).
+    Interrupted,
     /// MATCH() or RANK() names a full-text index the collection does not have.
     MissingIndex,
     /// A document ID that breaks the rules (1-240 bytes, no control characters, no leading `_`).
@@ -147,6 +153,7 @@ fn kind_of(error: &sys::CBLError) -> ErrorKind {
             sys::kCBLErrorDatabaseTooNew => ErrorKind::DatabaseTooNew,
             _ => ErrorKind::Other,
         },
+        sys::kCBLSQLiteDomain if code == sys::kCBLSQLiteErrorInterrupted => ErrorKind::Interrupted,
         sys::kCBLPOSIXDomain | sys::kCBLSQLiteDomain => ErrorKind::Io,
         sys::kCBLFleeceDomain => ErrorKind::InvalidJson,
         _ => ErrorKind::Other,

@@ -97,9 +97,14 @@ fn failure(error: &sys::CBLError) -> Error {
     }
 }
 
-/// A Rust string as a C string; one holding NUL is an error naming `what`.
+/// A Rust string as a C string; one holding NUL (where C would end it) is an error naming `what`.
 pub(crate) fn c_string(text: &str, what: &str) -> Result<CString> {
-    CString::new(text).map_err(|_| Error::new(ErrorKind::InvalidParameter, format!("{what} holds a NUL byte: {text:?}")))
+    CString::new(text).map_err(|_| nul_error(text, what))
+}
+
+/// The error for `text`, which holds NUL, given as `what`: an [`ErrorKind::InvalidParameter`].
+pub(crate) fn nul_error(text: &str, what: &str) -> Error {
+    Error::new(ErrorKind::InvalidParameter, format!("{what} holds a NUL byte: {text:?}"))
 }
 
 /// An optional Rust string as an optional C string.

@@ -38,6 +38,7 @@
 //! metadata and the database stores once per digest; a [`BlobReader`] streams it back.
 
 mod blob;
+mod boundary;
 mod builder;
 mod collection;
 mod database;
@@ -45,9 +46,11 @@ mod document;
 mod error;
 mod ffi;
 mod index;
+mod json;
 mod listener;
 mod predicate;
 mod prediction;
+mod progress;
 mod query;
 
 pub use blob::{Blob, BlobReader};

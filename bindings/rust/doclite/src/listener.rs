@@ -1,27 +1,38 @@
-//! Change listeners: Rust closures that DocLite calls, each kept alive by its
-//! [`ListenerToken`] until the C API says its last call has returned.
+//! Change listeners: Rust closures that DocLite calls, each shared by its
+//! [`ListenerToken`] and by the calls of it under way.
+//!
+//! DocLite calls a collection's listeners on the committing thread, before the commit
+//! returns, so a listener that saves a document would be called again inside its own
+//! call, one level deeper at each save, until the stack overflows. Couchbase Lite calls
+//! listeners asynchronously; this crate keeps a trampoline per thread: a call that
+//! arrives on a thread already running a listener of this crate is queued, its change
+//! already copied, and made after the running call returns, in the order the calls
+//! arrived, by the outermost call DocLite made on that thread.
 
-use std::cell::RefCell;
-use std::sync::Mutex;
+use std::cell::{Cell, RefCell};
+use std::collections::VecDeque;
 use std::ffi::c_void;
-use std::io::Write;
-use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError, RwLock};
 
 use doclite_sys as sys;
 
+use crate::boundary;
 use crate::collection::Collection;
 use crate::error::{Error, Result};
 use crate::ffi::{self, c_string, handle, loaded};
 use crate::query::{Query, QueryChange, ResultSet};
 
 /// A registered listener. Dropping the token (or [`remove`](ListenerToken::remove))
-/// unregisters it and frees its closure once no call of it is running; a listener may
-/// drop its own token from inside its call.
+/// unregisters it, and frees its closure once no call of it is running; a listener may
+/// drop its own token from inside its call. A change made before the token is dropped
+/// whose call is still queued on a thread (see [`Collection::add_change_listener`]) is
+/// not delivered.
 #[must_use = "dropping the token removes the listener"]
 pub struct ListenerToken {
     token: *mut sys::CBLListenerToken,
-    context: *mut c_void,
-    free_context: unsafe fn(*mut c_void),
+    /// The listener (`None` once dropped).
+    registration: Option<Arc<Registration<dyn Send + Sync>>>,
 }
 
 // Safety: the C API removes a listener from any thread, waiting for calls on others.
@@ -34,11 +45,12 @@ impl ListenerToken {
 
 impl Drop for ListenerToken {
     fn drop(&mut self) {
-        // Safety: the token is live and removed once; Remove returns when no call runs on another thread.
+        // Safety: the token is live and removed once; Remove returns when no call DocLite
+        // makes runs on another thread, and none starts after.
         unsafe { loaded().CBLListener_Remove(self.token) };
-        if !calls::free_after_call(self.context, self.free_context) {
-            // Safety: no call of the listener is running, and none will start.
-            unsafe { (self.free_context)(self.context) }
+        if let Some(registration) = self.registration.take() {
+            registration.remove();
+            boundary::drop_quietly("dropping a change listener", registration);
         }
     }
 }
@@ -49,94 +61,118 @@ impl std::fmt::Debug for ListenerToken {
     }
 }
 
-/// The calls running on this thread, so that a listener that drops its own token frees
-/// its closure only when the call returns.
-mod calls {
-    use super::*;
+/// A registered listener, which DocLite's context points to: its token holds it, and so
+/// does each call of it under way or queued.
+struct Registration<L: ?Sized> {
+    /// Set when the token is dropped: a call queued before then is not made.
+    removed: AtomicBool,
+    /// Held shared by each call while it runs, so that a token dropped on another thread
+    /// waits for it (DocLite's own wait does not cover a queued call).
+    calling: RwLock<()>,
+    listener: L,
+}
 
-    /// A call running on this thread: its listener's context, and how to free it once the
-    /// call returns when its token was dropped inside the call.
-    struct RunningCall {
-        context: usize,
-        free_after: Option<unsafe fn(*mut c_void)>,
+/// A listener call, its change copied, to be made on this thread.
+type Call = Box<dyn FnOnce()>;
+
+thread_local! {
+    /// The registration whose listener this thread is calling (null: none).
+    static CALLING: Cell<*const ()> = const { Cell::new(std::ptr::null()) };
+    /// The calls waiting for the listener call running on this thread (`None`: none runs).
+    static WAITING: RefCell<Option<VecDeque<Call>>> = const { RefCell::new(None) };
+}
+
+impl<L> Registration<L> {
+    /// Another reference to the registration of DocLite's `context`.
+    ///
+    /// # Safety
+    /// `context` is the pointer [`register::<L>`](register) gave DocLite, and DocLite is
+    /// calling with it: its token is not dropped yet, so the token's reference is alive.
+    unsafe fn from_context(context: *mut c_void) -> Arc<Registration<L>> {
+        let pointer = context as *const Registration<L>;
+        Arc::increment_strong_count(pointer);
+        Arc::from_raw(pointer)
+    }
+}
+
+impl<L: ?Sized> Registration<L> {
+    /// The registration's address, as [`CALLING`] holds it.
+    fn address(&self) -> *const () {
+        self as *const Self as *const ()
     }
 
-    thread_local! {
-        static RUNNING: RefCell<Vec<RunningCall>> = const { RefCell::new(Vec::new()) };
+    /// Calls `call` with the listener, unless its token was dropped; a panic is reported.
+    fn call(&self, call: impl FnOnce(&L)) {
+        let _calling = self.calling.read().unwrap_or_else(PoisonError::into_inner);
+        if self.removed.load(Ordering::Acquire) {
+            return;
+        }
+        let outer = CALLING.with(|calling| calling.replace(self.address()));
+        boundary::guard("a change listener", (), || call(&self.listener));
+        CALLING.with(|calling| calling.set(outer));
     }
 
-    /// Runs `call` as a call of the listener `context`, then frees the listener if its token
-    /// was dropped inside the call. A panic — in the closure or in dropping what it captured —
-    /// is reported on stderr, never unwound into C.
-    pub(super) fn run(context: *mut c_void, call: impl FnOnce()) {
-        let outcome = catch_unwind(AssertUnwindSafe(|| {
-            let _ = RUNNING.try_with(|running| running.borrow_mut().push(RunningCall { context: context as usize, free_after: None }));
-            let called = catch_unwind(AssertUnwindSafe(call));
-            let free = RUNNING
-                .try_with(|running| {
-                    let mut running = running.borrow_mut();
-                    let call = running.pop()?;
-                    call.free_after.filter(|_| running.iter().all(|other| other.context != call.context))
+    /// Marks the token dropped, and waits for a call running on another thread.
+    fn remove(&self) {
+        self.removed.store(true, Ordering::Release);
+        // (This thread's own call holds the lock shared: a listener may drop its own token.)
+        if CALLING.with(Cell::get) != self.address() {
+            drop(self.calling.write().unwrap_or_else(PoisonError::into_inner));
+        }
+    }
+}
+
+/// Makes a call of `registration`'s listener with `call` now or, when this thread is
+/// running a listener call already, after it (see the module's documentation).
+fn deliver<L: 'static>(registration: Arc<Registration<L>>, call: impl FnOnce(&L) + 'static) {
+    trampoline(Box::new(move || {
+        registration.call(call);
+        boundary::drop_quietly("dropping a change listener", registration);
+    }));
+}
+
+/// Makes `call`, then the calls queued on this thread meanwhile, in order; or queues
+/// `call` when a call is running on this thread.
+fn trampoline(call: Call) {
+    let mut next = Some(call);
+    // (Err: the thread is ending and has no queue any more; the call is made now.)
+    let outermost = WAITING.try_with(|waiting| {
+        let mut waiting = waiting.borrow_mut();
+        match waiting.as_mut() {
+            Some(queue) => queue.extend(next.take()),
+            None => *waiting = Some(VecDeque::new()),
+        }
+    });
+    while let Some(call) = next.take() {
+        call();
+        if outermost.is_ok() {
+            next = WAITING
+                .try_with(|waiting| {
+                    let mut waiting = waiting.borrow_mut();
+                    let next = waiting.as_mut().and_then(VecDeque::pop_front);
+                    if next.is_none() {
+                        *waiting = None;
+                    }
+                    next
                 })
                 .ok()
                 .flatten();
-            if let Some(free) = free {
-                // Safety: the token is gone and this was the listener's last call on this thread.
-                unsafe { free(context) }
-            }
-            called
-        }));
-        if let Err(panic) | Ok(Err(panic)) = outcome {
-            report_panic("a change listener", panic);
         }
     }
-
-    /// When a call of `context` is running on this thread, marks it to be freed when it
-    /// returns (true); otherwise false.
-    /// (During a thread's teardown no call can be running on it: false.)
-    pub(super) fn free_after_call(context: *mut c_void, free: unsafe fn(*mut c_void)) -> bool {
-        RUNNING
-            .try_with(|running| {
-                let mut inside = false;
-                for call in running.borrow_mut().iter_mut().filter(|call| call.context == context as usize) {
-                    call.free_after = Some(free);
-                    inside = true;
-                }
-                inside
-            })
-            .unwrap_or(false)
-    }
 }
 
-/// Reports on stderr a panic stopped at the boundary with C (write errors ignored: nothing may unwind).
-pub(crate) fn report_panic(what: &str, panic: Box<dyn std::any::Any + Send>) {
-    let message = panic_message(&*panic);
-    let _ = writeln!(std::io::stderr(), "doclite: {what} panicked ({message}); stopped at its boundary with DocLite");
-}
-
-/// The message a panic was raised with (its `&str` or `String` payload).
-pub(crate) fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
-    panic
-        .downcast_ref::<&str>()
-        .map(|text| text.to_string())
-        .or_else(|| panic.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "a panic".into())
-}
-
-unsafe fn free<T>(context: *mut c_void) {
-    drop(Box::from_raw(context as *mut T));
-}
-
-/// Registers `context` (a boxed listener) through `add`, which returns the C token; on failure the box is freed.
-fn register<T>(listener: T, add: impl FnOnce(*mut c_void, *mut sys::CBLError) -> *mut sys::CBLListenerToken) -> Result<ListenerToken> {
-    let context = Box::into_raw(Box::new(listener)) as *mut c_void;
+/// Registers `listener` through `add`, which returns the C token.
+fn register<L: Send + Sync + 'static>(
+    listener: L,
+    add: impl FnOnce(*mut c_void, *mut sys::CBLError) -> *mut sys::CBLListenerToken,
+) -> Result<ListenerToken> {
+    let registration = Arc::new(Registration { removed: AtomicBool::new(false), calling: RwLock::new(()), listener });
+    let context = Arc::as_ptr(&registration) as *mut c_void;
     let (token, error) = ffi::with_error(|error| add(context, error));
     if token.is_null() {
-        // Safety: the library did not keep the context.
-        unsafe { free::<T>(context) };
         return Err(Error::from_c(&error));
     }
-    Ok(ListenerToken { token, context, free_context: free::<T> })
+    Ok(ListenerToken { token, registration: Some(registration) })
 }
 
 /// A commit's changes to a collection ([`Collection::add_change_listener`]).
@@ -157,14 +193,16 @@ unsafe extern "C" fn collection_changed<F>(context: *mut c_void, change: *const 
 where
     F: Fn(&CollectionChange<'_>) + Send + Sync + 'static,
 {
-    calls::run(context, || {
-        // Safety: the context is the listener registered with this function, alive while called;
-        // the change and its IDs are valid for the call.
-        let (listener, change) = unsafe { (&*(context as *const CollectionListener<F>), &*change) };
-        let document_ids = (0..change.numDocs as usize)
+    boundary::guard("a change listener", (), || {
+        // Safety: DocLite calls with the context registered with this function, and a
+        // change (and its IDs) valid for the call, copied here.
+        let (registration, change) = unsafe { (Registration::<CollectionListener<F>>::from_context(context), &*change) };
+        let document_ids: Vec<String> = (0..change.numDocs as usize)
             .map(|i| unsafe { ffi::copy_string(*change.docIDs.add(i)) }.unwrap_or_default())
             .collect();
-        (listener.callback)(&CollectionChange { collection: &listener.collection, document_ids });
+        deliver(registration, move |listener| {
+            (listener.callback)(&CollectionChange { collection: &listener.collection, document_ids });
+        });
     });
 }
 
@@ -174,7 +212,7 @@ where
 {
     let listener = CollectionListener { collection: collection.clone(), callback };
     register(listener, |context, error| unsafe {
-        // Safety: a live collection; the context lives until the token is removed.
+        // Safety: a live collection; the context lives until the token is dropped.
         loaded().CBLCollection_AddChangeListener(collection.as_ptr(), Some(collection_changed::<F>), context, error)
     })
 }
@@ -183,11 +221,11 @@ unsafe extern "C" fn document_changed<F>(context: *mut c_void, change: *const sy
 where
     F: Fn(&Collection, &str) + Send + Sync + 'static,
 {
-    calls::run(context, || {
+    boundary::guard("a change listener", (), || {
         // Safety: as in collection_changed.
-        let (listener, change) = unsafe { (&*(context as *const CollectionListener<F>), &*change) };
+        let (registration, change) = unsafe { (Registration::<CollectionListener<F>>::from_context(context), &*change) };
         let id = unsafe { ffi::copy_string(change.docID) }.unwrap_or_default();
-        (listener.callback)(&listener.collection, &id);
+        deliver(registration, move |listener| (listener.callback)(&listener.collection, &id));
     });
 }
 
@@ -198,7 +236,7 @@ where
     let id = c_string(id, "the document ID")?;
     let listener = CollectionListener { collection: collection.clone(), callback };
     register(listener, |context, error| unsafe {
-        // Safety: a live collection; the ID outlives the call; the context lives until the token is removed.
+        // Safety: a live collection; the ID outlives the call; the context lives until the token is dropped.
         loaded().CBLCollection_AddDocumentChangeListener(collection.as_ptr(), id.as_ptr(), Some(document_changed::<F>), context, error)
     })
 }
@@ -214,14 +252,17 @@ unsafe extern "C" fn query_changed<F>(context: *mut c_void, query: *mut sys::CBL
 where
     F: FnMut(QueryChange<'_>) + Send + 'static,
 {
-    calls::run(context, || {
-        // Safety: the context is the listener registered with this function; calls do not overlap.
-        let listener = unsafe { &*(context as *const QueryListener<F>) };
-        // Safety: `query` and `token` are borrowed for the call; the result set comes back +1.
-        let results = handle(|error| unsafe { loaded().CBLQuery_CopyCurrentResults(query, token, error) })
-            .map(|results| ResultSet::new(results, &listener.query));
-        let mut callback = listener.callback.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        (*callback)(QueryChange { query: &listener.query, results });
+    boundary::guard("a change listener", (), || {
+        // Safety: DocLite calls with the context registered with this function.
+        let registration = unsafe { Registration::<QueryListener<F>>::from_context(context) };
+        // The rows now, copied for the call. Safety: `query` and `token` are borrowed for
+        // this call; the result set comes back +1.
+        let results = handle(|error| unsafe { loaded().CBLQuery_CopyCurrentResults(query, token, error) });
+        deliver(registration, move |listener| {
+            let results = results.map(|results| ResultSet::new(results, &listener.query));
+            let mut callback = listener.callback.lock().unwrap_or_else(PoisonError::into_inner);
+            (*callback)(QueryChange { query: &listener.query, results });
+        });
     });
 }
 
@@ -231,7 +272,7 @@ where
 {
     let listener = QueryListener { query: query.share(), callback: Mutex::new(callback) };
     register(listener, |context, error| unsafe {
-        // Safety: a live query; the context lives until the token is removed.
+        // Safety: a live query; the context lives until the token is dropped.
         loaded().CBLQuery_AddChangeListener(query.as_ptr(), Some(query_changed::<F>), context, error)
     })
 }

@@ -10,6 +10,7 @@ use doclite_sys as sys;
 use crate::collection::Collection;
 use crate::error::{Error, ErrorKind, Result};
 use crate::ffi::{self, c_string, handle, loaded, owned_string, Handle};
+use crate::json::{self, Target};
 use crate::query::Query;
 
 /// Couchbase Lite 1.x's `CBLQueryBuilder`: a query given as a predicate in Apple's format,
@@ -63,7 +64,7 @@ impl PredicateQueryBuilder {
     /// JSON object (`json!({"TAG": "iOS"})`), or `&()` for none. A variable it lacks is an
     /// [`ErrorKind::InvalidQueryParameter`] error naming it.
     pub fn create_query<C: Serialize + ?Sized>(&self, context: &C) -> Result<Query> {
-        let context = match serde_json::to_value(context)? {
+        let context = match json::write(context, "the context", Target::Query, |checked| serde_json::to_value(checked))? {
             Value::Null => None,
             value @ Value::Object(_) => Some(c_string(&value.to_string(), "the context")?),
             other => {

@@ -7,9 +7,9 @@ use serde_json::{Map, Value};
 
 use doclite_sys as sys;
 
+use crate::boundary;
 use crate::error::Result;
 use crate::ffi::{c_string, lib};
-use crate::listener::panic_message;
 
 /// Registers `model` as the predictive model `name` for the whole process (replacing one
 /// of that name): queries call it with the input object, and read its object, or MISSING
@@ -51,7 +51,8 @@ where
 }
 
 /// Unregisters the model `name`: queries calling it then fail, naming it. Its closure is
-/// dropped once no query calls it any more.
+/// dropped once no query calls it any more (on the thread of the last call: a panic in
+/// dropping it is reported on stderr, not unwound).
 pub fn unregister_model(name: &str) -> Result<()> {
     let lib = lib()?;
     let name = c_string(name, "the model name")?;
@@ -66,30 +67,33 @@ unsafe extern "C" fn predict<F>(context: *mut c_void, input: *const c_char) -> *
 where
     F: Fn(&Map<String, Value>) -> Option<Map<String, Value>> + Send + Sync + 'static,
 {
-    let answer = catch_unwind(AssertUnwindSafe(|| {
-        // Safety: the context is the registered closure, alive until `unregistered`; the input is valid for the call.
-        let model = unsafe { &*(context as *const F) };
-        let input: Map<String, Value> = serde_json::from_slice(unsafe { CStr::from_ptr(input) }.to_bytes()).ok()?;
-        serde_json::to_vec(&model(&input)?).ok()
-    }));
-    let text = match answer {
-        Ok(text) => text,
-        Err(panic) => serde_json::to_vec(&format!("panicked: {}", panic_message(&*panic))).ok(),
-    };
-    let Some(text) = text else { return std::ptr::null_mut() };
-    // Safety: a fresh allocation of the text's length plus its NUL, filled before it is returned.
-    unsafe {
-        let buffer = libc::malloc(text.len() + 1) as *mut u8;
-        if !buffer.is_null() {
-            std::ptr::copy_nonoverlapping(text.as_ptr(), buffer, text.len());
-            *buffer.add(text.len()) = 0;
+    boundary::guard("a predictive model", std::ptr::null_mut(), || {
+        let answer = catch_unwind(AssertUnwindSafe(|| {
+            // Safety: the context is the registered closure, alive until `unregistered`; the input is valid for the call.
+            let model = unsafe { &*(context as *const F) };
+            let input: Map<String, Value> = serde_json::from_slice(unsafe { CStr::from_ptr(input) }.to_bytes()).ok()?;
+            serde_json::to_vec(&model(&input)?).ok()
+        }));
+        let text = match answer {
+            Ok(text) => text,
+            Err(panic) => serde_json::to_vec(&format!("panicked: {}", boundary::into_message(panic))).ok(),
+        };
+        let Some(text) = text else { return std::ptr::null_mut() };
+        // Safety: a fresh allocation of the text's length plus its NUL, filled before it is returned.
+        unsafe {
+            let buffer = libc::malloc(text.len() + 1) as *mut u8;
+            if !buffer.is_null() {
+                std::ptr::copy_nonoverlapping(text.as_ptr(), buffer, text.len());
+                *buffer.add(text.len()) = 0;
+            }
+            buffer as *mut c_char
         }
-        buffer as *mut c_char
-    }
+    })
 }
 
 /// Drops the closure: DocLite calls this once no query calls the model any more.
 unsafe extern "C" fn unregistered<F>(context: *mut c_void) {
     // Safety: the context is the Box made by register_model, given back once.
-    drop(unsafe { Box::from_raw(context as *mut F) });
+    let model = unsafe { Box::from_raw(context as *mut F) };
+    boundary::drop_quietly("dropping a predictive model", model);
 }

@@ -1,17 +1,21 @@
 //! [`Query`], its [`ResultSet`] and [`Row`]s.
 
+use std::cell::Cell;
 use std::sync::Arc;
 
-use serde::de::DeserializeOwned;
-use serde::Serialize;
+use serde::de::value::{MapDeserializer, SeqDeserializer};
+use serde::de::{DeserializeOwned, IntoDeserializer, Visitor};
+use serde::{Deserializer, Serialize};
 use serde_json::{Map, Value};
 
 use doclite_sys as sys;
 
 use crate::database::Database;
 use crate::error::{Error, ErrorKind, Result};
-use crate::ffi::{self, c_string, check, handle, loaded, owned_string, Handle};
+use crate::ffi::{self, c_string, check, handle, loaded, nul_error, owned_string, Handle};
+use crate::json::{self, Target};
 use crate::listener::{self, ListenerToken};
+use crate::progress::{self, ProgressHandler};
 
 /// The language of a query's text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -33,6 +37,12 @@ impl QueryLanguage {
 /// language ([`Database::create_json_query`]) or the [`QueryBuilder`](crate::QueryBuilder).
 /// Run it as often as needed, with new [parameters](Query::set_parameters) each time.
 ///
+/// A query is `Send + Sync`: its runs, [`explain`](Query::explain), listeners and
+/// [`interrupt`](Query::interrupt) take `&self`, so threads may share it (by reference or
+/// in an `Arc`), and one may stop another's run. What changes it — its parameters, its
+/// progress handler — takes `&mut self`, so no run sees them change under it. It is not
+/// `Clone`: its parameters belong to it.
+///
 /// ```
 /// # let dir = std::env::temp_dir().join(format!("doclite-doc-query-{}", std::process::id()));
 /// # let db = doclite::Database::open("query", &doclite::DatabaseConfiguration::in_directory(&dir)).unwrap();
@@ -52,12 +62,14 @@ impl QueryLanguage {
 pub struct Query {
     handle: Handle<sys::CBLQuery>,
     columns: Arc<[String]>,
+    /// The progress handler this query set (none in a live query's reference to it).
+    progress: Option<ProgressHandler>,
 }
 
-// Safety: a query handle may move between threads (DocLite's Query locks its state). It is
-// not `Sync` and not `Clone`: its parameters are set in place, so a shared query's run would
-// race with another thread's new parameters.
+// Safety: DocLite's Query locks its state, and may be used from several threads at once;
+// the calls taking `&self` change nothing a run depends on.
 unsafe impl Send for Query {}
+unsafe impl Sync for Query {}
 
 impl Query {
     pub(crate) fn new(database: &Database, language: QueryLanguage, text: &str) -> Result<Query> {
@@ -79,7 +91,7 @@ impl Query {
             .map(|index| unsafe { ffi::copy_string(lib.CBLQuery_ColumnName(handle.as_ptr(), index)) }.unwrap_or_default())
             .collect::<Vec<String>>()
             .into();
-        Query { handle, columns }
+        Query { handle, columns, progress: None }
     }
 
     pub(crate) fn as_ptr(&self) -> *mut sys::CBLQuery {
@@ -93,15 +105,37 @@ impl Query {
 
     /// Sets the query's parameters (`$name` in SQL++) from anything that serializes to a JSON
     /// object: `json!({"min": 100})`, a `HashMap`, a struct. A parameter left unset is MISSING.
+    ///
+    /// A name the query does not use is an [`ErrorKind::InvalidQueryParameter`] error when the
+    /// query runs ([`execute`](Query::execute), or a live query's next results), naming it.
+    /// A name holding NUL, and a value DocLite would not keep exactly — NaN, an infinity, an
+    /// integer beyond `i64` (which it would read as a double) — are
+    /// [`ErrorKind::InvalidParameter`] errors now.
+    ///
+    /// ```
+    /// # let dir = std::env::temp_dir().join(format!("doclite-doc-parameters-{}", std::process::id()));
+    /// # let db = doclite::Database::open("parameters", &doclite::DatabaseConfiguration::in_directory(&dir)).unwrap();
+    /// use doclite::ErrorKind;
+    /// let mut query = db.create_query("SELECT META().id FROM _ WHERE rooms >= $min")?;
+    /// let error = query.set_parameters(&std::collections::HashMap::from([("min", f64::NAN)])).unwrap_err();
+    /// assert_eq!(error.kind(), ErrorKind::InvalidParameter);   // (`json!` would have made the NaN null)
+    /// query.set_parameters(&serde_json::json!({"min": 10, "max": 20}))?;
+    /// assert_eq!(query.execute().map(drop).unwrap_err().kind(), ErrorKind::InvalidQueryParameter);   // $max is unused
+    /// # db.delete()?;
+    /// # Ok::<(), doclite::Error>(())
+    /// ```
     pub fn set_parameters<P: Serialize + ?Sized>(&mut self, parameters: &P) -> Result<()> {
-        let parameters = serde_json::to_value(parameters)?;
-        if !parameters.is_object() {
+        let parameters = json::write(parameters, "the query parameters", Target::Query, |checked| serde_json::to_value(checked))?;
+        let Value::Object(names) = &parameters else {
             return Err(Error::new(
                 ErrorKind::InvalidQueryParameter,
                 format!("query parameters must serialize to a JSON object (name to value), not {parameters}"),
             ));
+        };
+        if let Some(name) = names.keys().find(|name| name.contains('\0')) {
+            return Err(nul_error(name, "a query parameter's name"));
         }
-        let json = c_string(&parameters.to_string(), "a query parameter")?;
+        let json = c_string(&parameters.to_string(), "the query parameters")?;
         // Safety: a live handle; the text outlives the call.
         check(|error| unsafe { loaded().CBLQuery_SetParameters(self.as_ptr(), json.as_ptr(), error) })
     }
@@ -113,10 +147,81 @@ impl Query {
     }
 
     /// Runs the query with its current parameters; the rows are read as they are iterated.
+    /// A run [interrupted](Query::interrupt) fails with [`ErrorKind::Interrupted`].
     pub fn execute(&self) -> Result<ResultSet> {
         // Safety: a live handle.
         let results = handle(|error| unsafe { loaded().CBLQuery_Execute(self.as_ptr(), error) })?;
         Ok(ResultSet::new(results, self))
+    }
+
+    /// Stops every run of the query in progress, from any thread: the [`execute`](Query::execute)
+    /// or the [`ResultSet`] iteration working on it fails with [`ErrorKind::Interrupted`], and so
+    /// does every later read of those runs' rows (rows read before stay readable). Runs
+    /// started afterwards are not affected.
+    ///
+    /// ```
+    /// # let dir = std::env::temp_dir().join(format!("doclite-doc-interrupt-{}", std::process::id()));
+    /// # let db = doclite::Database::open("interrupt", &doclite::DatabaseConfiguration::in_directory(&dir)).unwrap();
+    /// # db.default_collection()?.save_many((0..200).map(|n| (format!("d{n}"), serde_json::json!({"n": n}))))?;
+    /// let query = db.create_query("SELECT COUNT(*) FROM _ AS a JOIN _ AS b ON a.n >= 0 JOIN _ AS c ON c.n >= b.n")?;
+    /// let outcome = std::thread::scope(|scope| {
+    ///     let running = scope.spawn(|| query.execute().map(|mut rows| rows.next()));
+    ///     while !running.is_finished() {
+    ///         query.interrupt();                 // from another thread
+    ///         std::thread::sleep(std::time::Duration::from_millis(10));
+    ///     }
+    ///     running.join().unwrap()
+    /// });
+    /// assert_eq!(outcome.unwrap_err().kind(), doclite::ErrorKind::Interrupted);
+    /// # db.delete()?;
+    /// # Ok::<(), doclite::Error>(())
+    /// ```
+    pub fn interrupt(&self) {
+        // Safety: a live handle (DocLite interrupts from any thread).
+        unsafe { loaded().CBLQuery_Interrupt(self.as_ptr()) }
+    }
+
+    /// Calls `handler` every `steps` of SQLite's virtual-machine steps (at least 1; about
+    /// 10 µs of work per 1,000) while a run of the query works, on the thread running it:
+    /// when it returns false the run stops, as [`interrupt`](Query::interrupt) stops it, and
+    /// fails with [`ErrorKind::Interrupted`]. A panic in it stops the run too, and is
+    /// reported on stderr. It applies to runs started later (a live query's too), replaces
+    /// the handler set before (which is dropped), and is dropped with the query or by
+    /// [`clear_progress_handler`](Query::clear_progress_handler). Calls are made one at a
+    /// time: a step of a run on another thread while it is being called goes on without it.
+    ///
+    /// ```
+    /// # let dir = std::env::temp_dir().join(format!("doclite-doc-progress-{}", std::process::id()));
+    /// # let db = doclite::Database::open("progress", &doclite::DatabaseConfiguration::in_directory(&dir)).unwrap();
+    /// # db.default_collection()?.save_many((0..100).map(|n| (format!("d{n}"), serde_json::json!({"n": n}))))?;
+    /// let mut query = db.create_query("SELECT COUNT(*) FROM _ AS a JOIN _ AS b ON a.n >= b.n")?;
+    /// let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    /// query.set_progress_handler(1000, move || std::time::Instant::now() < deadline)?;
+    /// assert_eq!(query.execute()?.next().unwrap()?.get::<i64>(0)?, 5050);
+    /// # db.delete()?;
+    /// # Ok::<(), doclite::Error>(())
+    /// ```
+    pub fn set_progress_handler<F>(&mut self, steps: u32, handler: F) -> Result<()>
+    where
+        F: FnMut() -> bool + Send + 'static,
+    {
+        let handler = ProgressHandler::new(handler);
+        // Safety: a live handle; the context is the handler's number, never a pointer to free memory.
+        check(|error| unsafe {
+            loaded().CBLQuery_SetProgressHandler(self.as_ptr(), steps, Some(progress::callback), handler.context(), error)
+        })?;
+        self.progress = Some(handler);
+        Ok(())
+    }
+
+    /// Removes the progress handler (dropping it); runs started later call none.
+    pub fn clear_progress_handler(&mut self) -> Result<()> {
+        // Safety: a live handle.
+        check(|error| unsafe {
+            loaded().CBLQuery_SetProgressHandler(self.as_ptr(), 0, None, std::ptr::null_mut(), error)
+        })?;
+        self.progress = None;
+        Ok(())
     }
 
     /// How the query runs: its SQL, SQLite's query plan, the JSON query and its SQL++ text.
@@ -139,7 +244,8 @@ impl Query {
 
     /// Makes the query live: `listener` is called soon with its current results, then
     /// after each commit that changes them, on a background thread, one call at a time,
-    /// until the token is dropped or removed.
+    /// until the token is dropped or removed. A change made inside a listener is delivered
+    /// after that listener returns (see [`Collection::add_change_listener`](crate::Collection::add_change_listener)).
     pub fn add_change_listener<F>(&self, listener: F) -> Result<ListenerToken>
     where
         F: FnMut(QueryChange<'_>) + Send + 'static,
@@ -152,7 +258,7 @@ impl Query {
     /// Another reference to the same query and its parameters, for its live query's listener
     /// (which runs it again when the parameters change).
     pub(crate) fn share(&self) -> Query {
-        Query { handle: self.handle.clone(), columns: Arc::clone(&self.columns) }
+        Query { handle: self.handle.clone(), columns: Arc::clone(&self.columns), progress: None }
     }
 }
 
@@ -180,6 +286,8 @@ pub struct ResultSet {
     columns: Arc<[String]>,
     block: std::vec::IntoIter<Vec<Value>>,
     finished: bool,
+    /// The index of the next row.
+    next_row: usize,
 }
 
 // Safety: a result set may move between threads with its query.
@@ -187,7 +295,7 @@ unsafe impl Send for ResultSet {}
 
 impl ResultSet {
     pub(crate) fn new(handle: Handle<sys::CBLResultSet>, query: &Query) -> ResultSet {
-        ResultSet { handle, columns: Arc::clone(&query.columns), block: Vec::new().into_iter(), finished: false }
+        ResultSet { handle, columns: Arc::clone(&query.columns), block: Vec::new().into_iter(), finished: false, next_row: 0 }
     }
 
     /// The column titles.
@@ -219,7 +327,8 @@ impl Iterator for ResultSet {
                 // Each row is [missing-column mask, value…].
                 let missing = values.first().and_then(Value::as_u64).unwrap_or(0);
                 values.remove(0);
-                return Some(Ok(Row { columns: Arc::clone(&self.columns), values, missing }));
+                self.next_row += 1;
+                return Some(Ok(Row { columns: Arc::clone(&self.columns), values, missing, index: self.next_row - 1 }));
             }
             if self.finished {
                 return None;
@@ -264,17 +373,24 @@ pub struct Row {
     columns: Arc<[String]>,
     values: Vec<Value>,
     missing: u64,
+    index: usize,
 }
 
 impl Row {
     /// The value of a column as a `T`: `row.get::<String>("name")`, `row.get::<Option<f64>>(2)`.
-    /// A MISSING or null value is `None` for an `Option`, an error for other types.
+    /// A MISSING or null value is `None` for an `Option`, an error for other types; the
+    /// error names the row and the column.
     pub fn get<T: DeserializeOwned>(&self, column: impl ColumnIndex) -> Result<T> {
         let index = column.column_index(&self.columns)?;
         T::deserialize(&self.values[index]).map_err(|error| {
             let state = if self.is_missing_at(index) { "MISSING" } else { "not convertible" };
-            Error::new(ErrorKind::Conversion, format!("column {:?} is {state}: {error}", self.columns[index]))
+            Error::new(ErrorKind::Conversion, format!("row {}: column {:?} is {state}: {error}", self.index, self.columns[index]))
         })
+    }
+
+    /// The row's index in its result set (0 for the first row).
+    pub fn index(&self) -> usize {
+        self.index
     }
 
     /// The JSON value of a column; `None` when it is MISSING.
@@ -341,41 +457,110 @@ impl Row {
     }
 
     /// The whole row as a `T`: a struct or map by column title, a tuple or vector by
-    /// column order (MISSING as null).
+    /// column order (MISSING as null). The error names the row, and the column whose value
+    /// did not fit when one did not (`row 3: column "rooms": invalid type: …`).
     pub fn deserialize<T: DeserializeOwned>(&self) -> Result<T> {
-        Ok(T::deserialize(RowDeserializer(self))?)
+        let failed = Cell::new(None);
+        T::deserialize(RowDeserializer { row: self, failed: &failed }).map_err(|error| {
+            let column = failed.get().map(|index| format!(": column {:?}", self.columns[index])).unwrap_or_default();
+            Error::new(ErrorKind::Conversion, format!("row {}{column}: {error}", self.index))
+        })
     }
 }
 
 /// A row as serde input: a map of its valued columns, or the sequence of its values.
-struct RowDeserializer<'r>(&'r Row);
+struct RowDeserializer<'r> {
+    row: &'r Row,
+    /// The column whose value failed to deserialize, if one did.
+    failed: &'r Cell<Option<usize>>,
+}
 
-impl<'de> serde::Deserializer<'de> for RowDeserializer<'_> {
+impl<'r> RowDeserializer<'r> {
+    fn column(&self, index: usize) -> ColumnDeserializer<'r> {
+        ColumnDeserializer { value: &self.row.values[index], index, failed: self.failed }
+    }
+
+    fn visit_seq<'de, V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, serde_json::Error>
+    where
+        'r: 'de,
+    {
+        let mut columns = SeqDeserializer::new((0..self.row.len()).map(|index| self.column(index)));
+        let value = visitor.visit_seq(&mut columns)?;
+        columns.end()?;
+        Ok(value)
+    }
+}
+
+impl<'de> Deserializer<'de> for RowDeserializer<'de> {
     type Error = serde_json::Error;
 
-    fn deserialize_any<V: serde::de::Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
-        Value::Object(self.0.to_map()).deserialize_any(visitor)
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+        let row = self.row;
+        let valued = (0..row.len()).filter(|&index| !row.is_missing_at(index));
+        let mut columns = MapDeserializer::new(valued.map(|index| (row.columns[index].as_str(), self.column(index))));
+        let value = visitor.visit_map(&mut columns)?;
+        columns.end()?;
+        Ok(value)
     }
 
-    fn deserialize_seq<V: serde::de::Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
-        Value::Array(self.0.values.clone()).deserialize_seq(visitor)
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+        self.visit_seq(visitor)
     }
 
-    fn deserialize_tuple<V: serde::de::Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value, Self::Error> {
-        Value::Array(self.0.values.clone()).deserialize_tuple(len, visitor)
+    fn deserialize_tuple<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value, Self::Error> {
+        self.visit_seq(visitor)
     }
 
-    fn deserialize_tuple_struct<V: serde::de::Visitor<'de>>(
-        self,
-        name: &'static str,
-        len: usize,
-        visitor: V,
-    ) -> Result<V::Value, Self::Error> {
-        Value::Array(self.0.values.clone()).deserialize_tuple_struct(name, len, visitor)
+    fn deserialize_tuple_struct<V: Visitor<'de>>(self, _name: &'static str, _len: usize, visitor: V) -> Result<V::Value, Self::Error> {
+        self.visit_seq(visitor)
     }
 
     serde::forward_to_deserialize_any! {
         bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf option unit
         unit_struct newtype_struct map struct enum identifier ignored_any
+    }
+}
+
+/// One column's value as serde input: its JSON value, noting the column when it fails.
+struct ColumnDeserializer<'de> {
+    value: &'de Value,
+    index: usize,
+    failed: &'de Cell<Option<usize>>,
+}
+
+impl<'de> IntoDeserializer<'de, serde_json::Error> for ColumnDeserializer<'de> {
+    type Deserializer = Self;
+
+    fn into_deserializer(self) -> Self {
+        self
+    }
+}
+
+/// Deserializer methods passed to the JSON value, noting the column on failure.
+macro_rules! noting_the_column {
+    ($($method:ident($($argument:ident: $type:ty),*);)*) => {$(
+        fn $method<V: Visitor<'de>>(self, $($argument: $type,)* visitor: V) -> Result<V::Value, Self::Error> {
+            let (index, failed) = (self.index, self.failed);
+            self.value.$method($($argument,)* visitor).map_err(|error| {
+                failed.set(Some(index));
+                error
+            })
+        }
+    )*};
+}
+
+impl<'de> Deserializer<'de> for ColumnDeserializer<'de> {
+    type Error = serde_json::Error;
+
+    noting_the_column! {
+        deserialize_any(); deserialize_bool(); deserialize_i8(); deserialize_i16(); deserialize_i32();
+        deserialize_i64(); deserialize_i128(); deserialize_u8(); deserialize_u16(); deserialize_u32();
+        deserialize_u64(); deserialize_u128(); deserialize_f32(); deserialize_f64(); deserialize_char();
+        deserialize_str(); deserialize_string(); deserialize_bytes(); deserialize_byte_buf(); deserialize_option();
+        deserialize_unit(); deserialize_unit_struct(name: &'static str); deserialize_newtype_struct(name: &'static str);
+        deserialize_seq(); deserialize_tuple(len: usize); deserialize_tuple_struct(name: &'static str, len: usize);
+        deserialize_map(); deserialize_struct(name: &'static str, fields: &'static [&'static str]);
+        deserialize_enum(name: &'static str, variants: &'static [&'static str]); deserialize_identifier();
+        deserialize_ignored_any();
     }
 }

@@ -8,7 +8,7 @@ use std::time::{Duration, SystemTime};
 
 use common::TestDatabase;
 use doclite::{
-    ConcurrencyControl, DataSource, Document, ErrorKind, Expression, FullTextIndexConfiguration, MaintenanceType,
+    Blob, ConcurrencyControl, DataSource, Document, ErrorKind, Expression, FullTextIndexConfiguration, MaintenanceType,
     QueryBuilder, SelectResult, ValueIndexConfiguration,
 };
 use serde::{Deserialize, Serialize};
@@ -46,12 +46,12 @@ fn documents_go_in_and_out_through_serde() -> doclite::Result<()> {
     hotels.save(&mut document)?;
     assert_ne!(document.revision_id(), Some(first_revision));
     assert_eq!(document.properties()["rating"], json!(4.5));
-    assert_eq!(hotels.count(), 1);
+    assert_eq!(hotels.count()?, 1);
 
     let mut automatic = Document::from_value(None, &json!({"name": "Nameless"}))?;
     hotels.save(&mut automatic)?;
     assert!(!automatic.id().is_empty() && automatic.id() != "h1");
-    assert_eq!(hotels.count(), 2);
+    assert_eq!(hotels.count()?, 2);
 
     // A document that does not fit the type is an error naming it.
     let error = hotels.get::<Hotel>(automatic.id()).unwrap_err();
@@ -81,7 +81,7 @@ fn bad_documents_are_errors_and_change_nothing() -> doclite::Result<()> {
     assert_eq!(error.kind(), ErrorKind::InvalidJson);
     assert!(error.message().contains("document 2"), "{error}");
     assert_eq!(hotels.save_many([("x\ny", json!({}))]).unwrap_err().kind(), ErrorKind::BadDocumentId);
-    assert_eq!(hotels.count(), 0);
+    assert_eq!(hotels.count()?, 0);
     Ok(())
 }
 
@@ -95,7 +95,7 @@ fn deleting_purging_and_expiring() -> doclite::Result<()> {
     assert!(!hotels.delete("h1")?);
     assert!(hotels.purge("h2")?);
     assert!(!hotels.purge("h2")?);
-    assert_eq!(hotels.count(), 2);
+    assert_eq!(hotels.count()?, 2);
 
     assert_eq!(hotels.expiration("h3")?, None);
     let later = SystemTime::now() + Duration::from_secs(3600);
@@ -212,6 +212,39 @@ fn rows_read_by_index_and_name_with_missing_apart_from_null() -> doclite::Result
     Ok(())
 }
 
+#[derive(Deserialize, Debug)]
+#[allow(dead_code)] // (read for its errors)
+struct Rooms {
+    name: String,
+    rooms: u32,
+}
+
+#[test]
+fn a_row_that_does_not_deserialize_is_named_with_its_column() -> doclite::Result<()> {
+    let db = TestDatabase::new("row-errors");
+    db.default_collection()?.save_many([
+        ("h1", json!({"name": "Grand", "rooms": 120})),
+        ("h2", json!({"name": "Inn", "rooms": 8})),
+        ("h3", json!({"name": "Ritz", "rooms": "many"})),
+        ("h4", json!({"name": "Shed"})),
+    ])?;
+    let query = db.create_query("SELECT name, rooms FROM _ ORDER BY META().id")?;
+    let rows = query.execute()?.all()?;
+    assert_eq!(rows.iter().map(doclite::Row::index).collect::<Vec<_>>(), [0, 1, 2, 3]);
+    let message = |result: doclite::Result<Rooms>| result.unwrap_err().message().to_owned();
+    assert_eq!(message(rows[2].deserialize()), r#"row 2: column "rooms": invalid type: string "many", expected u32"#);
+    assert_eq!(message(rows[3].deserialize()), "row 3: missing field `rooms`");
+    let tuple = rows[2].deserialize::<(String, u32)>().unwrap_err();
+    assert_eq!(tuple.kind(), ErrorKind::Conversion);
+    assert!(tuple.message().starts_with(r#"row 2: column "rooms": invalid type"#), "{tuple}");
+    let error = rows[2].get::<u32>("rooms").unwrap_err();
+    assert!(error.message().starts_with(r#"row 2: column "rooms" is not convertible: invalid type"#), "{error}");
+    // The rows that fit read as before.
+    let read: Vec<(String, u32)> = query.execute()?.take(2).map(|row| row?.deserialize()).collect::<doclite::Result<_>>()?;
+    assert_eq!(read, [("Grand".to_owned(), 120), ("Inn".to_owned(), 8)]);
+    Ok(())
+}
+
 /// Rows own their values and share the column titles: they outlive the query and its result set.
 fn names_of(db: &doclite::Database) -> doclite::Result<Vec<doclite::Row>> {
     db.create_query("SELECT name FROM _ ORDER BY name")?.execute()?.all()
@@ -277,22 +310,56 @@ fn query_mistakes_are_errors_with_their_place() -> doclite::Result<()> {
 fn a_closed_database_fails_every_call_with_not_open() -> doclite::Result<()> {
     let db = TestDatabase::new("closed");
     let hotels = db.default_collection()?;
+    let other = db.create_collection("others", Some("inventory"))?;
     hotels.put("h1", &hotel("Grand", "Paris", 1))?;
-    let query = db.create_query("SELECT name FROM _")?;
+    let document = hotels.document("h1")?.expect("saved above");
+    let mut query = db.create_query("SELECT name FROM _")?;
     let mut rows = query.execute()?;
+    let blob = Blob::new(None, b"content")?;
     db.close()?;
-    for error in [
-        hotels.document("h1").unwrap_err(),
-        hotels.put("h2", &hotel("Inn", "Lyon", 2)).unwrap_err(),
-        query.execute().err().expect("a closed database runs no query"),
-        rows.next().expect("an error, not the end").unwrap_err(),
-        db.create_query("SELECT 1 FROM _").unwrap_err(),
-        db.transaction().err().expect("a closed database begins no transaction"),
-        db.path().unwrap_err(),
-    ] {
-        assert_eq!(error.kind(), ErrorKind::NotOpen, "{error}");
+    let none = |result: doclite::Result<()>| result.unwrap_err();
+    let errors: Vec<(&str, doclite::Error)> = vec![
+        ("count", hotels.count().unwrap_err()),
+        ("count of an empty collection", other.count().unwrap_err()),
+        ("document", hotels.document("h1").unwrap_err()),
+        ("get", none(hotels.get::<Hotel>("h1").map(drop))),
+        ("put", hotels.put("h2", &hotel("Inn", "Lyon", 2)).unwrap_err()),
+        ("save", none(hotels.save(&mut Document::with_id("h3")?))),
+        ("save_many", none(hotels.save_many([("h4", hotel("Inn", "Lyon", 2))]))),
+        ("delete", none(hotels.delete("h1").map(drop))),
+        ("delete_document", none(hotels.delete_document(&document, ConcurrencyControl::LastWriteWins))),
+        ("purge", none(hotels.purge("h1").map(drop))),
+        ("expiration", none(hotels.expiration("h1").map(drop))),
+        ("set_expiration", none(hotels.set_expiration("h1", None))),
+        ("create_value_index", none(hotels.create_value_index("i", &ValueIndexConfiguration::new(["name"])))),
+        ("delete_index", none(hotels.delete_index("i"))),
+        ("index_names", none(hotels.index_names().map(drop))),
+        ("add_change_listener", none(hotels.add_change_listener(|_| {}).map(drop))),
+        ("add_document_change_listener", none(hotels.add_document_change_listener("h1", |_, _| {}).map(drop))),
+        ("execute", none(query.execute().map(drop))),
+        ("a result set's rows", rows.next().expect("an error, not the end").unwrap_err()),
+        ("explain", none(query.explain().map(drop))),
+        ("add a query listener", none(query.add_change_listener(|_| {}).map(drop))),
+        ("create_query", none(db.create_query("SELECT 1 FROM _").map(drop))),
+        ("create_json_query", none(db.create_json_query(r#"{"WHAT": [1]}"#).map(drop))),
+        ("transaction", none(db.transaction().map(drop))),
+        ("in_batch", none(db.in_batch(|| Ok::<_, doclite::Error>(())))),
+        ("path", none(db.path().map(drop))),
+        ("default_collection", none(db.default_collection().map(drop))),
+        ("collection", none(db.collection("others", Some("inventory")).map(drop))),
+        ("create_collection", none(db.create_collection("more", None).map(drop))),
+        ("delete_collection", none(db.delete_collection("others", Some("inventory")))),
+        ("collection_names", none(db.collection_names(None).map(drop))),
+        ("scope_names", none(db.scope_names().map(drop))),
+        ("perform_maintenance", none(db.perform_maintenance(MaintenanceType::Compact))),
+        ("save_blob", none(db.save_blob(&blob))),
+        ("get_blob", none(db.get_blob(&blob.properties()).map(drop))),
+        ("Blob::from_reader", none(Blob::from_reader(&db, None, &b"content"[..]).map(drop))),
+    ];
+    for (call, error) in errors {
+        assert_eq!(error.kind(), ErrorKind::NotOpen, "{call}: {error}");
     }
-    assert_eq!(hotels.count(), 0);
+    query.set_parameters(&json!({}))?; // (kept for a run, which then fails as above)
     Ok(())
 }
 
@@ -325,7 +392,7 @@ fn transactions_commit_or_roll_back() -> doclite::Result<()> {
     assert!(panicked.is_err());
     let count = db.in_batch(|| {
         hotels.put("in-batch", &hotel("F", "X", 6))?;
-        Ok::<_, doclite::Error>(hotels.count())
+        hotels.count()
     })?;
     assert_eq!(count, 2);
 
@@ -343,7 +410,7 @@ fn a_transaction_belongs_to_its_thread() -> doclite::Result<()> {
     hotels.put("mine", &hotel("A", "X", 1))?;
     // Another thread waits for the transaction, then sees only what was committed.
     let other = std::thread::scope(|scope| {
-        let waiting = scope.spawn(|| hotels.put("theirs", &hotel("B", "X", 2)).map(|_| hotels.count()));
+        let waiting = scope.spawn(|| hotels.put("theirs", &hotel("B", "X", 2)).and_then(|_| hotels.count()));
         std::thread::sleep(Duration::from_millis(100));
         transaction.commit().map(|()| waiting.join().unwrap())
     })?;

@@ -428,3 +428,33 @@ fn a_predictive_model_reads_photo_blobs() -> doclite::Result<()> {
     doclite::unregister_model("ImageClassifier")?;
     Ok(())
 }
+
+#[test]
+fn a_blob_is_copied_to_another_database_by_setting_it_not_its_metadata() -> doclite::Result<()> {
+    let first = TestDatabase::new("blob-copy-from");
+    let second = TestDatabase::new("blob-copy-to");
+    save_with_blob(&first, "p1", "photo", &Blob::new(Some("text/plain"), b"hello")?)?;
+    let read = first.default_collection()?.document("p1")?.expect("saved");
+
+    // Its properties refer to content the second database does not store: an error, nothing saved.
+    let error = second.default_collection()?.put("p1", &read.properties()).unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::InvalidParameter, "{error}");
+    assert!(error.message().contains(&format!("refers to blob {HELLO_DIGEST}")), "{error}");
+    assert!(error.message().contains("does not store"), "{error}");
+    assert!(second.default_collection()?.document("p1")?.is_none());
+    assert!(second.get_blob(&read.properties()["photo"])?.is_none());
+
+    // Setting the blob itself stores its content with the save.
+    let photo = read.blob("photo")?.expect("a blob");
+    save_with_blob(&second, "p1", "photo", &photo)?;
+    let copied = second.get_blob(&second.default_collection()?.document("p1")?.expect("saved").properties()["photo"])?;
+    assert_eq!(copied.expect("stored").content()?, b"hello");
+
+    // So does saving the blob first, after which the metadata may go anywhere.
+    let third = TestDatabase::new("blob-copy-third");
+    third.save_blob(&photo)?;
+    third.default_collection()?.put("p1", &json!({"nested": {"photo": photo.properties()}}))?;
+    let stored = third.default_collection()?.get::<Value>("p1")?.expect("saved");
+    assert_eq!(third.get_blob(&stored["nested"]["photo"])?.expect("stored").content()?, b"hello");
+    Ok(())
+}

@@ -41,7 +41,17 @@ fn workload() -> doclite::Result<()> {
     assert_eq!(updates.recv_timeout(Duration::from_secs(10)).expect("live results")?, 300);
     hotels.put("h600", &json!({"city": "Paris"}))?;
     assert_eq!(updates.recv_timeout(Duration::from_secs(10)).expect("live results")?, 301);
-    drop((live, listener));
+    // A listener's save, whose calls are queued until the listener returns.
+    let chained = hotels.add_change_listener(|change| {
+        if change.document_ids[0] == "h602" {
+            change.collection.put("h603", &json!({})).unwrap();
+        }
+    })?;
+    hotels.put("h602", &json!({"city": "Paris"}))?;
+    drop((live, listener, chained));
+    let mut counting = db.create_query("SELECT COUNT(*) FROM inventory.hotels")?;
+    counting.set_progress_handler(100, || true)?;
+    assert_eq!(counting.execute()?.count(), 1);
     let transaction = db.transaction()?;
     hotels.put("h601", &json!({}))?;
     drop(transaction);

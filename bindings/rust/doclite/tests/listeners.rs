@@ -1,6 +1,7 @@
 //! Change listeners and live queries taking closures: calls from several committing
 //! threads, a panicking closure stopped at the boundary, a listener that drops its
-//! own token, and no call after a token is dropped.
+//! own token, no call after a token is dropped, and listeners that save documents,
+//! whose calls come after they return, in order, at no depth of stack.
 
 mod common;
 
@@ -76,7 +77,7 @@ fn a_panicking_listener_is_stopped_at_the_boundary() -> doclite::Result<()> {
     hotels.put("h1", &json!({}))?;
     hotels.put("h2", &json!({}))?;
     assert_eq!(calls.load(Ordering::SeqCst), 2);
-    assert_eq!(hotels.count(), 2);
+    assert_eq!(hotels.count()?, 2);
     Ok(())
 }
 
@@ -124,7 +125,7 @@ fn a_panic_in_dropping_a_self_removed_listener_stays_at_the_boundary() -> doclit
     *slot.lock().unwrap() = Some(token);
     hotels.put("h1", &json!({}))?; // would abort the process if the panic unwound into C
     hotels.put("h2", &json!({}))?;
-    assert_eq!(hotels.count(), 2);
+    assert_eq!(hotels.count()?, 2);
     Ok(())
 }
 
@@ -185,6 +186,112 @@ fn tokens_removed_from_other_threads_while_commits_run() -> doclite::Result<()> 
             scope.spawn(move || drop(token));
         }
     });
-    assert_eq!(hotels.count(), 200);
+    assert_eq!(hotels.count()?, 200);
+    Ok(())
+}
+
+/// Saves document `d{i + 1}` for each change of `d{i}` up to `last`, from inside the listener.
+fn chain(hotels: &doclite::Collection, last: usize, heard: &Arc<Mutex<Vec<String>>>) -> doclite::Result<doclite::ListenerToken> {
+    let heard = Arc::clone(heard);
+    hotels.add_change_listener(move |change| {
+        for id in &change.document_ids {
+            heard.lock().unwrap().push(id.clone());
+            let i: usize = id[1..].parse().unwrap();
+            if i < last {
+                change.collection.put(&format!("d{}", i + 1), &json!({"i": i + 1})).unwrap();
+            }
+        }
+    })
+}
+
+#[test]
+fn a_listener_that_saves_a_document_for_each_change_sees_every_change_in_order() -> doclite::Result<()> {
+    // Called inside its own call, the listener would nest 10,000 calls deep: far past the stack.
+    const LAST: usize = 10_000;
+    let db = TestDatabase::new("chain");
+    let hotels = db.default_collection()?;
+    let heard = Arc::new(Mutex::new(Vec::new()));
+    let _token = chain(&hotels, LAST, &heard)?;
+    hotels.put("d0", &json!({"i": 0}))?;   // returns once the chain has run
+    let expected: Vec<String> = (0..=LAST).map(|i| format!("d{i}")).collect();
+    assert!(*heard.lock().unwrap() == expected, "the changes are heard once each, in order");
+    assert_eq!(hotels.count()?, LAST as u64 + 1);
+    Ok(())
+}
+
+#[test]
+fn a_change_made_inside_a_listener_is_delivered_after_it_returns() -> doclite::Result<()> {
+    let db = TestDatabase::new("after-return");
+    let hotels = db.default_collection()?;
+    let events = Arc::new(Mutex::new(Vec::new()));
+    let _token = hotels.add_change_listener({
+        let events = Arc::clone(&events);
+        move |change| {
+            let id = &change.document_ids[0];
+            events.lock().unwrap().push(format!("enter {id}"));
+            if id == "a" {
+                change.collection.put("b", &json!({})).unwrap();
+                change.collection.put("c", &json!({})).unwrap();
+            }
+            events.lock().unwrap().push(format!("leave {id}"));
+        }
+    })?;
+    hotels.put("a", &json!({}))?;
+    assert_eq!(*events.lock().unwrap(), ["enter a", "leave a", "enter b", "leave b", "enter c", "leave c"]);
+    Ok(())
+}
+
+#[test]
+fn a_queued_call_of_a_removed_listener_is_not_made() -> doclite::Result<()> {
+    let db = TestDatabase::new("queued-removal");
+    let hotels = db.default_collection()?;
+    let calls = Arc::new(AtomicUsize::new(0));
+    let removed: Arc<Mutex<Option<doclite::ListenerToken>>> = Arc::new(Mutex::new(None));
+    // The first listener saves a document, which queues a call of the second, then removes the second.
+    let _first = hotels.add_change_listener({
+        let removed = Arc::clone(&removed);
+        move |change| {
+            if change.document_ids[0] == "a" {
+                change.collection.put("b", &json!({})).unwrap();
+                drop(removed.lock().unwrap().take());
+            }
+        }
+    })?;
+    let second = hotels.add_change_listener({
+        let calls = Arc::clone(&calls);
+        move |_| {
+            calls.fetch_add(1, Ordering::SeqCst);
+        }
+    })?;
+    *removed.lock().unwrap() = Some(second);
+    hotels.put("a", &json!({}))?;
+    // Not for "a" (DocLite calls the first listener first, and the second is removed when
+    // its turn would come), nor for "b", queued before the removal.
+    assert_eq!(calls.load(Ordering::SeqCst), 0);
+    assert!(removed.lock().unwrap().is_none());
+    Ok(())
+}
+
+#[test]
+fn a_live_query_listener_that_saves_sees_the_collection_listener_after_it() -> doclite::Result<()> {
+    let db = TestDatabase::new("live-saves");
+    let hotels = db.default_collection()?;
+    let heard = Arc::new(Mutex::new(Vec::new()));
+    let _chain = chain(&hotels, 100, &heard)?;
+    let query = db.create_query("SELECT COUNT(*) FROM _")?;
+    let (sender, counts) = mpsc::channel();
+    let started = Arc::new(AtomicUsize::new(0));
+    let _live = query.add_change_listener({
+        let (writer, started) = (hotels.clone(), Arc::clone(&started));
+        move |change| {
+            // Its first call starts the chain on the live query's thread, inside this call.
+            if started.fetch_add(1, Ordering::SeqCst) == 0 {
+                writer.put("d0", &json!({})).unwrap();
+            }
+            let _ = sender.send(change.results.and_then(|mut rows| rows.next().unwrap()?.get::<i64>(0)));
+        }
+    })?;
+    while counts.recv_timeout(WAIT).expect("live results")? != 101 {}
+    assert_eq!(heard.lock().unwrap().len(), 101);
     Ok(())
 }
