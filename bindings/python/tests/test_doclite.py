@@ -239,3 +239,23 @@ def test_no_handle_outlives_its_objects_over_many_iterations(db):
     del query, partial
     gc.collect()
     assert doclite.instance_count() == start
+
+
+def test_a_listener_that_writes_never_nests(db):
+    # Issue 36: each save inside the listener called it again inside itself, until
+    # RecursionError after about 160 levels; now each call waits for the running one.
+    collection = db.default_collection()
+    seen, depth, deepest = [], [0], [0]
+
+    def listener(change):
+        depth[0] += 1
+        deepest[0] = max(deepest[0], depth[0])
+        seen.extend(change.document_ids)
+        if len(seen) < 2000:
+            collection[f"d{len(seen)}"] = {"n": len(seen)}
+        depth[0] -= 1
+
+    with collection.add_change_listener(listener):
+        collection["d0"] = {"n": 0}
+    assert seen == [f"d{n}" for n in range(2000)]
+    assert deepest[0] == 1

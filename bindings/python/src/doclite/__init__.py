@@ -9,10 +9,11 @@ Lite's query language (SQL++ and LiteCore's JSON queries).
             print(row["name"])
 """
 
-from ._builder import (ArrayFunction, BuiltQuery, Collation, DataSource, Expression, Function, Join, Meta, Ordering,
-                       QueryBuilder, SelectResult)
+from ._builder import (ArrayExpression, ArrayFunction, BuiltQuery, Collation, DataSource, Expression, FullTextFunction,
+                       Function, Join, Meta, Ordering, QueryBuilder, SelectResult)
 from ._blob import Blob, BlobReadStream
-from ._database import Collection, Database, Document, MaintenanceType, open
+from ._database import (Collection, ConcurrencyControl, Database, Document, MaintenanceType, Scope, database_exists,
+                        delete_database, open)
 from ._errors import (BadDocumentIDError, BusyError, ConflictError, CorruptDataError, DocLiteError, InvalidJSONError,
                       InvalidParameterError, InvalidQueryError, InvalidQueryParameterError, NotFoundError,
                       NotOpenError, QueryInterruptedError, UnsupportedError)
@@ -21,20 +22,22 @@ from ._listeners import CollectionChange, ListenerToken, QueryChange, listener_e
 from ._predicate import PredicateQueryBuilder
 from ._prediction import register_model, unregister_model
 from ._query import Query, ResultSet, Row
+from ._types import JSONObject, JSONValue
 
-__version__ = _borrowed_text(_lib.CBL_Version())
+__version__: str = _borrowed_text(_lib.CBL_Version()) or ""
 
 __all__ = [
-    "open", "register_model", "unregister_model", "Database", "Collection", "Document", "Blob", "BlobReadStream",
-    "MaintenanceType", "Query", "ResultSet", "Row",
-    "QueryBuilder", "BuiltQuery", "ArrayFunction", "SelectResult", "DataSource", "Join", "Expression", "Meta", "Function", "Ordering",
+    "open", "database_exists", "delete_database", "register_model", "unregister_model", "Database", "Scope",
+    "Collection", "Document", "ConcurrencyControl", "Blob", "BlobReadStream", "MaintenanceType", "Query", "ResultSet", "Row",
+    "QueryBuilder", "BuiltQuery", "ArrayFunction", "ArrayExpression", "FullTextFunction", "SelectResult", "DataSource", "Join", "Expression", "Meta", "Function", "Ordering",
     "Collation", "PredicateQueryBuilder", "ListenerToken", "CollectionChange", "QueryChange", "listener_error",
     "DocLiteError", "NotOpenError", "NotFoundError", "ConflictError", "InvalidParameterError", "BadDocumentIDError",
     "InvalidQueryError", "InvalidQueryParameterError", "InvalidJSONError", "BusyError", "CorruptDataError", "UnsupportedError",
-    "QueryInterruptedError",
+    "QueryInterruptedError", "JSONValue", "JSONObject", "instance_count",
 ]
 
 
-def instance_count():
+def instance_count() -> int:
     """The number of live library handles (for leak tests)."""
-    return _lib.CBL_InstanceCount()
+    count: int = _lib.CBL_InstanceCount()
+    return count

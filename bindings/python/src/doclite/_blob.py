@@ -8,14 +8,20 @@ import io
 import json
 import os
 import weakref
-from typing import Any, BinaryIO, Mapping, Optional, Union
+from typing import TYPE_CHECKING, Any, BinaryIO, Callable, Dict, List, Mapping, Optional, Union
 
 from ._errors import error_from, new_error
-from ._ffi import Handle, borrowed_text, ffi, lib, libc, owned_text, text
+from ._ffi import Handle, borrowed_text, ffi, lib, libc, owned_text, present, text
+
+if TYPE_CHECKING:
+    from _typeshed import WriteableBuffer
+
+    from ._database import Database
 
 _CHUNK = 256 * 1024   # bytes per CBLBlobWriter_Write when a blob is made from a stream
 
 BytesLike = Union[bytes, bytearray, memoryview]
+"""The content of a blob made in memory (any bytes-like object serves at run time)."""
 
 
 class Blob:
@@ -32,7 +38,11 @@ class Blob:
 
     __slots__ = ("_handle", "__weakref__")
 
-    def __init__(self, content_type: Optional[str], data: BytesLike):
+    _handle: Handle
+
+    def __init__(self, content_type: Optional[str], data: BytesLike) -> None:
+        """A blob of a copy of `data` (bytes, bytearray, memoryview or another bytes-like
+        object; a str raises TypeError), `content_type` its MIME type (optional)."""
         if isinstance(data, str):
             raise TypeError("a blob holds bytes, not str (encode the text first)")
         source = ffi.from_buffer(data)   # (a bytes-like object: bytes, bytearray, memoryview, array…)
@@ -43,14 +53,14 @@ class Blob:
         self._handle = Handle(pointer)
 
     @classmethod
-    def _adopt(cls, pointer) -> "Blob":
+    def _adopt(cls, pointer: Any) -> "Blob":
         """The Blob of a blob handle the library returned (+1)."""
         blob = cls.__new__(cls)
         blob._handle = Handle(pointer)
         return blob
 
     @classmethod
-    def from_stream(cls, content_type: Optional[str], readable: BinaryIO, database: Any) -> "Blob":
+    def from_stream(cls, content_type: Optional[str], readable: BinaryIO, database: "Database") -> "Blob":
         """A blob of what the binary file-like `readable` gives until its end, read in
         chunks (its `readinto`, or `read`) into a file staged for `database` (an open
         Database: C's CBLBlobWriter_Create takes one), so that content of any size is
@@ -63,9 +73,9 @@ class Blob:
             raise error_from(error)
         try:
             readinto = getattr(readable, "readinto", None)
-            buffer = bytearray(_CHUNK) if readinto is not None else None
-            view = memoryview(buffer) if buffer is not None else None
+            view = memoryview(bytearray(_CHUNK if readinto is not None else 0))
             while True:
+                chunk: Union[bytes, memoryview]
                 if readinto is not None:
                     count = readinto(view)
                     if count is None:
@@ -90,7 +100,7 @@ class Blob:
         return cls._adopt(pointer)
 
     @classmethod
-    def from_file(cls, content_type: Optional[str], path: Union[str, "os.PathLike[str]"], database: Any) -> "Blob":
+    def from_file(cls, content_type: Optional[str], path: Union[str, "os.PathLike[str]"], database: "Database") -> "Blob":
         """A blob of the content of the file at `path`, read in chunks (as `from_stream`,
         for `database`): the file may change or go afterwards."""
         with io.open(os.fspath(path), "rb", buffering=0) as file:
@@ -104,7 +114,8 @@ class Blob:
                 and isinstance(properties.get("digest"), str))
 
     @property
-    def _pointer(self):
+    def _pointer(self) -> Any:
+        """The blob's library handle."""
         return self._handle.pointer
 
     @property
@@ -115,21 +126,23 @@ class Blob:
     @property
     def length(self) -> int:
         """The content's length in bytes."""
-        return lib.CBLBlob_Length(self._pointer)
+        length: int = lib.CBLBlob_Length(self._pointer)
+        return length
 
     @property
     def digest(self) -> str:
         """The content's digest: "sha1-" and the Base64 of its SHA-1."""
-        return borrowed_text(lib.CBLBlob_Digest(self._pointer))
+        return present(borrowed_text(lib.CBLBlob_Digest(self._pointer)), "blob digest")
 
     @property
-    def properties(self) -> dict:
+    def properties(self) -> Dict[str, Any]:
         """The metadata dict a document's properties hold for the blob (a new dict each time)."""
-        return json.loads(self.to_json())
+        properties: Dict[str, Any] = json.loads(self.to_json())
+        return properties
 
     def to_json(self) -> str:
         """The metadata dict as JSON text."""
-        return owned_text(lib.CBLBlob_CreateJSON(self._pointer))
+        return present(owned_text(lib.CBLBlob_CreateJSON(self._pointer)), "blob metadata")
 
     @property
     def content(self) -> bytes:
@@ -141,7 +154,8 @@ class Blob:
         if pointer == ffi.NULL:
             raise error_from(error)
         try:
-            return ffi.buffer(pointer, length[0])[:]
+            content: bytes = ffi.buffer(pointer, length[0])[:]
+            return content
         finally:
             libc.free(pointer)   # (malloc'd by the library)
 
@@ -155,15 +169,17 @@ class Blob:
             raise error_from(error)
         return BlobReadStream(pointer, self)
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
+        """Whether `other` is a Blob with the same content (the same digest)."""
         if not isinstance(other, Blob):
             return NotImplemented
         return bool(lib.CBLBlob_Equals(self._pointer, other._pointer))
 
-    def __hash__(self):
+    def __hash__(self) -> int:
+        """The hash of the digest (equal blobs hash alike)."""
         return hash(self.digest)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<doclite.Blob {self.content_type or 'application/octet-stream'}; {self.length} bytes; {self.digest}>"
 
 
@@ -174,31 +190,35 @@ class BlobReadStream(io.RawIOBase):
     `close()` (or the end of a `with` block) releases it; a closed stream raises
     ValueError, as Python's files do. Use it from one thread at a time."""
 
-    def __init__(self, pointer, blob):
+    def __init__(self, pointer: Any, blob: Blob) -> None:
+        """The stream of the library's stream handle `pointer` (adopted) over `blob`'s
+        content: made by Blob.open_stream."""
         super().__init__()
         self._stream = pointer
-        self._blob = blob   # (keeps the blob alive while its stream is read)
+        self._blob: Optional[Blob] = blob   # (keeps the blob alive while its stream is read)
         self._length = blob.length
         self._finalizer = weakref.finalize(self, lib.CBLBlobReader_Close, pointer)
 
-    def _check_open(self):
+    def _check_open(self) -> None:
         if self.closed:
             raise ValueError("I/O operation on a closed blob stream")
 
     def readable(self) -> bool:
+        """True: the stream reads."""
         return True
 
     def seekable(self) -> bool:
+        """True: the stream seeks."""
         return True
 
-    def readinto(self, buffer) -> int:
+    def readinto(self, buffer: "WriteableBuffer") -> int:
         """Reads up to len(buffer) bytes into `buffer`; the number read, 0 at the end."""
         self._check_open()
         target = memoryview(buffer).cast("B")
         if not target.nbytes:
             return 0
         error = new_error()
-        count = lib.CBLBlobReader_Read(self._stream, ffi.from_buffer(target, require_writable=True), target.nbytes, error)
+        count: int = lib.CBLBlobReader_Read(self._stream, ffi.from_buffer(target, require_writable=True), target.nbytes, error)
         if count < 0:
             raise error_from(error)
         return count
@@ -226,7 +246,7 @@ class BlobReadStream(io.RawIOBase):
         if base is None:
             raise ValueError(f"invalid whence ({whence!r}: io.SEEK_SET, SEEK_CUR or SEEK_END)")
         error = new_error()
-        position = lib.CBLBlobReader_Seek(self._stream, offset, base, error)
+        position: int = lib.CBLBlobReader_Seek(self._stream, offset, base, error)
         if position < 0:
             raise error_from(error)
         return position
@@ -234,7 +254,8 @@ class BlobReadStream(io.RawIOBase):
     def tell(self) -> int:
         """The current position (where the next read starts)."""
         self._check_open()
-        return lib.CBLBlobReader_Position(self._stream)
+        position: int = lib.CBLBlobReader_Position(self._stream)
+        return position
 
     def close(self) -> None:
         """Closes the stream and releases its handle (again: nothing)."""
@@ -243,15 +264,15 @@ class BlobReadStream(io.RawIOBase):
             self._blob = None
         super().close()
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         state = "closed" if self.closed else f"at {self.tell()}"
         return f"<doclite.BlobReadStream {self._length} bytes, {state}>"
 
 
-def json_default(blobs=None):
+def json_default(blobs: Optional[List[Blob]] = None) -> Callable[[Any], Dict[str, Any]]:
     """A `default` for json.dumps writing a Blob as its metadata dict (and, with a list,
     noting it there, so that its content can be stored with the document)."""
-    def encode(value):
+    def encode(value: Any) -> Dict[str, Any]:
         if isinstance(value, Blob):
             if blobs is not None:
                 blobs.append(value)

@@ -1,12 +1,20 @@
 """Exceptions, one class per kind of CBLError, with the library's messages."""
 
+from typing import Any, Callable, Dict, Optional, Type
+
 from ._ffi import ffi, lib, owned_text
 
 
 class DocLiteError(Exception):
     """Any error DocLite reports: `domain` and `code` as CBLError has them, and its message."""
 
-    def __init__(self, message, domain=1, code=0):
+    domain: int
+    """The error domain: 1 DocLite's own (`code` as Couchbase Lite numbers it), 2 POSIX,
+    3 SQLite, 4 JSON."""
+    code: int
+    """The error code within `domain` (doclite.h's kCBLError… for domain 1)."""
+
+    def __init__(self, message: str, domain: int = 1, code: int = 0) -> None:
         super().__init__(message)
         self.domain = domain
         self.code = code
@@ -19,7 +27,8 @@ class NotOpenError(DocLiteError):
 class NotFoundError(DocLiteError, KeyError):
     """No such document, collection or database."""
 
-    def __str__(self):
+    def __str__(self) -> str:
+        """The message alone (KeyError's would quote it)."""
         return Exception.__str__(self)
 
 
@@ -35,7 +44,10 @@ class InvalidQueryError(DocLiteError):
     """A query (or index definition) that cannot be compiled or run; `position`
     is the byte offset of a syntax error in the query text, else None."""
 
-    def __init__(self, message, domain=1, code=23, position=None):
+    position: Optional[int]
+    """The byte offset of a syntax error in the query text, or None."""
+
+    def __init__(self, message: str, domain: int = 1, code: int = 23, position: Optional[int] = None) -> None:
         super().__init__(message, domain, code)
         self.position = position
 
@@ -73,17 +85,18 @@ class QueryInterruptedError(DocLiteError):
     the SQLite domain)."""
 
 
-_DOCLITE_CODES = {
+_DOCLITE_CODES: Dict[int, Type[DocLiteError]] = {
     2: UnsupportedError, 6: NotOpenError, 7: NotFoundError, 8: ConflictError, 9: InvalidParameterError,
     15: CorruptDataError, 16: BusyError, 20: CorruptDataError,
     19: UnsupportedError, 23: InvalidQueryError, 24: InvalidQueryError, 25: InvalidQueryParameterError, 29: BadDocumentIDError,
 }
 
 
-def error_from(error, position=None):
+def error_from(error: Any, position: Optional[int] = None) -> DocLiteError:
     """The exception for a filled-in `CBLError*`."""
     message = owned_text(lib.CBLError_Message(error)) or "unknown error"
-    domain, code = error.domain, error.code
+    domain: int = error.domain
+    code: int = error.code
     if domain == 1:
         kind = _DOCLITE_CODES.get(code, DocLiteError)
         if kind is InvalidQueryError:
@@ -96,12 +109,12 @@ def error_from(error, position=None):
     return DocLiteError(message, domain, code)
 
 
-def new_error():
+def new_error() -> Any:
     """A zeroed `CBLError*` for one call."""
     return ffi.new("CBLError*")
 
 
-def owned_result(function, *arguments):
+def owned_result(function: Callable[..., Any], *arguments: Any) -> str:
     """The owned string `function(*arguments, error)` returns, or its error raised."""
     error = new_error()
     result = owned_text(function(*arguments, error))

@@ -5,20 +5,20 @@ by _doclite_cffi, the out-of-line module the package build made from include/doc
 import json
 import os
 import weakref
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Iterator, Optional, Tuple, TypeVar
 
-from ._doclite_cffi import ffi
+from ._doclite_cffi import ffi as ffi   # (typed by _doclite_cffi.pyi: the module is made at build time)
 
 _here = os.path.dirname(os.path.abspath(__file__))
 
 # DOCLITE_LIBRARY names another build of the library (the tests of a CMake build use it).
-lib = ffi.dlopen(os.environ.get("DOCLITE_LIBRARY") or os.path.join(_here, "libdoclite.so"))
+lib: Any = ffi.dlopen(os.environ.get("DOCLITE_LIBRARY") or os.path.join(_here, "libdoclite.so"))
 # The C library's allocator (malloc, free): predictive models return malloc'd text,
 # CBLBlob_Content malloc'd bytes.
-libc = ffi.dlopen(None)
+libc: Any = ffi.dlopen(None)
 
 
-def text(value: Optional[str], what: str = "a string argument", optional: bool = False) -> Any:
+def text(value: object, what: str = "a string argument", optional: bool = False) -> Any:
     """A Python string as NUL-terminated UTF-8 bytes for a `const char*` argument; None
     is NULL where the argument is `optional`. The library reads up to the first NUL, so
     a string holding U+0000 raises ValueError instead of being cut short there; a lone
@@ -37,7 +37,7 @@ def text(value: Optional[str], what: str = "a string argument", optional: bool =
                                  f"{what} holds a lone surrogate, which has no UTF-8 form") from None
 
 
-def c_string(value: Optional[str], what: str = "a string argument", optional: bool = False) -> Any:
+def c_string(value: object, what: str = "a string argument", optional: bool = False) -> Any:
     """A Python string as a `char[]` for a struct field, checked as `text` checks it
     (keep it alive while the struct is used)."""
     encoded = text(value, what, optional)
@@ -50,8 +50,7 @@ def c_string(value: Optional[str], what: str = "a string argument", optional: bo
 _DIGITS_AS_ZEROS = bytes(ord("0") if byte in b"0123456789" else ord(" ") for byte in range(256))
 _NINETEEN_DIGITS = b"0" * 19
 _INTEGER_RANGE = range(-2 ** 63, 2 ** 64)
-_JSON_OPTIONS = dict(ensure_ascii=False, allow_nan=False, separators=(",", ":"))
-_ENCODER = json.JSONEncoder(**_JSON_OPTIONS)   # (made once: json.dumps makes one per call given options)
+_ENCODER = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(",", ":"))   # (made once: json.dumps makes one per call given options)
 
 
 def json_text(value: Any, what: str, default: Optional[Callable[[Any], Any]] = None) -> bytes:
@@ -67,20 +66,21 @@ def json_text(value: Any, what: str, default: Optional[Callable[[Any], Any]] = N
     except TypeError:
         if default is None:
             raise
-        body = json.JSONEncoder(**_JSON_OPTIONS, default=default).encode(value)
-    body = text(body, what)
-    if _NINETEEN_DIGITS in body.translate(_DIGITS_AS_ZEROS):   # (rare: then look for the integer itself)
+        body = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(",", ":"), default=default).encode(value)
+    encoded: bytes = text(body, what)
+    if _NINETEEN_DIGITS in encoded.translate(_DIGITS_AS_ZEROS):   # (rare: then look for the integer itself)
         path = _wide_integer(value, "")
         if path is not None:
             raise OverflowError(f"{what}: the integer at {path or 'the top level'} does not fit in 64 bits "
                                 f"(DocLite keeps integers from -2**63 to 2**64-1)")
-    return body
+    return encoded
 
 
-def _wide_integer(value, path):
+def _wide_integer(value: Any, path: str) -> Optional[str]:
     """The path (`.a[2]`) of the first integer in `value` outside _INTEGER_RANGE, or None."""
     if isinstance(value, int):
         return None if value in _INTEGER_RANGE else path
+    items: Iterator[Tuple[str, Any]]
     if isinstance(value, dict):
         items = ((f"{path}.{key}", item) for key, item in value.items())
     elif isinstance(value, (list, tuple)):
@@ -94,19 +94,42 @@ def _wide_integer(value, path):
     return None
 
 
-def owned_text(pointer):
+def owned_text(pointer: Any) -> Optional[str]:
     """A `char*` the library returned as owned: decoded, then freed."""
     if pointer == ffi.NULL:
         return None
     try:
-        return ffi.string(pointer).decode("utf-8")
+        decoded: str = ffi.string(pointer).decode("utf-8")
+        return decoded
     finally:
         lib.CBL_FreeString(pointer)
 
 
-def borrowed_text(pointer):
+def borrowed_text(pointer: Any) -> Optional[str]:
     """A `const char*` the library keeps: decoded."""
-    return None if pointer == ffi.NULL else ffi.string(pointer).decode("utf-8")
+    if pointer == ffi.NULL:
+        return None
+    decoded: str = ffi.string(pointer).decode("utf-8")
+    return decoded
+
+
+_Function = TypeVar("_Function", bound=Callable[..., Any])
+
+
+def c_callback(signature: str, **options: Any) -> Callable[[_Function], _Function]:
+    """`ffi.callback(signature, **options)`, the decorator making a Python function a C
+    function pointer (keep it alive while the library may call it), typed for mypy as
+    keeping the function's type: cffi's callback is callable from Python as the function is."""
+    decorator: Callable[[_Function], _Function] = ffi.callback(signature, **options)
+    return decorator
+
+
+def present(value: Optional[str], what: str) -> str:
+    """`value`, text the library gives for every live handle (a name, a digest), which
+    is None only for a bad handle: RuntimeError naming `what` then."""
+    if value is None:
+        raise RuntimeError(f"DocLite gave no {what}")
+    return value
 
 
 class Handle:
@@ -114,9 +137,10 @@ class Handle:
 
     __slots__ = ("pointer", "_finalizer", "__weakref__")
 
-    def __init__(self, pointer):
-        self.pointer = pointer
+    def __init__(self, pointer: Any) -> None:
+        self.pointer: Any = pointer
         self._finalizer = weakref.finalize(self, lib.CBL_Release, pointer)
 
-    def release(self):
+    def release(self) -> None:
+        """Releases the reference now (again: nothing)."""
         self._finalizer()

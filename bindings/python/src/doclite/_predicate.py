@@ -2,14 +2,15 @@
 format, the values to select and sort descriptors, built once and run many
 times with a context dict giving the predicate's $VARIABLES."""
 
-from typing import Any, Mapping, Optional, Sequence, Union
+from typing import Any, List, Mapping, Optional, Sequence, Tuple, Union
 
+from ._database import Collection, Database
 from ._errors import error_from, new_error, owned_result
 from ._ffi import Handle, c_string, ffi, json_text, lib, text
 from ._query import Query, ResultSet
 
 
-def _strings(items):
+def _strings(items: Sequence[str]) -> Tuple[Any, List[Any]]:
     """A `const char*[]` of `items` and the buffers it points into (keep both alive)."""
     buffers = [c_string(item, "a select item or sort descriptor") for item in items]
     return ffi.new("const char*[]", buffers) if buffers else ffi.NULL, buffers
@@ -25,10 +26,13 @@ class PredicateQueryBuilder:
     list of them when several are selected. Raises InvalidQueryError naming the part
     (`where: `, `select item 2: `) with `position` the byte offset within it."""
 
-    def __init__(self, source, select: Sequence[str], where: str = "TRUEPREDICATE", order_by: Sequence[str] = ()):
+    def __init__(self, source: Union[Collection, Database], select: Sequence[str], where: str = "TRUEPREDICATE",
+                 order_by: Sequence[str] = ()) -> None:
+        """Compiles the predicate query over `source` (see the class); `select` and
+        `order_by` are lists of strings (a str raises TypeError)."""
         if isinstance(select, str) or isinstance(order_by, str):
             raise TypeError("select and order_by are lists of strings")
-        collection = source.default_collection() if hasattr(source, "default_collection") else source
+        collection = source.default_collection() if isinstance(source, Database) else source
         self.database = collection.database
         select_array, select_buffers = _strings(select)
         order_array, order_buffers = _strings(order_by)

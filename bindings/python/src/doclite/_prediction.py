@@ -4,16 +4,17 @@ PREDICTION(model, input[, path]), registered by name for the whole process."""
 import itertools
 import json
 import threading
-from typing import Any, Callable, Dict, Optional
+from typing import Any, Callable, Dict, Optional, Tuple
 
-from ._ffi import ffi, json_text, lib, libc as _libc, text
+from ._ffi import c_callback, ffi, json_text, lib, libc as _libc, text
+from ._types import JSONObject
 
-_models = {}   # registration number → its C callbacks, alive until the library calls `unregistered`
+_models: Dict[int, Tuple[Any, Any]] = {}   # registration number → its C callbacks, alive until the library calls `unregistered`
 _models_lock = threading.Lock()
 _registrations = itertools.count()
 
 
-def register_model(name: str, model: Callable[[Dict[str, Any]], Optional[Dict[str, Any]]]) -> None:
+def register_model(name: str, model: Callable[[JSONObject], Optional[JSONObject]]) -> None:
     """Registers `model` as `name` (replacing one of that name): queries call it with the
     input dict and read its dict, or MISSING when it returns None. It runs on the
     library's threads (possibly several at once) while a query holds its database, so it
@@ -26,8 +27,8 @@ def register_model(name: str, model: Callable[[Dict[str, Any]], Optional[Dict[st
         raise TypeError("a model is a callable taking a dict and returning a dict or None")
     name_text = text(name, "the model name")
 
-    @ffi.callback("char*(void*, const char*)")
-    def predict(context, input_json):
+    @c_callback("char*(void*, const char*)")
+    def predict(context: Any, input_json: Any) -> Any:
         try:
             output = model(json.loads(ffi.string(input_json).decode("utf-8")))
             if output is None:
@@ -45,8 +46,8 @@ def register_model(name: str, model: Callable[[Dict[str, Any]], Optional[Dict[st
 
     registration = next(_registrations)
 
-    @ffi.callback("void(void*)")
-    def unregistered(context):
+    @c_callback("void(void*)")
+    def unregistered(context: Any) -> None:
         # The library's last use of this registration (replaced or unregistered, no call running).
         with _models_lock:
             _models.pop(registration, None)

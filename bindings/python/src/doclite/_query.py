@@ -4,11 +4,16 @@ import itertools
 import json
 import marshal
 import threading
-from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Mapping, Optional, Union, overload
 
 from ._blob import json_default
 from ._errors import NotOpenError, error_from, new_error, owned_result
-from ._ffi import Handle, borrowed_text, ffi, json_text, lib, libc, owned_text, text
+from ._ffi import Handle, borrowed_text, c_callback, ffi, json_text, lib, libc, owned_text, present, text
+from ._types import JSONObject, JSONValue
+
+if TYPE_CHECKING:
+    from ._database import Database
+    from ._listeners import ListenerToken, QueryChange
 
 _LANGUAGES = {"sqlpp": "kCBLN1QLLanguage", "json": "kCBLJSONLanguage"}
 
@@ -21,19 +26,19 @@ PROGRESS_STEPS = 100_000
 _raised = threading.local()
 
 
-def _stop_query(exception_type, exception, traceback):
+def _stop_query(exception_type: Any, exception: BaseException, traceback: Any) -> bool:
     """cffi's onerror for _on_progress: keeps what the callback raised and stops the query."""
     _raised.exception = exception
     return False
 
 
-@ffi.callback("bool(void*)", onerror=_stop_query)
-def _on_progress(context):
+@c_callback("bool(void*)", onerror=_stop_query)
+def _on_progress(context: Any) -> bool:
     """Called by the library while a query runs. Being Python code, it lets the
     interpreter run a pending signal handler here, on the main thread: Ctrl-C raises
     KeyboardInterrupt inside it, which stops the query and is raised by the call that
     ran it. `context` is the handle of the query's _Progress, whose handler is called."""
-    handler = ffi.from_handle(context).handler
+    handler: Optional[Callable[[], object]] = ffi.from_handle(context).handler
     return handler is None or not handler()
 
 
@@ -43,13 +48,13 @@ class _Progress:
 
     __slots__ = ("handler",)
 
-    def __init__(self):
-        self.handler = None
+    def __init__(self) -> None:
+        self.handler: Optional[Callable[[], object]] = None
 
 
-def _raise_from_progress():
+def _raise_from_progress() -> None:
     """Raises what a progress callback raised during the last call into the library, if anything."""
-    exception = getattr(_raised, "exception", None)
+    exception: Optional[BaseException] = getattr(_raised, "exception", None)
     if exception is not None:
         _raised.exception = None
         raise exception
@@ -60,7 +65,12 @@ class Query:
     `with db.create_query(…) as query:` releases it when the block ends (`close()`); the
     ResultSets it gave stay readable."""
 
-    def __init__(self, database: Any, query: Union[str, Mapping[str, Any]], language: str = "sqlpp") -> None:
+    database: "Database"
+    """The database the query reads."""
+    columns: List[str]
+    """The titles of the result columns, in order (`row["title"]`)."""
+
+    def __init__(self, database: "Database", query: Union[str, Mapping[str, Any]], language: str = "sqlpp") -> None:
         """Compiles `query` (see Database.create_query) for `database`. Text holding U+0000
         raises ValueError; a JSON query given as a dict is checked as a document is."""
         if language not in _LANGUAGES:
@@ -78,22 +88,23 @@ class Query:
         self._adopt(database, pointer)
 
     @classmethod
-    def _wrap(cls, database, pointer):
+    def _wrap(cls, database: "Database", pointer: Any) -> "Query":
         """The Query of a query handle the library returned (+1)."""
         query = cls.__new__(cls)
         query._adopt(database, pointer)
         return query
 
-    def _adopt(self, database, pointer):
+    def _adopt(self, database: "Database", pointer: Any) -> None:
+        """Makes this the Query of `pointer`, a query handle the library returned (+1)."""
         self.database = database
-        self._handle = Handle(pointer)
-        self.columns = [borrowed_text(lib.CBLQuery_ColumnName(pointer, i))
+        self._handle: Optional[Handle] = Handle(pointer)
+        self.columns = [present(borrowed_text(lib.CBLQuery_ColumnName(pointer, i)), "column name")
                         for i in range(lib.CBLQuery_ColumnCount(pointer))]
         self._progress = _Progress()
         self._progress_context = ffi.new_handle(self._progress)   # (alive with the query, which its runs keep)
         self.set_progress_handler(None)
 
-    def _pointer(self):
+    def _pointer(self) -> Any:
         """The query's handle for a call; NotOpenError once it or its database is closed."""
         if self._handle is None:
             raise NotOpenError("the query is closed", 1, 6)
@@ -108,9 +119,11 @@ class Query:
             self._handle = None
 
     def __enter__(self) -> "Query":
+        """The query itself (`with db.create_query(…) as query:`)."""
         return self
 
-    def __exit__(self, *exception: Any) -> None:
+    def __exit__(self, *exception: object) -> None:
+        """Releases the query (`close()`) when the `with` block ends."""
         self.close()
 
     def execute(self, parameters: Optional[Mapping[str, Any]] = None) -> "ResultSet":
@@ -136,7 +149,7 @@ class Query:
         if handle is not None:
             lib.CBLQuery_Interrupt(handle.pointer)
 
-    def set_progress_handler(self, handler: Optional[Callable[[], Any]], n: int = PROGRESS_STEPS) -> None:
+    def set_progress_handler(self, handler: Optional[Callable[[], object]], n: int = PROGRESS_STEPS) -> None:
         """Calls `handler()` every `n` SQLite steps while a run of the query works, on the
         thread running it, as sqlite3's Connection.set_progress_handler: a true result
         stops the run with QueryInterruptedError, and an exception it raises stops the
@@ -155,9 +168,10 @@ class Query:
         """The SQL, SQLite's plan, the JSON query and its SQL++."""
         return owned_result(lib.CBLQuery_Explain, self._pointer())
 
-    def add_change_listener(self, listener: Callable[[Any], None]) -> Any:
+    def add_change_listener(self, listener: Callable[["QueryChange"], object]) -> "ListenerToken":
         """Makes the query live: `listener(QueryChange)` gets its rows now and again
-        after each commit that changes them, from a query thread; returns a ListenerToken."""
+        after each commit that changes them (or a change of its `parameters`), from a
+        query thread; returns a ListenerToken."""
         from ._listeners import add_query_listener
         return add_query_listener(self, listener)
 
@@ -165,6 +179,36 @@ class Query:
     def sqlpp(self) -> str:
         """The query as SQL++ text."""
         return owned_result(lib.CBLQuery_CopySQLPP, self._pointer())
+
+    @property
+    def json(self) -> str:
+        """The query as LiteCore's JSON query text (which `Database.create_query(…,
+        language="json")` reads back), whatever language it was written in."""
+        return present(owned_text(lib.CBLQuery_CopyJSON(self._pointer())), "query JSON")
+
+    @property
+    def parameters(self) -> Optional[JSONObject]:
+        """The query's parameters, as the last `execute(parameters)` or assignment set
+        them (a new dict), or None when it has none. Assigning a dict sets them without
+        running the query, as Couchbase Lite's `query.parameters = …`: the next
+        `execute()` runs with them, and a live query runs again with them. Assigning
+        None clears them (a parameter left unset is MISSING)."""
+        parameters = lib.CBLQuery_CopyParameters(self._pointer())
+        if parameters == ffi.NULL:
+            return None
+        try:
+            body = present(owned_text(lib.CBLQueryParameters_CopyJSON(parameters)), "query parameters")
+        finally:
+            lib.CBL_Release(parameters)
+        values: JSONObject = json.loads(body)
+        return values
+
+    @parameters.setter
+    def parameters(self, parameters: Optional[Mapping[str, Any]]) -> None:
+        error = new_error()
+        body = ffi.NULL if parameters is None else _parameters_text(parameters)
+        if not lib.CBLQuery_SetParameters(self._pointer(), body, error):
+            raise error_from(error)
 
 
 def _parameters_text(parameters: Mapping[str, Any]) -> bytes:
@@ -182,12 +226,14 @@ class ResultSet:
     to one of them. Reading it once its database is closed raises NotOpenError (a
     for loop: at its next block)."""
 
-    block = 512
+    block: int = 512
+    """How many rows cross from the library at a time."""
 
-    def __init__(self, query, handle):
+    def __init__(self, query: Query, handle: Optional[Handle]) -> None:
+        """The rows of `handle`, a run of `query` (made by Query.execute)."""
         self.query = query
         self._handle = handle
-        self._rows = iter(())   # (the rest of the block next() is reading)
+        self._rows: Iterator["Row"] = iter(())   # (the rest of the block next() is reading)
         self._lock = threading.Lock()   # (one reader at a time: no row given twice or lost)
 
     def __iter__(self) -> Iterator["Row"]:
@@ -259,14 +305,28 @@ class Row:
     __slots__ = ("_columns", "_values")
     __hash__ = None   # type: ignore[assignment]
 
-    def __init__(self, columns, values):
+    _columns: List[str]
+    _values: List[Any]
+
+    def __init__(self, columns: List[str], values: List[Any]) -> None:
+        """A row of `columns` (the query's titles) and `values`: the bitmask of the
+        MISSING columns, then the column values (as CBLResultSet_NextRowsJSON gives them)."""
         # values[0] is the bitmask of MISSING columns (CBLResultSet_NextRowsJSON).
         self._columns, self._values = columns, values
 
-    def _is_missing(self, index):
-        return index < 63 and self._values[0] >> index & 1
+    def _is_missing(self, index: int) -> bool:
+        """Whether column `index` is MISSING."""
+        return bool(index < 63 and self._values[0] >> index & 1)
 
-    def __getitem__(self, key):
+    @overload
+    def __getitem__(self, key: int) -> JSONValue: ...
+    @overload
+    def __getitem__(self, key: str) -> JSONValue: ...
+
+    def __getitem__(self, key: Any) -> JSONValue:
+        """The value of column `key`: an int index (negative from the end; MISSING reads
+        as None; IndexError out of range) or a column title (KeyError when there is
+        none or it is MISSING)."""
         if key.__class__ is int and 0 <= key < len(self._columns):   # (the common case first)
             return self._values[key + 1]
         if isinstance(key, int):
@@ -278,13 +338,16 @@ class Row:
             raise KeyError(key)
         return self._values[index + 1]
 
-    def get(self, key: Union[int, str], default: Any = None) -> Any:
+    def get(self, key: Union[int, str], default: Any = None) -> JSONValue:
+        """The value of column `key` (an index or a title), or `default` where `row[key]`
+        raises (no such column, or a MISSING one by title)."""
         try:
             return self[key]
         except (KeyError, IndexError):
             return default
 
-    def __len__(self):
+    def __len__(self) -> int:
+        """The number of columns (MISSING ones included)."""
         return len(self._columns)
 
     def __eq__(self, other: object) -> bool:
@@ -300,27 +363,29 @@ class Row:
         """The titles of the columns that are not MISSING."""
         return [c for i, c in enumerate(self._columns) if not self._is_missing(i)]
 
-    def to_dict(self) -> Dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         """The row as a dict of its present columns."""
         return {c: self._values[i + 1] for i, c in enumerate(self._columns) if not self._is_missing(i)}
 
     @property
     def missing_mask(self) -> int:
         """The bitmask of the row's MISSING columns (bit i: column i, as LiteCore's missingColumns)."""
-        return self._values[0]
+        mask: int = self._values[0]
+        return mask
 
     def to_list(self) -> List[Any]:
         """The values in column order, MISSING as None."""
         return self._values[1:]
 
     @property
-    def value(self) -> Any:
+    def value(self) -> JSONValue:
         """Couchbase Lite 1.x's `CBLQueryRow.value`: the single value of a one-column row,
         else the list of values (MISSING as None)."""
         return self._values[1] if len(self._columns) == 1 else self._values[1:]
 
     def to_json(self) -> str:
+        """The row as the JSON text of `to_dict()`."""
         return json.dumps(self.to_dict(), ensure_ascii=False, separators=(",", ":"))
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Row({self.to_dict()!r})"
