@@ -651,8 +651,9 @@ char* CBLResultSet_CreateRowArrayJSON(const CBLResultSet* rs);
     becomes the current row. Owned; NULL on error. */
 char* CBLResultSet_NextRowsJSON(CBLResultSet* rs, unsigned maxRows, CBLError* outError);
 
-/** CBLResultSet_NextRowsJSON's block in the binary form of Python's `marshal` module
-    (for the Python binding: marshal.loads makes the rows' lists with no text to parse):
+/** CBLResultSet_NextRowsJSON's block in the binary form of Python's `marshal` module,
+    which the Python and Rust bindings read (marshal.loads makes the rows' lists with no
+    text to parse; the format is Python's, stable since version 2 of marshal):
     a list of rows, each a list of the MISSING mask then the values (str, int, float,
     bool, None, list, dict). Owned: free with free(); `*outLength` is its size in bytes.
     NULL on error. */

@@ -4,7 +4,11 @@
 //! `DOCLITE_INCLUDE_DIR`, or `include/` beside the library directory), then
 //! pkg-config's `doclite.pc`, then built from DocLite's source tree with its
 //! CMake build (the self-contained variant, which needs no Swift toolchain at
-//! run time; building needs Swift, CMake and Ninja): the tree this crate sits in, or `DOCLITE_SOURCE_DIR`.
+//! run time; building needs Swift, CMake and Ninja): the tree this crate sits in, or
+//! `DOCLITE_SOURCE_DIR`. That build is made once per source tree, in the tree's
+//! `build-rust` (or `DOCLITE_BUILD_DIR`), and shared by every cargo target folder and
+//! profile that builds this crate from it (see `shared_build.rs`); `CMAKE` names
+//! the cmake program.
 //!
 //! bindgen turns `doclite.h` into a struct of function pointers that the crate
 //! loads at run time (`libloading`) from the path found here, so that any binary
@@ -13,7 +17,10 @@
 
 use std::env;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+
+mod shared_build;
+
+use shared_build::LIBRARY_FILE;
 
 /// Where the library and its header are.
 struct Found {
@@ -21,10 +28,8 @@ struct Found {
     include_dir: PathBuf,
 }
 
-const LIBRARY_FILE: &str = "libdoclite.so.0";
-
 fn main() {
-    for variable in ["DOCLITE_LIB_DIR", "DOCLITE_INCLUDE_DIR", "DOCLITE_SOURCE_DIR", "PKG_CONFIG_PATH"] {
+    for variable in ["DOCLITE_LIB_DIR", "DOCLITE_INCLUDE_DIR", "DOCLITE_SOURCE_DIR", "DOCLITE_BUILD_DIR", "CMAKE", "PKG_CONFIG_PATH"] {
         println!("cargo:rerun-if-env-changed={variable}");
     }
     let found = from_environment().or_else(from_pkg_config).unwrap_or_else(build_with_cmake);
@@ -89,7 +94,9 @@ fn from_pkg_config() -> Option<Found> {
     Some(Found { library, include_dir })
 }
 
-/// Builds and installs DocLite into `OUT_DIR` with its own CMake build.
+/// Builds DocLite from its source tree with its own CMake build, once per source tree
+/// (`build-rust` in it, or `DOCLITE_BUILD_DIR`): other target folders and profiles find it
+/// built, and wait while one builds it.
 fn build_with_cmake() -> Found {
     let source = env::var_os("DOCLITE_SOURCE_DIR").map(PathBuf::from).unwrap_or_else(|| {
         Path::new(&env::var("CARGO_MANIFEST_DIR").unwrap()).join("../../..")
@@ -101,30 +108,20 @@ fn build_with_cmake() -> Found {
              DocLite source tree to build"
         );
     }
-    println!("cargo:warning=building DocLite from {} with CMake (set DOCLITE_LIB_DIR to use a built one)", source.display());
+    let source = source.canonicalize().unwrap_or(source);
     for input in ["Sources", "include", "cmake", "CMakeLists.txt"] {
         println!("cargo:rerun-if-changed={}", source.join(input).display());
     }
-    let out = PathBuf::from(env::var("OUT_DIR").unwrap());
-    let (build, prefix) = (out.join("cmake-build"), out.join("doclite"));
-    run(Command::new("cmake").arg("-S").arg(&source).arg("-B").arg(&build).args([
-        "-G",
-        "Ninja",
-        "-DCMAKE_BUILD_TYPE=Release",
-        "-DDOCLITE_STATIC_SWIFT_RUNTIME=ON",
-        "-DDOCLITE_BUILD_TOOL=OFF",
-        "-DBUILD_TESTING=OFF",
-        "-DCMAKE_INSTALL_LIBDIR=lib",
-    ]));
+    let dir = env::var_os("DOCLITE_BUILD_DIR").map(PathBuf::from).unwrap_or_else(|| shared_build::build_dir(&source));
+    println!(
+        "cargo:warning=building DocLite from {} with CMake into {} (once for every target folder and profile; \
+         set DOCLITE_LIB_DIR to use a built one)",
+        source.display(),
+        dir.display()
+    );
+    let cmake = env::var_os("CMAKE").unwrap_or_else(|| "cmake".into());
     let jobs = env::var("NUM_JOBS").unwrap_or_else(|_| "2".into());
-    run(Command::new("cmake").arg("--build").arg(&build).arg("--parallel").arg(jobs));
-    run(Command::new("cmake").arg("--install").arg(&build).arg("--prefix").arg(&prefix));
-    Found { library: prefix.join("lib").join(LIBRARY_FILE), include_dir: prefix.join("include") }
-}
-
-fn run(command: &mut Command) {
-    let status = command.status().unwrap_or_else(|error| panic!("cannot run {command:?}: {error}"));
-    if !status.success() {
-        panic!("{command:?} failed ({status})");
-    }
+    let waiting = || println!("cargo:warning=waiting for another build of DocLite in {}", dir.display());
+    let built = shared_build::build(&source, &dir, &cmake, &jobs, waiting).unwrap_or_else(|error| panic!("{error}"));
+    Found { library: built.library, include_dir: built.include_dir }
 }

@@ -10,14 +10,22 @@
 //! assert_eq!(version.to_bytes_with_nul(), doclite_sys::DOCLITE_VERSION);
 //! ```
 //!
-//! The library is loaded on first use from `DOCLITE_LIBRARY` when that is set,
-//! else from the file the build found (see `build.rs`), else by the system's
-//! search for `libdoclite.so.0`. Every rule of the header (ownership, strings,
-//! errors, threads) applies unchanged; the `doclite` crate wraps them safely.
+//! The library is loaded on first use from `DOCLITE_LIBRARY` when that is set (and
+//! only from there), else from the first of these that loads:
+//!
+//! 1. the file the build found or built (see `build.rs`; [`BUILD_LIBRARY_PATH`]);
+//! 2. `libdoclite.so.0` next to the executable, then in `../lib` from it (an application
+//!    shipped with its library, where the build's path does not exist);
+//! 3. `libdoclite.so.0` by the system's search (`LD_LIBRARY_PATH`, `ldconfig`'s folders).
+//!
+//! Every rule of the header (ownership, strings, errors, threads) applies unchanged; the
+//! `doclite` crate wraps them safely.
 
 // The generated items keep the header's C names, and its comments, whose brackets are not Rust links.
 #![allow(non_upper_case_globals, non_camel_case_types, non_snake_case, clippy::all, rustdoc::broken_intra_doc_links)]
 
+use std::ffi::OsString;
+use std::path::Path;
 use std::sync::OnceLock;
 
 include!(concat!(env!("OUT_DIR"), "/bindings.rs"));
@@ -34,15 +42,33 @@ pub fn library() -> Result<&'static DocLite, &'static str> {
     LIBRARY.get_or_init(load).as_ref().map_err(String::as_str)
 }
 
+/// The library's file name (its soname).
+const LIBRARY_FILE: &str = "libdoclite.so.0";
+
+/// Where the library is looked for, in order (see the crate's documentation).
+fn candidates() -> Vec<OsString> {
+    if let Some(path) = std::env::var_os("DOCLITE_LIBRARY") {
+        return vec![path];
+    }
+    let mut candidates = vec![OsString::from(BUILD_LIBRARY_PATH)];
+    if let Some(folder) = std::env::current_exe().ok().and_then(|exe| exe.parent().map(Path::to_path_buf)) {
+        for beside in [folder.join(LIBRARY_FILE), folder.join("../lib").join(LIBRARY_FILE)] {
+            // (A file that is not there is not tried: the error lists what was.)
+            if beside.exists() {
+                candidates.push(beside.into_os_string());
+            }
+        }
+    }
+    candidates.push(LIBRARY_FILE.into());
+    candidates
+}
+
 fn load() -> Result<DocLite, String> {
-    let candidates: Vec<String> = match std::env::var("DOCLITE_LIBRARY") {
-        Ok(path) => vec![path],
-        Err(_) => vec![BUILD_LIBRARY_PATH.to_owned(), "libdoclite.so.0".to_owned()],
-    };
     let mut failures = Vec::new();
-    for candidate in &candidates {
+    for path in candidates() {
+        let candidate = path.to_string_lossy();
         // Safety: loading runs the library's initializers, which have no preconditions.
-        match unsafe { DocLite::new(candidate) } {
+        match unsafe { DocLite::new(&path) } {
             Ok(library) => {
                 // The declarations are the header's: a library of another major (or, before 1.0,
                 // minor) version may lay its structs out differently.

@@ -122,12 +122,16 @@ impl Collection {
     }
 
     /// Saves `properties` (a serde value that serializes to a JSON object) as document `id`,
-    /// replacing its properties when it exists, and returns the saved document.
+    /// replacing its properties when it exists (the last write wins, as
+    /// [`save`](Collection::save)), and returns the saved document.
+    ///
+    /// The document is not read first: a new revision is saved over whatever revision is
+    /// stored (a deleted document's tombstone included), which keeps the document's
+    /// expiration. To replace a document only if no one changed it since you read it, read
+    /// it ([`document`](Collection::document)), change it, and save it with
+    /// [`ConcurrencyControl::FailOnConflict`].
     pub fn put<T: Serialize + ?Sized>(&self, id: &str, properties: &T) -> Result<Document> {
-        let mut document = match self.document(id)? {
-            Some(document) => document,
-            None => Document::with_id(id)?,
-        };
+        let mut document = Document::with_id(id)?;
         document.set_properties(properties)?;
         self.save(&mut document)?;
         Ok(document)

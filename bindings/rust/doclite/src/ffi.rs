@@ -89,7 +89,7 @@ pub(crate) fn owned_string(call: impl FnOnce(*mut sys::CBLError) -> *mut c_char)
 
 /// The error of a call that returned nothing: its CBLError, or — for the calls that
 /// report none (a path, a query's JSON) — the only cause a live handle leaves.
-fn failure(error: &sys::CBLError) -> Error {
+pub(crate) fn failure(error: &sys::CBLError) -> Error {
     if error.code == 0 {
         Error::new(ErrorKind::NotOpen, "the database is closed")
     } else {

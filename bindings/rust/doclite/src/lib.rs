@@ -25,6 +25,13 @@
 //!     let row = row?;
 //!     println!("{} in {}", row.get::<String>("name")?, row.get::<String>(1)?);
 //! }
+//! // Or each row straight into a type: by column title, or a tuple by position.
+//! #[derive(Deserialize)]
+//! struct Listing { name: String, city: String }
+//! for listing in query.execute()?.rows::<Listing>() {
+//!     let listing = listing?;
+//!     assert_eq!((listing.name.as_str(), listing.city.as_str()), ("Grand", "Paris"));
+//! }
 //! # db.delete()?;
 //! # Ok::<(), doclite::Error>(())
 //! ```
@@ -52,6 +59,7 @@ mod predicate;
 mod prediction;
 mod progress;
 mod query;
+mod rows;
 
 pub use blob::{Blob, BlobReader};
 pub use builder::{
@@ -66,7 +74,7 @@ pub use index::{ArrayIndexConfiguration, FullTextIndexConfiguration, PredictiveI
 pub use listener::{CollectionChange, ListenerToken};
 pub use predicate::PredicateQueryBuilder;
 pub use prediction::{register_model, unregister_model};
-pub use query::{ColumnIndex, Query, QueryChange, ResultSet, Row};
+pub use query::{ColumnIndex, DeserializedRows, Query, QueryChange, ResultSet, Row};
 
 /// The version of the loaded DocLite library (`"0.1.0"`).
 pub fn version() -> Result<String> {

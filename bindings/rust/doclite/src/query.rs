@@ -1,11 +1,10 @@
 //! [`Query`], its [`ResultSet`] and [`Row`]s.
 
-use std::cell::Cell;
-use std::sync::Arc;
+use std::marker::PhantomData;
+use std::sync::{Arc, OnceLock};
 
-use serde::de::value::{MapDeserializer, SeqDeserializer};
-use serde::de::{DeserializeOwned, IntoDeserializer, Visitor};
-use serde::{Deserializer, Serialize};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use doclite_sys as sys;
@@ -16,6 +15,7 @@ use crate::ffi::{self, c_string, check, handle, loaded, nul_error, owned_string,
 use crate::json::{self, Target};
 use crate::listener::{self, ListenerToken};
 use crate::progress::{self, ProgressHandler};
+use crate::rows::{Block, DecodeError};
 
 /// The language of a query's text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -276,15 +276,38 @@ pub struct QueryChange<'a> {
     pub results: Result<ResultSet>,
 }
 
-/// How many rows one call into the library reads.
-const ROWS_PER_BLOCK: u32 = 512;
-
-/// The rows of one run of a query, an iterator of [`Row`]s read as it advances
-/// (a block of rows per call into the library). It keeps its query alive.
+/// The rows of one run of a query, an iterator of [`Row`]s read as it advances (a
+/// block of rows per call into the library). It keeps its query alive.
+///
+/// To read every row into one type, [`rows::<T>()`](ResultSet::rows) decodes each row
+/// straight into `T`, with no [`Row`] in between — the fastest way through many rows:
+///
+/// ```
+/// # let dir = std::env::temp_dir().join(format!("doclite-doc-rows-{}", std::process::id()));
+/// # let db = doclite::Database::open("rows", &doclite::DatabaseConfiguration::in_directory(&dir)).unwrap();
+/// # db.default_collection()?.save_many([("h1", serde_json::json!({"name": "Grand", "rooms": 120})),
+/// #                                     ("h2", serde_json::json!({"name": "Inn", "rooms": 8}))])?;
+/// #[derive(serde::Deserialize)]
+/// struct Hotel { name: String, rooms: u32 }
+///
+/// let query = db.create_query("SELECT name, rooms FROM _ ORDER BY name")?;
+/// let mut rooms = 0;
+/// for hotel in query.execute()?.rows::<Hotel>() {   // by column title; a tuple reads by position
+///     let hotel = hotel?;
+///     rooms += hotel.rooms;
+/// }
+/// assert_eq!(rooms, 128);
+/// let pairs: Vec<(String, u32)> = query.execute()?.rows().collect::<doclite::Result<_>>()?;
+/// assert_eq!(pairs, [("Grand".to_owned(), 120), ("Inn".to_owned(), 8)]);
+/// # db.delete()?;
+/// # Ok::<(), doclite::Error>(())
+/// ```
 pub struct ResultSet {
     handle: Handle<sys::CBLResultSet>,
     columns: Arc<[String]>,
-    block: std::vec::IntoIter<Vec<Value>>,
+    /// The block being read, and the next row in it.
+    block: Option<Arc<Block>>,
+    in_block: usize,
     finished: bool,
     /// The index of the next row.
     next_row: usize,
@@ -295,7 +318,7 @@ unsafe impl Send for ResultSet {}
 
 impl ResultSet {
     pub(crate) fn new(handle: Handle<sys::CBLResultSet>, query: &Query) -> ResultSet {
-        ResultSet { handle, columns: Arc::clone(&query.columns), block: Vec::new().into_iter(), finished: false, next_row: 0 }
+        ResultSet { handle, columns: Arc::clone(&query.columns), block: None, in_block: 0, finished: false, next_row: 0 }
     }
 
     /// The column titles.
@@ -308,13 +331,51 @@ impl ResultSet {
         self.collect()
     }
 
-    fn read_block(&mut self) -> Result<()> {
-        // Safety: a live handle.
-        let text = owned_string(|error| unsafe { loaded().CBLResultSet_NextRowsJSON(self.handle.as_ptr(), ROWS_PER_BLOCK, error) })?;
-        let rows: Vec<Vec<Value>> = serde_json::from_str(&text)?;
-        self.finished = rows.is_empty();
-        self.block = rows.into_iter();
-        Ok(())
+    /// The remaining rows, each deserialized into a `T` as [`Row::deserialize`] does it (a
+    /// struct or a map by column title, MISSING columns left out; a tuple or a vector by
+    /// position, MISSING as null), straight from the block of rows DocLite returned: no
+    /// [`Row`] and no `serde_json::Value` is made. A row that does not fit is an
+    /// [`ErrorKind::Conversion`] error naming the row and the column
+    /// (`row 2: column "rooms": invalid type: …`), and the rows after it can still be read.
+    pub fn rows<T: DeserializeOwned>(self) -> DeserializedRows<T> {
+        DeserializedRows { results: self, row: PhantomData }
+    }
+
+    /// Moves to the next row, reading a block when the one read is done: its place in
+    /// `self.block` and its index, `None` after the last row.
+    fn advance(&mut self) -> Option<Result<(usize, usize)>> {
+        loop {
+            if let Some(block) = &self.block {
+                if self.in_block < block.rows() {
+                    let row = self.in_block;
+                    self.in_block += 1;
+                    self.next_row += 1;
+                    return Some(Ok((row, self.next_row - 1)));
+                }
+            }
+            if self.finished {
+                return None;
+            }
+            // The block read is let go first: no row of it left, its memory is reused.
+            self.block = None;
+            self.in_block = 0;
+            // Safety: a live handle.
+            match unsafe { Block::read(self.handle.as_ptr(), &self.columns) } {
+                Ok(block) => {
+                    self.finished = block.rows() == 0;
+                    self.block = Some(Arc::new(block));
+                }
+                Err(error) => {
+                    self.finished = true;
+                    return Some(Err(error));
+                }
+            }
+        }
+    }
+
+    /// The block the last [`advance`](ResultSet::advance) moved into.
+    fn block(&self) -> &Arc<Block> {
+        self.block.as_ref().expect("advance() read a block")
     }
 }
 
@@ -322,23 +383,38 @@ impl Iterator for ResultSet {
     type Item = Result<Row>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        loop {
-            if let Some(mut values) = self.block.next() {
-                // Each row is [missing-column mask, value…].
-                let missing = values.first().and_then(Value::as_u64).unwrap_or(0);
-                values.remove(0);
-                self.next_row += 1;
-                return Some(Ok(Row { columns: Arc::clone(&self.columns), values, missing, index: self.next_row - 1 }));
-            }
-            if self.finished {
-                return None;
-            }
-            if let Err(error) = self.read_block() {
-                self.finished = true;
-                return Some(Err(error));
-            }
-        }
+        Some(self.advance()?.map(|(row, index)| Row { block: Arc::clone(self.block()), row, index, values: OnceLock::new() }))
     }
+}
+
+/// The rows of a [`ResultSet`] deserialized into `T`s ([`ResultSet::rows`]).
+pub struct DeserializedRows<T> {
+    results: ResultSet,
+    row: PhantomData<fn() -> T>,
+}
+
+impl<T> DeserializedRows<T> {
+    /// The column titles.
+    pub fn column_names(&self) -> &[String] {
+        &self.results.columns
+    }
+}
+
+impl<T: DeserializeOwned> Iterator for DeserializedRows<T> {
+    type Item = Result<T>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        Some(self.results.advance()?.and_then(|(row, index)| {
+            let block = self.results.block();
+            T::deserialize(block.row(row)).map_err(|error| row_error(index, block.columns(), error))
+        }))
+    }
+}
+
+/// The error of row `index` that did not deserialize, naming the column that did not fit.
+fn row_error(index: usize, columns: &[String], error: DecodeError) -> Error {
+    let column = error.column.map(|column| format!(": column {:?}", columns[column])).unwrap_or_default();
+    Error::new(ErrorKind::Conversion, format!("row {index}{column}: {}", error.message))
 }
 
 /// A column of a [`Row`]: its index (`0`) or its title (`"name"`).
@@ -368,23 +444,32 @@ impl ColumnIndex for &str {
 
 /// One row of a [`ResultSet`]: its values by column index or title. A column may be
 /// MISSING (no value at all), which differs from JSON null: [`Row::is_missing`] tells.
-#[derive(Debug, Clone, PartialEq)]
+///
+/// A row refers to the block of rows it was read in (up to 512 rows, as DocLite returned
+/// them), which it shares with the rows read with it and keeps while it lives; a value is
+/// decoded when it is asked for, into the type asked for ([`get`](Row::get),
+/// [`deserialize`](Row::deserialize)), and may borrow from the row (`row.get::<&str>(0)`).
+/// The calls that return JSON values ([`values`](Row::values), [`get_ref`](Row::get_ref),
+/// [`to_map`](Row::to_map)…) make them once per row, on first use.
+#[derive(Clone)]
 pub struct Row {
-    columns: Arc<[String]>,
-    values: Vec<Value>,
-    missing: u64,
+    block: Arc<Block>,
+    /// The row's place in the block.
+    row: usize,
     index: usize,
+    /// The values as JSON, made on first use.
+    values: OnceLock<Vec<Value>>,
 }
 
 impl Row {
-    /// The value of a column as a `T`: `row.get::<String>("name")`, `row.get::<Option<f64>>(2)`.
-    /// A MISSING or null value is `None` for an `Option`, an error for other types; the
-    /// error names the row and the column.
-    pub fn get<T: DeserializeOwned>(&self, column: impl ColumnIndex) -> Result<T> {
-        let index = column.column_index(&self.columns)?;
-        T::deserialize(&self.values[index]).map_err(|error| {
+    /// The value of a column as a `T`: `row.get::<String>("name")`, `row.get::<Option<f64>>(2)`,
+    /// `row.get::<&str>(0)` (borrowed from the row). A MISSING or null value is `None` for an
+    /// `Option`, an error for other types; the error names the row and the column.
+    pub fn get<'r, T: Deserialize<'r>>(&'r self, column: impl ColumnIndex) -> Result<T> {
+        let index = column.column_index(self.column_names())?;
+        T::deserialize(self.block.value(self.row, index)).map_err(|error| {
             let state = if self.is_missing_at(index) { "MISSING" } else { "not convertible" };
-            Error::new(ErrorKind::Conversion, format!("row {}: column {:?} is {state}: {error}", self.index, self.columns[index]))
+            Error::new(ErrorKind::Conversion, format!("row {}: column {:?} is {state}: {error}", self.index, self.column_names()[index]))
         })
     }
 
@@ -395,58 +480,59 @@ impl Row {
 
     /// The JSON value of a column; `None` when it is MISSING.
     pub fn get_ref(&self, column: impl ColumnIndex) -> Result<Option<&Value>> {
-        let index = column.column_index(&self.columns)?;
-        Ok((!self.is_missing_at(index)).then(|| &self.values[index]))
+        let index = column.column_index(self.column_names())?;
+        Ok((!self.is_missing_at(index)).then(|| &self.values()[index]))
     }
 
     /// Whether a column is MISSING (an unknown column is an error).
     pub fn is_missing(&self, column: impl ColumnIndex) -> Result<bool> {
-        Ok(self.is_missing_at(column.column_index(&self.columns)?))
+        Ok(self.is_missing_at(column.column_index(self.column_names())?))
     }
 
     fn is_missing_at(&self, index: usize) -> bool {
-        index < 64 && self.missing >> index & 1 == 1
+        self.block.is_missing(self.row, index)
     }
 
     /// The bit mask of the MISSING columns (bit *i*: column *i*), as LiteCore reports it.
     pub fn missing_mask(&self) -> u64 {
-        self.missing
+        self.block.mask(self.row)
     }
 
     /// The number of columns.
     pub fn len(&self) -> usize {
-        self.values.len()
+        self.column_names().len()
     }
 
     /// Whether the row has no column.
     pub fn is_empty(&self) -> bool {
-        self.values.is_empty()
+        self.len() == 0
     }
 
     /// The column titles.
     pub fn column_names(&self) -> &[String] {
-        &self.columns
+        self.block.columns()
     }
 
     /// Couchbase Lite 1.x's `CBLQueryRow.value`: the single value of a one-column row,
     /// else the array of the values (MISSING as null).
     pub fn value(&self) -> Value {
-        match self.values.as_slice() {
+        match self.values() {
             [single] => single.clone(),
             values => Value::Array(values.to_vec()),
         }
     }
 
-    /// The values in column order, MISSING as null.
+    /// The values in column order as JSON, MISSING as null.
     pub fn values(&self) -> &[Value] {
-        &self.values
+        self.values.get_or_init(|| (0..self.len()).map(|column| self.block.json_value(self.row, column)).collect())
     }
 
     /// The row as a JSON object keyed by column title, MISSING columns left out.
     pub fn to_map(&self) -> Map<String, Value> {
-        (0..self.values.len())
+        let values = self.values();
+        (0..values.len())
             .filter(|&index| !self.is_missing_at(index))
-            .map(|index| (self.columns[index].clone(), self.values[index].clone()))
+            .map(|index| (self.column_names()[index].clone(), values[index].clone()))
             .collect()
     }
 
@@ -456,111 +542,31 @@ impl Row {
         Value::Object(self.to_map()).to_string()
     }
 
-    /// The whole row as a `T`: a struct or map by column title, a tuple or vector by
-    /// column order (MISSING as null). The error names the row, and the column whose value
-    /// did not fit when one did not (`row 3: column "rooms": invalid type: …`).
-    pub fn deserialize<T: DeserializeOwned>(&self) -> Result<T> {
-        let failed = Cell::new(None);
-        T::deserialize(RowDeserializer { row: self, failed: &failed }).map_err(|error| {
-            let column = failed.get().map(|index| format!(": column {:?}", self.columns[index])).unwrap_or_default();
-            Error::new(ErrorKind::Conversion, format!("row {}{column}: {error}", self.index))
-        })
+    /// The whole row as a `T`: a struct or map by column title (MISSING columns left out),
+    /// a tuple or vector by column order (MISSING as null). The error names the row, and the
+    /// column whose value did not fit when one did not (`row 3: column "rooms": invalid type: …`).
+    /// To read every row of a result set so, [`ResultSet::rows`] needs no `Row`.
+    pub fn deserialize<'r, T: Deserialize<'r>>(&'r self) -> Result<T> {
+        T::deserialize(self.block.row(self.row)).map_err(|error| row_error(self.index, self.column_names(), error))
     }
 }
 
-/// A row as serde input: a map of its valued columns, or the sequence of its values.
-struct RowDeserializer<'r> {
-    row: &'r Row,
-    /// The column whose value failed to deserialize, if one did.
-    failed: &'r Cell<Option<usize>>,
-}
-
-impl<'r> RowDeserializer<'r> {
-    fn column(&self, index: usize) -> ColumnDeserializer<'r> {
-        ColumnDeserializer { value: &self.row.values[index], index, failed: self.failed }
-    }
-
-    fn visit_seq<'de, V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, serde_json::Error>
-    where
-        'r: 'de,
-    {
-        let mut columns = SeqDeserializer::new((0..self.row.len()).map(|index| self.column(index)));
-        let value = visitor.visit_seq(&mut columns)?;
-        columns.end()?;
-        Ok(value)
+impl std::fmt::Debug for Row {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Row")
+            .field("index", &self.index)
+            .field("columns", &self.column_names())
+            .field("values", &self.values())
+            .field("missing", &self.missing_mask())
+            .finish()
     }
 }
 
-impl<'de> Deserializer<'de> for RowDeserializer<'de> {
-    type Error = serde_json::Error;
-
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
-        let row = self.row;
-        let valued = (0..row.len()).filter(|&index| !row.is_missing_at(index));
-        let mut columns = MapDeserializer::new(valued.map(|index| (row.columns[index].as_str(), self.column(index))));
-        let value = visitor.visit_map(&mut columns)?;
-        columns.end()?;
-        Ok(value)
-    }
-
-    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
-        self.visit_seq(visitor)
-    }
-
-    fn deserialize_tuple<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value, Self::Error> {
-        self.visit_seq(visitor)
-    }
-
-    fn deserialize_tuple_struct<V: Visitor<'de>>(self, _name: &'static str, _len: usize, visitor: V) -> Result<V::Value, Self::Error> {
-        self.visit_seq(visitor)
-    }
-
-    serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf option unit
-        unit_struct newtype_struct map struct enum identifier ignored_any
-    }
-}
-
-/// One column's value as serde input: its JSON value, noting the column when it fails.
-struct ColumnDeserializer<'de> {
-    value: &'de Value,
-    index: usize,
-    failed: &'de Cell<Option<usize>>,
-}
-
-impl<'de> IntoDeserializer<'de, serde_json::Error> for ColumnDeserializer<'de> {
-    type Deserializer = Self;
-
-    fn into_deserializer(self) -> Self {
-        self
-    }
-}
-
-/// Deserializer methods passed to the JSON value, noting the column on failure.
-macro_rules! noting_the_column {
-    ($($method:ident($($argument:ident: $type:ty),*);)*) => {$(
-        fn $method<V: Visitor<'de>>(self, $($argument: $type,)* visitor: V) -> Result<V::Value, Self::Error> {
-            let (index, failed) = (self.index, self.failed);
-            self.value.$method($($argument,)* visitor).map_err(|error| {
-                failed.set(Some(index));
-                error
-            })
-        }
-    )*};
-}
-
-impl<'de> Deserializer<'de> for ColumnDeserializer<'de> {
-    type Error = serde_json::Error;
-
-    noting_the_column! {
-        deserialize_any(); deserialize_bool(); deserialize_i8(); deserialize_i16(); deserialize_i32();
-        deserialize_i64(); deserialize_i128(); deserialize_u8(); deserialize_u16(); deserialize_u32();
-        deserialize_u64(); deserialize_u128(); deserialize_f32(); deserialize_f64(); deserialize_char();
-        deserialize_str(); deserialize_string(); deserialize_bytes(); deserialize_byte_buf(); deserialize_option();
-        deserialize_unit(); deserialize_unit_struct(name: &'static str); deserialize_newtype_struct(name: &'static str);
-        deserialize_seq(); deserialize_tuple(len: usize); deserialize_tuple_struct(name: &'static str, len: usize);
-        deserialize_map(); deserialize_struct(name: &'static str, fields: &'static [&'static str]);
-        deserialize_enum(name: &'static str, variants: &'static [&'static str]); deserialize_identifier();
-        deserialize_ignored_any();
+impl PartialEq for Row {
+    fn eq(&self, other: &Row) -> bool {
+        self.index == other.index
+            && self.column_names() == other.column_names()
+            && self.missing_mask() == other.missing_mask()
+            && self.values() == other.values()
     }
 }

@@ -111,6 +111,42 @@ fn deleting_purging_and_expiring() -> doclite::Result<()> {
 }
 
 #[test]
+fn put_saves_a_new_revision_without_reading_the_old_one() -> doclite::Result<()> {
+    let db = TestDatabase::new("put");
+    let hotels = db.default_collection()?;
+    let first = hotels.put("h1", &hotel("Grand", "Paris", 1))?;
+    let first_revision = first.revision_id().unwrap();
+    assert!(first_revision.starts_with("1-"), "{first_revision}");
+    let later = SystemTime::now() + Duration::from_secs(3600);
+    hotels.set_expiration("h1", Some(later))?;
+
+    // Over a stored revision: the next generation, its properties replaced, its expiration kept.
+    let second = hotels.put("h1", &hotel("Grand", "Paris", 2))?;
+    let second_revision = second.revision_id().unwrap();
+    assert!(second_revision.starts_with("2-"), "{second_revision}");
+    assert!(second.sequence() > first.sequence());
+    assert_eq!(hotels.get::<Hotel>("h1")?.unwrap().rooms, 2);
+    assert!(hotels.expiration("h1")?.is_some());
+    assert_eq!(hotels.count()?, 1);
+
+    // A document read before the put is now in conflict with it.
+    let mut stale = first;
+    stale.set_properties(&hotel("Grand", "Paris", 9))?;
+    let error = hotels.save_with_concurrency_control(&mut stale, ConcurrencyControl::FailOnConflict).unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Conflict);
+    assert_eq!(hotels.get::<Hotel>("h1")?.unwrap().rooms, 2);
+
+    // Over a tombstone: the document lives again.
+    assert!(hotels.delete("h1")?);
+    assert_eq!(hotels.get::<Hotel>("h1")?, None);
+    let revived = hotels.put("h1", &hotel("Grand", "Paris", 3))?;
+    assert!(revived.revision_id().unwrap().starts_with("4-"), "{:?}", revived.revision_id());
+    assert_eq!(hotels.get::<Hotel>("h1")?.unwrap().rooms, 3);
+    assert_eq!(hotels.count()?, 1);
+    Ok(())
+}
+
+#[test]
 fn a_conflicting_save_fails_when_asked_to() -> doclite::Result<()> {
     let db = TestDatabase::new("conflict");
     let hotels = db.default_collection()?;
