@@ -29,7 +29,8 @@ target_link_libraries(DocLiteConformance PUBLIC DocLiteCore)
 
 file(GLOB DOCLITE_TOOL_SOURCES CONFIGURE_DEPENDS Sources/doclite/*.swift)
 add_executable(doclite-tool ${DOCLITE_TOOL_SOURCES})
-set_target_properties(doclite-tool PROPERTIES OUTPUT_NAME doclite INSTALL_RPATH "${SWIFT_RUNTIME_DIR}")
+set_target_properties(doclite-tool PROPERTIES OUTPUT_NAME doclite INSTALL_RPATH "${SWIFT_RUNTIME_DIR}"
+  BUILD_WITH_INSTALL_RPATH ON)   # (no empty RUNPATH entries: see libdoclite)
 target_compile_options(doclite-tool PRIVATE -package-name DocLite -parse-as-library)
 target_link_libraries(doclite-tool PRIVATE DocLiteCore DocLiteConformance ArgumentParser)
 install(TARGETS doclite-tool RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
