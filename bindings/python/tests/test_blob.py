@@ -285,3 +285,23 @@ def test_the_guides_image_classifier_reads_the_photo_blob(db):
         assert [row["id"] for row in rows] == ["p1", "p3", "p4"]
     finally:
         doclite.unregister_model("ImageClassifier")
+
+
+def test_a_document_copied_into_another_database_keeps_its_blob_or_fails(db, tmp_path):
+    # Issue 36: another database's document saved as its properties lost the blob's
+    # content without a word. Now that is an error; with the Blob itself, the content
+    # is copied in the same transaction.
+    photo = Blob("image/png", b"png bytes")
+    db.default_collection().save(doclite.Document("d").set_blob("photo", photo))
+    original = db.default_collection()["d"]
+    with doclite.open(tmp_path / "other") as other:
+        target = other.default_collection()
+        with pytest.raises(doclite.InvalidParameterError, match=f"refers to blob {photo.digest}, whose content "
+                                                                  f"database 'other' does not store"):
+            target["d"] = original.properties
+        assert "d" not in target
+        copy = doclite.Document("d", dict(original.properties))
+        copy.set_blob("photo", original.get_blob("photo"))
+        target.save(copy)
+        assert other.get_blob(photo.properties).content == b"png bytes"
+        target["d2"] = original.properties   # (the content is there now)
