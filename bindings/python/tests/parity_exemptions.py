@@ -120,17 +120,4 @@ RUST: Dict[str, str] = {
             "with kCBLConcurrencyControlLastWriteWins, which is what these do"),
     **_each(["CBLDocument_Create"],
             "CBLDocument_CreateWithID with a NULL ID makes the same document with an automatic ID"),
-    **_each(["CBLDatabase_DefaultScope", "CBLDatabase_Scope", "CBLScope_Name", "CBLScope_CollectionNames",
-             "CBLScope_Collection", "CBLCollection_Scope"],
-            "TODO(rust): no Scope type (Couchbase Lite's Scope: Database.default_scope / scope(name), "
-            "Scope.collection(name) / collection_names, Collection.scope; Python has them); Rust has "
-            "Database::scope_names and collection_names(scope) only"),
-    **_each(["CBLDatabase_BufferNotifications", "CBLDatabase_SendNotifications"],
-            "TODO(rust): buffered notifications (listener calls queued and sent on the thread that asks, "
-            "e.g. a GUI or async runtime's; Python: Database.buffer_notifications / send_notifications)"),
-    **_each(["CBLQuery_CopyParameters", "CBLQueryParameters_CopyJSON"],
-            "TODO(rust): a query's parameters cannot be read back (Python: the Query.parameters property)"),
-    **_each(["CBLResultSet_Interrupt"],
-            "TODO(rust): one run of a query cannot be interrupted, only all of them (Query::interrupt); "
-            "Python: ResultSet.interrupt()"),
 }

@@ -94,6 +94,31 @@ impl Expression {
         Expression::literal(Value::Null)
     }
 
+    /// A date literal, `millis` milliseconds since 1970-01-01 UTC: its ISO-8601 UTC string
+    /// with milliseconds (`"2024-01-10T14:31:14.000Z"`), as Couchbase Lite writes a date
+    /// (couchbase-lite-C's `CBLQueryExpression_Date`), which the date functions read
+    /// ([`Function::string_to_millis`], …) and which sorts as the dates do. Years 0000 to
+    /// 9999, in the proleptic Gregorian calendar (ISO 8601's); a date outside them is a
+    /// mistake reported by `build()`.
+    ///
+    /// ```
+    /// use doclite::Expression;
+    /// assert_eq!(Expression::date(1_704_897_074_123).to_json()?, "2024-01-10T14:31:14.123Z");
+    /// assert_eq!(Expression::date(-1).to_json()?, "1969-12-31T23:59:59.999Z");
+    /// // From a SystemTime:
+    /// let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap();
+    /// let _today = Expression::date(now.as_millis() as i64);
+    /// # Ok::<(), doclite::Error>(())
+    /// ```
+    pub fn date(millis: i64) -> Expression {
+        match iso8601(millis) {
+            Some(text) => Expression::literal(Value::from(text)),
+            None => Expression(Node::Error(format!(
+                "the date {millis} ms since 1970 is outside the years 0000 to 9999 that an ISO-8601 date string holds"
+            ))),
+        }
+    }
+
     /// A query parameter, set with [`Query::set_parameters`].
     pub fn parameter(name: &str) -> Expression {
         Expression(Node::Json(json!([format!("${name}")])))
@@ -519,6 +544,47 @@ impl FullTextFunction {
     }
 }
 
+/// `millis` since 1970 as an ISO-8601 UTC date string with milliseconds
+/// (`2024-01-10T14:31:14.000Z`), in the proleptic Gregorian calendar; `None` outside the
+/// years 0000 to 9999.
+fn iso8601(millis: i64) -> Option<String> {
+    const DAY: i64 = 86_400_000;
+    /// 0000-01-01T00:00:00.000Z and 9999-12-31T23:59:59.999Z.
+    const FIRST: i64 = -62_167_219_200_000;
+    const LAST: i64 = 253_402_300_799_999;
+    if !(FIRST..=LAST).contains(&millis) {
+        return None;
+    }
+    let (days, time) = (millis.div_euclid(DAY), millis.rem_euclid(DAY));
+    // The civil date of a day number (Howard Hinnant's `civil_from_days`): eras of 400
+    // years (146,097 days) from 0000-03-01, years starting in March so that the leap day ends them.
+    let shifted = days + 719_468;
+    let (era, day_of_era) = (shifted.div_euclid(146_097), shifted.rem_euclid(146_097));
+    let year_of_era = (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let month_from_march = (5 * day_of_year + 2) / 153;
+    let day = day_of_year - (153 * month_from_march + 2) / 5 + 1;
+    let month = if month_from_march < 10 { month_from_march + 3 } else { month_from_march - 9 };
+    let year = era * 400 + year_of_era + i64::from(month <= 2);
+    Some(format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
+        time / 3_600_000,
+        time / 60_000 % 60,
+        time / 1000 % 60,
+        time % 1000
+    ))
+}
+
+/// An expression where LiteCore's JSON query language reads a bare string as a property
+/// path (a result without an alias, a GROUP BY or ORDER BY item): a string literal there is
+/// written `["CONCAT()", text, ""]`, the same string, as DocLite writes it.
+fn in_shorthand_position(value: Value) -> Value {
+    match value {
+        Value::String(text) => json!(["CONCAT()", text, ""]),
+        other => other,
+    }
+}
+
 /// A result column: `SelectResult::property("name")`, `SelectResult::expression(e).as_("n")`, `SelectResult::all()`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SelectResult {
@@ -542,7 +608,7 @@ impl SelectResult {
         let value = self.expression.to_json()?;
         Ok(match &self.alias {
             Some(alias) => json!(["AS", value, alias]),
-            None => value,
+            None => in_shorthand_position(value),
         })
     }
 }
@@ -628,7 +694,7 @@ impl Ordering {
     pub fn descending(self) -> Ordering { Ordering { descending: true, ..self } }
 
     fn to_json(&self) -> Result<Value> {
-        let value = self.expression.to_json()?;
+        let value = in_shorthand_position(self.expression.to_json()?);
         Ok(if self.descending { json!(["DESC", value]) } else { value })
     }
 }
@@ -730,7 +796,8 @@ impl BuilderQuery {
             }
         }
         if !self.group_by.is_empty() {
-            query["GROUP_BY"] = Value::Array(self.group_by.iter().map(Expression::to_json).collect::<Result<_>>()?);
+            let items = self.group_by.iter().map(|item| item.to_json().map(in_shorthand_position));
+            query["GROUP_BY"] = Value::Array(items.collect::<Result<_>>()?);
         }
         if !self.order_by.is_empty() {
             query["ORDER_BY"] = Value::Array(self.order_by.iter().map(Ordering::to_json).collect::<Result<_>>()?);

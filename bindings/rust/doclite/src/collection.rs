@@ -10,10 +10,11 @@ use doclite_sys as sys;
 use crate::database::Database;
 use crate::document::Document;
 use crate::error::{Error, ErrorKind, Result};
-use crate::ffi::{self, c_string, check, loaded, nul_error, optional_handle, owned_string, Handle};
+use crate::ffi::{self, c_string, check, handle, loaded, nul_error, optional_handle, owned_string, Handle};
 use crate::index::{ArrayIndexConfiguration, FullTextIndexConfiguration, PredictiveIndexConfiguration, ValueIndexConfiguration};
 use crate::json::{self, Target};
 use crate::listener::{self, CollectionChange, ListenerToken};
+use crate::scope::Scope;
 
 /// A collection of documents in a scope. Cloning gives another reference to it; it
 /// may be used from several threads at once, and keeps its database open while it lives.
@@ -70,6 +71,13 @@ impl Collection {
     pub fn scope_name(&self) -> &str {
         // Safety: the name lives as long as the handle `self` holds.
         unsafe { ffi::borrow_str(loaded().CBLCollection_ScopeName(self.as_ptr())) }.unwrap_or_default()
+    }
+
+    /// The collection's scope (Couchbase Lite's `Collection.scope`).
+    pub fn scope(&self) -> Result<Scope> {
+        // Safety: a live handle; the scope comes back +1 (NULL only for a handle that is not live).
+        let handle = handle(|_| unsafe { loaded().CBLCollection_Scope(self.as_ptr()) })?;
+        Ok(Scope::new(handle, self.database.clone()))
     }
 
     /// `scope.name`, as queries name the collection.

@@ -3,6 +3,7 @@
 use std::ffi::CString;
 use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError, Weak};
 
 use doclite_sys as sys;
 
@@ -11,7 +12,9 @@ use crate::error::Result;
 use crate::ffi::{
     self, c_string, check, handle, lib, loaded, optional_c_string, optional_handle, optional_ptr, owned_string, Handle,
 };
+use crate::notifications::{self, ReadyCallback};
 use crate::query::{Query, QueryLanguage};
+use crate::scope::Scope;
 
 /// An open database: the file `directory/name.doclite`, holding scopes of collections.
 ///
@@ -20,12 +23,45 @@ use crate::query::{Query, QueryLanguage};
 /// [`close`](Database::close) or until the last reference, collection and query is dropped.
 #[derive(Clone)]
 pub struct Database {
-    handle: Handle<sys::CBLDatabase>,
+    inner: Arc<Inner>,
 }
 
-// Safety: the C API allows a database handle to be used from several threads at once.
-unsafe impl Send for Database {}
-unsafe impl Sync for Database {}
+/// What the clones of a [`Database`] share: its handle, and what the crate keeps for it.
+struct Inner {
+    handle: Handle<sys::CBLDatabase>,
+    /// The ready callback of [`Database::buffer_notifications`] (`None`: not buffering).
+    ready: Mutex<Option<ReadyCallback>>,
+}
+
+// Safety: the C API allows a database handle to be used from several threads at once;
+// the ready callback is behind a mutex.
+unsafe impl Send for Inner {}
+unsafe impl Sync for Inner {}
+
+impl Drop for Inner {
+    fn drop(&mut self) {
+        // The last clone (and collection) is gone, so no one can send buffered notifications
+        // any more: stop buffering (listeners are called at once again), then let the
+        // callback go. (The handle is released after this, with the fields.)
+        let ready = self.ready.get_mut().unwrap_or_else(PoisonError::into_inner).take();
+        if let Some(ready) = ready {
+            // Safety: a live handle.
+            unsafe { loaded().CBLDatabase_BufferNotifications(self.handle.as_ptr(), None, std::ptr::null_mut()) };
+            drop(ready);
+        }
+    }
+}
+
+/// A weak reference to a [`Database`], which a ready callback's registration holds (a strong
+/// one would keep the database, and so the callback, for ever).
+pub(crate) struct WeakDatabase(Weak<Inner>);
+
+impl WeakDatabase {
+    /// The database, if a clone of it still lives.
+    pub(crate) fn upgrade(&self) -> Option<Database> {
+        self.0.upgrade().map(|inner| Database { inner })
+    }
+}
 
 /// How a database is opened (Couchbase Lite's `DatabaseConfiguration`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -74,7 +110,7 @@ impl Database {
         let config = sys::CBLDatabaseConfiguration { directory: optional_ptr(&directory), fullSync: config.full_sync };
         // Safety: the strings and the configuration outlive the call.
         let handle = handle(|error| unsafe { lib.CBLDatabase_Open(name.as_ptr(), &config, error) })?;
-        Ok(Database { handle })
+        Ok(Database { inner: Arc::new(Inner { handle, ready: Mutex::new(None) }) })
     }
 
     /// Whether a database `name` exists in `directory` (`None`: the current directory).
@@ -100,7 +136,7 @@ impl Database {
     }
 
     pub(crate) fn as_ptr(&self) -> *mut sys::CBLDatabase {
-        self.handle.as_ptr()
+        self.inner.handle.as_ptr()
     }
 
     /// The database's name.
@@ -190,6 +226,46 @@ impl Database {
         Ok(serde_json::from_str(&names)?)
     }
 
+    /// The default scope, `_default` (Couchbase Lite's `Database.defaultScope`), which always exists.
+    ///
+    /// ```
+    /// # let dir = std::env::temp_dir().join(format!("doclite-doc-scopes-{}", std::process::id()));
+    /// # let db = doclite::Database::open("scopes", &doclite::DatabaseConfiguration::in_directory(&dir)).unwrap();
+    /// db.create_collection("hotels", Some("inventory"))?;
+    /// assert_eq!(db.default_scope()?.name(), "_default");
+    /// let inventory = db.scope("inventory")?.expect("it holds a collection");
+    /// assert_eq!(inventory.collection_names()?, ["hotels"]);
+    /// let hotels = inventory.collection("hotels")?.expect("created above");
+    /// assert_eq!(hotels.scope()?.name(), "inventory");
+    /// assert!(db.scope("nowhere")?.is_none());
+    /// # db.delete()?;
+    /// # Ok::<(), doclite::Error>(())
+    /// ```
+    pub fn default_scope(&self) -> Result<Scope> {
+        // Safety: a live handle; the scope comes back +1.
+        let handle = handle(|error| unsafe { loaded().CBLDatabase_DefaultScope(self.as_ptr(), error) })?;
+        Ok(Scope::new(handle, self.clone()))
+    }
+
+    /// The scope `name`, or `None` when it holds no collection (a scope exists while it holds
+    /// one; `_default` always): Couchbase Lite's `Database.scope(name)`.
+    pub fn scope(&self, name: &str) -> Result<Option<Scope>> {
+        let name = c_string(name, "the scope name")?;
+        // Safety: a live handle; the name outlives the call; the scope comes back +1.
+        let handle = optional_handle(|error| unsafe { loaded().CBLDatabase_Scope(self.as_ptr(), name.as_ptr(), error) })?;
+        Ok(handle.map(|handle| Scope::new(handle, self.clone())))
+    }
+
+    /// The scopes that hold a collection (`_default` always), by name.
+    pub fn scopes(&self) -> Result<Vec<Scope>> {
+        let mut scopes = Vec::new();
+        for name in self.scope_names()? {
+            // (A scope whose last collection was deleted meanwhile is left out.)
+            scopes.extend(self.scope(&name)?);
+        }
+        Ok(scopes)
+    }
+
     /// Begins a transaction (Couchbase Lite's batch), or joins the one this thread has
     /// open. Every save and delete of this thread belongs to it until the guard
     /// commits; dropping the guard uncommitted rolls it back.
@@ -218,6 +294,83 @@ impl Database {
         let value = work()?;
         transaction.commit()?;
         Ok(value)
+    }
+
+    /// Buffers the database's notifications (Couchbase Lite's `bufferNotifications`):
+    /// instead of calling its collection, document and live-query listeners on the threads
+    /// that commit (or run live queries), DocLite queues the calls and calls `ready` when the
+    /// queue stops being empty; [`send_notifications`](Database::send_notifications) then
+    /// makes them, in order, on the thread that calls it — a GUI's or an async runtime's.
+    ///
+    /// `ready(database)` runs on the committing (or querying) thread, once per time the queue
+    /// stops being empty: it should only arrange for `send_notifications` to be called (send
+    /// a message to the thread that will), though it may call it itself. It must be
+    /// `Send + Sync`: two threads may call it at once. A panic in it is stopped at the
+    /// boundary with DocLite and reported on stderr; the calls stay queued.
+    ///
+    /// `None` stops buffering: listeners are called at once again (calls already queued wait
+    /// for `send_notifications`). The callback is kept until it is replaced, buffering is
+    /// stopped, or the last clone of the database (and of its collections) is dropped, which
+    /// stops buffering too; then it is dropped, once no call of it runs. It applies to this
+    /// open database (all its clones), not to another [`open`](Database::open) of the same file.
+    ///
+    /// ```
+    /// # let dir = std::env::temp_dir().join(format!("doclite-doc-buffer-{}", std::process::id()));
+    /// # let db = doclite::Database::open("buffer", &doclite::DatabaseConfiguration::in_directory(&dir)).unwrap();
+    /// use std::sync::mpsc;
+    /// let (wake, woken) = mpsc::channel();
+    /// db.buffer_notifications(Some(move |_: &doclite::Database| { let _ = wake.send(()); }));
+    /// let hotels = db.default_collection()?;
+    /// let heard = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    /// let _token = hotels.add_change_listener({
+    ///     let heard = heard.clone();
+    ///     move |change| heard.lock().unwrap().push(std::thread::current().id())
+    /// })?;
+    /// let writer = hotels.clone();
+    /// std::thread::spawn(move || writer.put("h1", &serde_json::json!({}))).join().unwrap()?;
+    /// assert!(heard.lock().unwrap().is_empty());      // queued, not called on the writer's thread
+    /// woken.recv().unwrap();                           // the ready callback ran
+    /// db.send_notifications();                         // the listener runs now, on this thread
+    /// assert_eq!(*heard.lock().unwrap(), [std::thread::current().id()]);
+    /// db.buffer_notifications(None::<fn(&doclite::Database)>);   // stop buffering
+    /// # drop(_token);
+    /// # db.delete()?;
+    /// # Ok::<(), doclite::Error>(())
+    /// ```
+    pub fn buffer_notifications<F>(&self, ready: Option<F>)
+    where
+        F: Fn(&Database) + Send + Sync + 'static,
+    {
+        let lib = loaded();
+        // (Held across the C call, so that two threads setting callbacks at once leave
+        // DocLite calling the one kept here.)
+        let mut current = self.inner.ready.lock().unwrap_or_else(PoisonError::into_inner);
+        let replaced = match ready {
+            Some(ready) => {
+                let callback = ReadyCallback::new(WeakDatabase(Arc::downgrade(&self.inner)), ready);
+                // Safety: a live handle; the context is the callback's number, never a pointer
+                // to freed memory (DocLite may call the callback it replaces a little later).
+                unsafe { lib.CBLDatabase_BufferNotifications(self.as_ptr(), Some(notifications::callback), callback.context()) };
+                current.replace(callback)
+            }
+            None => {
+                // Safety: a live handle.
+                unsafe { lib.CBLDatabase_BufferNotifications(self.as_ptr(), None, std::ptr::null_mut()) };
+                current.take()
+            }
+        };
+        drop(current);
+        drop(replaced);
+    }
+
+    /// Makes the listener calls queued while the database buffers notifications (see
+    /// [`buffer_notifications`](Database::buffer_notifications)), in order, on this thread;
+    /// nothing when none is queued. Called from inside a listener, the calls it makes come
+    /// after that listener returns, as for a change the listener makes
+    /// (see [`Collection::add_change_listener`]).
+    pub fn send_notifications(&self) {
+        // Safety: a live handle; the listeners DocLite calls are the crate's, each guarded.
+        unsafe { loaded().CBLDatabase_SendNotifications(self.as_ptr()) }
     }
 
     /// Compiles a query in SQL++ for Mobile: `SELECT name FROM hotels WHERE city = $city`.

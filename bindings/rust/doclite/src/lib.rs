@@ -38,7 +38,7 @@
 //!
 //! Every handle is reference-counted by DocLite and released when its Rust value is
 //! dropped; nothing needs freeing by hand. Errors are [`Error`] values with DocLite's
-//! code and message, never panics. [`Database`] and [`Collection`] may be shared
+//! code and message, never panics. [`Database`], [`Scope`] and [`Collection`] may be shared
 //! between threads; a [`Transaction`] stays on the thread that began it.
 //!
 //! Binary content (an image, a file) goes in a [`Blob`], which a document refers to by its
@@ -55,11 +55,13 @@ mod ffi;
 mod index;
 mod json;
 mod listener;
+mod notifications;
 mod predicate;
 mod prediction;
 mod progress;
 mod query;
 mod rows;
+mod scope;
 
 pub use blob::{Blob, BlobReader};
 pub use builder::{
@@ -74,7 +76,8 @@ pub use index::{ArrayIndexConfiguration, FullTextIndexConfiguration, PredictiveI
 pub use listener::{CollectionChange, ListenerToken};
 pub use predicate::PredicateQueryBuilder;
 pub use prediction::{register_model, unregister_model};
-pub use query::{ColumnIndex, DeserializedRows, Query, QueryChange, ResultSet, Row};
+pub use query::{ColumnIndex, DeserializedRows, Interrupter, Query, QueryChange, ResultSet, Row};
+pub use scope::Scope;
 
 /// The version of the loaded DocLite library (`"0.1.0"`).
 pub fn version() -> Result<String> {

@@ -146,6 +146,35 @@ impl Query {
         check(|error| unsafe { loaded().CBLQuery_SetParameters(self.as_ptr(), std::ptr::null(), error) })
     }
 
+    /// The query's parameters as [`set_parameters`](Query::set_parameters) set them, a JSON
+    /// object of name to value, or `None` when it has none (never set, or
+    /// [cleared](Query::clear_parameters)): Couchbase Lite's `Query.parameters`.
+    ///
+    /// ```
+    /// # let dir = std::env::temp_dir().join(format!("doclite-doc-read-parameters-{}", std::process::id()));
+    /// # let db = doclite::Database::open("readparameters", &doclite::DatabaseConfiguration::in_directory(&dir)).unwrap();
+    /// let mut query = db.create_query("SELECT name FROM _ WHERE city = $city AND rooms >= $min")?;
+    /// assert_eq!(query.parameters()?, None);
+    /// query.set_parameters(&serde_json::json!({"city": "Paris", "min": 100}))?;
+    /// let parameters = query.parameters()?.expect("set above");
+    /// assert_eq!(parameters["city"], "Paris");
+    /// assert_eq!(parameters["min"], 100);
+    /// # db.delete()?;
+    /// # Ok::<(), doclite::Error>(())
+    /// ```
+    pub fn parameters(&self) -> Result<Option<Map<String, Value>>> {
+        let lib = loaded();
+        // Safety: a live handle; the copy comes back +1, NULL when the query has none.
+        let Some(parameters) = Handle::from_owned(unsafe { lib.CBLQuery_CopyParameters(self.as_ptr()) }) else {
+            return Ok(None);
+        };
+        // Safety: a live handle; the text comes back owned (NULL only for parameters set with a
+        // mistake, which a query never holds: CBLQuery_SetParameters refuses them).
+        let json = unsafe { ffi::take_string(lib.CBLQueryParameters_CopyJSON(parameters.as_ptr())) }
+            .ok_or_else(|| Error::new(ErrorKind::Other, "DocLite gave no JSON for the query's parameters"))?;
+        Ok(Some(serde_json::from_str(&json)?))
+    }
+
     /// Runs the query with its current parameters; the rows are read as they are iterated.
     /// A run [interrupted](Query::interrupt) fails with [`ErrorKind::Interrupted`].
     pub fn execute(&self) -> Result<ResultSet> {
@@ -157,7 +186,8 @@ impl Query {
     /// Stops every run of the query in progress, from any thread: the [`execute`](Query::execute)
     /// or the [`ResultSet`] iteration working on it fails with [`ErrorKind::Interrupted`], and so
     /// does every later read of those runs' rows (rows read before stay readable). Runs
-    /// started afterwards are not affected.
+    /// started afterwards are not affected. To stop one run only, use its result set's
+    /// [`Interrupter`] ([`ResultSet::interrupter`]).
     ///
     /// ```
     /// # let dir = std::env::temp_dir().join(format!("doclite-doc-interrupt-{}", std::process::id()));
@@ -326,6 +356,13 @@ impl ResultSet {
         &self.columns
     }
 
+    /// A handle that stops this run from any thread ([`Interrupter::interrupt`]), while this
+    /// result set is iterated on another. It keeps the run's DocLite result set (and so its
+    /// query and database) alive until it is dropped.
+    pub fn interrupter(&self) -> Interrupter {
+        Interrupter { results: self.handle.clone() }
+    }
+
     /// Reads every remaining row.
     pub fn all(self) -> Result<Vec<Row>> {
         self.collect()
@@ -397,6 +434,72 @@ impl<T> DeserializedRows<T> {
     /// The column titles.
     pub fn column_names(&self) -> &[String] {
         &self.results.columns
+    }
+
+    /// A handle that stops this run from any thread (see [`ResultSet::interrupter`]).
+    pub fn interrupter(&self) -> Interrupter {
+        self.results.interrupter()
+    }
+}
+
+/// Stops one run of a query — the one a [`ResultSet`] reads — from any thread
+/// ([`ResultSet::interrupter`]; couchbase-lite-C's `CBLResultSet_Interrupt`), where
+/// [`Query::interrupt`] stops all of its runs.
+///
+/// After [`interrupt`](Interrupter::interrupt), the result set's iteration fails with
+/// [`ErrorKind::Interrupted`] at its next read from DocLite, and so does every later read:
+/// the rows of the block already read (up to 512) are still given first. Other runs of the
+/// same query, at the same time or later, are not affected. A run that has read its last
+/// row is over, and interrupting it does nothing.
+///
+/// A run's first row is computed by [`Query::execute`], before the result set (and so an
+/// interrupter) exists: an aggregate such as `SELECT COUNT(*) …` does all its work there.
+/// To stop that, use [`Query::interrupt`] or a [progress handler](Query::set_progress_handler).
+///
+/// An interrupter is `Send + Sync + Clone`. It holds a reference to the run's DocLite result
+/// set, so it keeps the run — its unread rows, its query and its database — alive until
+/// it (and every clone of it) is dropped, even after the [`ResultSet`] is: drop it when the
+/// run is over.
+///
+/// ```
+/// # let dir = std::env::temp_dir().join(format!("doclite-doc-interrupter-{}", std::process::id()));
+/// # let db = doclite::Database::open("interrupter", &doclite::DatabaseConfiguration::in_directory(&dir)).unwrap();
+/// # db.default_collection()?.save_many((0..300).map(|n| (format!("d{n}"), serde_json::json!({"n": n}))))?;
+/// // 27 million rows, read as they are iterated.
+/// let query = db.create_query("SELECT a.n FROM _ AS a JOIN _ AS b ON a.n >= 0 JOIN _ AS c ON c.n >= 0")?;
+/// let mut rows = query.execute()?;
+/// let interrupter = rows.interrupter();
+/// let stopper = std::thread::spawn(move || {
+///     std::thread::sleep(std::time::Duration::from_millis(100));
+///     interrupter.interrupt();               // stops this run only
+/// });
+/// let error = rows.find_map(Result::err).expect("the run is stopped");
+/// assert_eq!(error.kind(), doclite::ErrorKind::Interrupted);
+/// stopper.join().unwrap();
+/// # db.delete()?;
+/// # Ok::<(), doclite::Error>(())
+/// ```
+#[derive(Clone)]
+pub struct Interrupter {
+    results: Handle<sys::CBLResultSet>,
+}
+
+// Safety: the C API interrupts a result set from any thread; the handle is only retained,
+// interrupted and released here.
+unsafe impl Send for Interrupter {}
+unsafe impl Sync for Interrupter {}
+
+impl Interrupter {
+    /// Stops the run, from any thread (see [`Interrupter`]).
+    pub fn interrupt(&self) {
+        // Safety: a live handle (this holds a reference to it).
+        unsafe { loaded().CBLResultSet_Interrupt(self.results.as_ptr()) }
+    }
+}
+
+impl std::fmt::Debug for Interrupter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Interrupter").finish_non_exhaustive()
     }
 }
 

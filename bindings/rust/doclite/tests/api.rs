@@ -9,7 +9,7 @@ use std::time::{Duration, SystemTime};
 use common::TestDatabase;
 use doclite::{
     Blob, ConcurrencyControl, DataSource, Document, ErrorKind, Expression, FullTextIndexConfiguration, MaintenanceType,
-    QueryBuilder, SelectResult, ValueIndexConfiguration,
+    Ordering, QueryBuilder, SelectResult, ValueIndexConfiguration,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -178,6 +178,255 @@ fn collections_and_scopes() -> doclite::Result<()> {
     assert_eq!(db.create_collection("bad name!", None).unwrap_err().kind(), ErrorKind::InvalidParameter);
     assert!(db.path()?.ends_with("collections.doclite"));
     assert_eq!(db.name(), "collections");
+    Ok(())
+}
+
+#[test]
+fn scopes_hold_collections() -> doclite::Result<()> {
+    let db = TestDatabase::new("scopes");
+    let hotels = db.create_collection("hotels", Some("inventory"))?;
+    db.create_collection("cities", Some("inventory"))?;
+    let default = db.default_scope()?;
+    assert_eq!(default.name(), "_default");
+    assert_eq!(default.collection_names()?, ["_default"]);
+    assert_eq!(default.collection("_default")?.expect("always there").full_name(), "_default._default");
+
+    let inventory = db.scope("inventory")?.expect("it holds collections");
+    assert_eq!(inventory.name(), "inventory");
+    assert_eq!(inventory.collection_names()?, ["cities", "hotels"]);
+    let found = inventory.collection("hotels")?.expect("created above");
+    found.put("h1", &hotel("Grand", "Paris", 120))?;
+    assert_eq!(hotels.get::<Hotel>("h1")?.expect("the same collection").name, "Grand");
+    assert!(inventory.collection("cars")?.is_none());
+    let names: Vec<String> = inventory.collections()?.iter().map(|c| c.full_name()).collect();
+    assert_eq!(names, ["inventory.cities", "inventory.hotels"]);
+    let scopes: Vec<String> = db.scopes()?.iter().map(|scope| scope.name().to_owned()).collect();
+    assert_eq!(scopes, ["_default", "inventory"]);
+
+    // A collection's scope, from either way of reaching the collection.
+    assert_eq!(hotels.scope()?.name(), "inventory");
+    assert_eq!(db.default_collection()?.scope()?.name(), "_default");
+    assert_eq!(found.scope()?.database().name(), "scopes");
+    assert_eq!(format!("{inventory:?}"), r#"Scope { name: "inventory" }"#);
+
+    // A scope exists while it holds a collection; the Scope value stays usable.
+    assert!(db.scope("nowhere")?.is_none());
+    db.delete_collection("cities", Some("inventory"))?;
+    db.delete_collection("hotels", Some("inventory"))?;
+    assert!(db.scope("inventory")?.is_none());
+    assert!(inventory.collection_names()?.is_empty());
+    assert!(inventory.collection("hotels")?.is_none());
+    assert_eq!(db.scope("in\0ventory").unwrap_err().kind(), ErrorKind::InvalidParameter);
+    assert_eq!(default.collection("a\0b").unwrap_err().kind(), ErrorKind::InvalidParameter);
+
+    // A scope keeps its database open for its collections: the database value may go.
+    let scope = { let db = db.db.clone(); db.default_scope()? };
+    scope.collection("_default")?.expect("there").put("kept", &json!({}))?;
+    Ok(())
+}
+
+#[test]
+fn a_query_gives_its_parameters_back() -> doclite::Result<()> {
+    let db = TestDatabase::new("read-parameters");
+    db.default_collection()?.put("h1", &hotel("Grand", "Paris", 120))?;
+    let mut query = db.create_query("SELECT name FROM _ WHERE city = $city AND rooms >= $min AND $tags IS NOT NULL")?;
+    assert_eq!(query.parameters()?, None);
+    let parameters = json!({"city": "Paris", "min": 100, "tags": ["a", {"b": 1.5, "c": null, "d": true}]});
+    query.set_parameters(&parameters)?;
+    assert_eq!(query.parameters()?.map(serde_json::Value::Object), Some(parameters.clone()));
+    // (Reading them changes nothing: the query runs with them.)
+    assert_eq!(query.execute()?.count(), 1);
+    assert_eq!(query.parameters()?.map(serde_json::Value::Object), Some(parameters));
+    // Wide and exact numbers come back as they went in.
+    query.set_parameters(&json!({"city": "x", "min": i64::MIN, "tags": [f64::MAX, 0.1, u32::MAX]}))?;
+    let back = query.parameters()?.expect("set");
+    assert_eq!(back["min"].as_i64(), Some(i64::MIN));
+    assert_eq!(back["tags"], json!([f64::MAX, 0.1, u32::MAX]));
+    // Empty, then cleared.
+    query.set_parameters(&json!({}))?;
+    assert_eq!(query.parameters()?, Some(serde_json::Map::new()));
+    query.clear_parameters()?;
+    assert_eq!(query.parameters()?, None);
+    // A failed set keeps the parameters before it.
+    query.set_parameters(&json!({"city": "Lyon"}))?;
+    assert!(query.set_parameters(&std::collections::HashMap::from([("min", f64::NAN)])).is_err());
+    assert_eq!(query.parameters()?.expect("kept")["city"], "Lyon");
+    // A built query's too.
+    let mut built = QueryBuilder::select([SelectResult::property("name")])
+        .from(DataSource::collection(&db.default_collection()?))
+        .where_(Expression::property("city").equal_to(Expression::parameter("city")))
+        .build()?;
+    built.set_parameters(&json!({"city": "Paris"}))?;
+    assert_eq!(built.parameters()?.expect("set")["city"], "Paris");
+    Ok(())
+}
+
+#[test]
+fn date_literals_are_iso_8601_strings_with_milliseconds() -> doclite::Result<()> {
+    let cases = [
+        (0, "1970-01-01T00:00:00.000Z"),
+        (1, "1970-01-01T00:00:00.001Z"),
+        (999, "1970-01-01T00:00:00.999Z"),
+        (-1, "1969-12-31T23:59:59.999Z"),
+        (-1000, "1969-12-31T23:59:59.000Z"),
+        (-1001, "1969-12-31T23:59:58.999Z"),
+        (1_704_897_074_000, "2024-01-10T14:31:14.000Z"),
+        (1_704_897_074_123, "2024-01-10T14:31:14.123Z"),
+        (951_782_400_000, "2000-02-29T00:00:00.000Z"),
+        (951_868_799_999, "2000-02-29T23:59:59.999Z"),
+        (4_107_542_400_000, "2100-03-01T00:00:00.000Z"),   // (2100 is not a leap year)
+        (-2_208_988_800_000, "1900-01-01T00:00:00.000Z"),
+        (-12_219_292_800_000, "1582-10-15T00:00:00.000Z"),
+        (-12_219_292_800_001, "1582-10-14T23:59:59.999Z"),   // (proleptic: no Julian days)
+        (-62_135_596_800_000, "0001-01-01T00:00:00.000Z"),
+        (-62_167_219_200_000, "0000-01-01T00:00:00.000Z"),
+        (253_402_300_799_999, "9999-12-31T23:59:59.999Z"),
+    ];
+    for (millis, text) in cases {
+        assert_eq!(Expression::date(millis).to_json()?, json!(text), "{millis}");
+    }
+    for millis in [-62_167_219_200_001, 253_402_300_800_000, i64::MIN, i64::MAX] {
+        let error = Expression::date(millis).to_json().unwrap_err();
+        assert_eq!(error.kind(), ErrorKind::InvalidQuery, "{millis}");
+        assert!(error.message().contains("outside the years 0000 to 9999"), "{error}");
+    }
+    // Every day of four centuries (a whole leap cycle, 1600-01-01 to 1999-12-31): each string
+    // names the day after the one before.
+    let first_day = -135_140;   // 1600-01-01
+    let mut previous: Option<(i64, usize, u32)> = None;
+    for day in first_day..first_day + 146_097 {
+        let text = Expression::date(day * 86_400_000).to_json()?;
+        let text = text.as_str().expect("a string");
+        assert!(text.ends_with("T00:00:00.000Z"), "{text}");
+        let date = (text[..4].parse().unwrap(), text[5..7].parse().unwrap(), text[8..10].parse().unwrap());
+        let expected = match previous {
+            None => (1600, 1, 1),
+            Some((y, m, d)) => {
+                let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+                let length = [31, if leap { 29 } else { 28 }, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1];
+                if d < length { (y, m, d + 1) } else if m < 12 { (y, m + 1, 1) } else { (y + 1, 1, 1) }
+            }
+        };
+        assert_eq!(date, expected, "{text}");
+        previous = Some(date);
+    }
+    assert_eq!(previous, Some((1999, 12, 31)));
+    // Times of day, to the millisecond.
+    for time in (0..86_400_000).step_by(21_601) {
+        let text = Expression::date(time).to_json()?;
+        let clock = &text.as_str().expect("a string")[11..23];
+        let part = |range: std::ops::Range<usize>| clock[range].parse::<i64>().unwrap();
+        assert_eq!(((part(0..2) * 60 + part(3..5)) * 60 + part(6..8)) * 1000 + part(9..12), time, "{text}");
+    }
+    Ok(())
+}
+
+/// The string DocLite's own `CBLQueryExpression_Date` writes for `millis`, read from the
+/// JSON of a query selecting it (`["CONCAT()", date, ""]`); `None` when it fails to build.
+fn c_date(millis: i64) -> Option<String> {
+    use doclite_sys as sys;
+    let lib = sys::library().expect("the library loads");
+    let directory = std::env::temp_dir().join(format!("doclite-rust-{}-c-date", std::process::id()));
+    let directory = std::ffi::CString::new(directory.to_str().expect("UTF-8")).unwrap();
+    let config = sys::CBLDatabaseConfiguration { directory: directory.as_ptr(), fullSync: false };
+    let mut error = sys::CBLError { domain: 0, code: 0, internal_info: 0 };
+    // Safety: the handles are made, used and released here; the JSON is owned and freed.
+    unsafe {
+        let db = lib.CBLDatabase_Open(b"cdate\0".as_ptr().cast(), &config, &mut error);
+        assert!(!db.is_null(), "the database opens");
+        let collection = lib.CBLDatabase_DefaultCollection(db, &mut error);
+        let builder = lib.CBLQueryBuilder_New();
+        lib.CBLQueryBuilder_Select(builder, lib.CBLQuerySelectResult_Expression(lib.CBLQueryExpression_Date(millis)));
+        lib.CBLQueryBuilder_From(builder, lib.CBLQueryDataSource_Collection(collection));
+        let query = lib.CBLQueryBuilder_Build(builder, &mut error);
+        let text = (!query.is_null()).then(|| {
+            let json = lib.CBLQuery_CopyJSON(query);
+            let value: serde_json::Value = serde_json::from_str(std::ffi::CStr::from_ptr(json).to_str().unwrap()).unwrap();
+            lib.CBL_FreeString(json);
+            lib.CBL_Release(query as *const _);
+            value["WHAT"][0][1].as_str().expect("the date").to_owned()
+        });
+        lib.CBL_Release(builder as *const _);
+        lib.CBL_Release(collection as *const _);
+        assert!(lib.CBLDatabase_Delete(db, &mut error));
+        lib.CBL_Release(db as *const _);
+        let _ = std::fs::remove_dir(std::path::Path::new(directory.to_str().unwrap()));
+        text
+    }
+}
+
+#[test]
+fn date_literals_are_the_c_functions_and_read_back_by_the_date_functions() -> doclite::Result<()> {
+    // Whole seconds from 1583 (DocLite's CBLQueryExpression_Date counts days before the
+    // Gregorian calendar's start as Julian ones, and writes some milliseconds one less:
+    // 999 ms as .998, through a double) to 9999.
+    let seconds = [0, 1, -1, 59, 86_399, 1_704_897_074, 951_782_400, -2_208_988_800, -12_212_553_600, 253_402_300_799];
+    for second in seconds {
+        let millis = second * 1000;
+        assert_eq!(Some(Expression::date(millis).to_json()?.as_str().expect("a string").to_owned()), c_date(millis), "{millis}");
+    }
+    // Both refuse the years beyond 9999.
+    assert_eq!(c_date(253_402_300_800_000), None);
+    assert!(Expression::date(253_402_300_800_000).to_json().is_err());
+
+    // The query's date functions read each literal back as its milliseconds.
+    let db = TestDatabase::new("date-literals");
+    db.default_collection()?.put("one", &json!({}))?;
+    let moments = [0, 999, -1, 1_704_897_074_123, 951_782_400_000, -2_208_988_800_001, 4_107_542_399_999, 253_402_300_799_999];
+    let query = QueryBuilder::select(moments.iter().enumerate().map(|(index, &millis)| {
+        SelectResult::expression(doclite::Function::string_to_millis(Expression::date(millis))).as_(&format!("m{index}"))
+    }))
+    .from(DataSource::collection(&db.default_collection()?))
+    .build()?;
+    let row = query.execute()?.next().expect("a row")?;
+    let read: Vec<i64> = row.deserialize()?;
+    assert_eq!(read, moments);
+    // Compared with stored dates as strings, they sort as the dates do.
+    let events = db.create_collection("events", None)?;
+    for (id, millis) in [("early", 1_000_000_000_000_i64), ("late", 1_800_000_000_000)] {
+        events.put(id, &json!({"at": Expression::date(millis).to_json()?}))?;
+    }
+    let after = QueryBuilder::select([SelectResult::expression(doclite::Meta::id())])
+        .from(DataSource::collection(&events))
+        .where_(Expression::property("at").greater_than(Expression::date(1_704_897_074_000)))
+        .build()?;
+    let ids: Vec<String> = after.execute()?.map(|row| row?.get(0)).collect::<doclite::Result<_>>()?;
+    assert_eq!(ids, ["late"]);
+    // A date beyond the years a date string holds is a mistake reported by build().
+    let error = QueryBuilder::select([SelectResult::expression(Expression::date(i64::MAX)).as_("d")])
+        .from(DataSource::collection(&events))
+        .build()
+        .unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::InvalidQuery);
+    Ok(())
+}
+
+#[test]
+fn string_literals_are_literals_in_results_groupings_and_orderings() -> doclite::Result<()> {
+    // LiteCore reads a bare string there as a property path: the builder writes the literal
+    // as DocLite does, ["CONCAT()", text, ""].
+    let db = TestDatabase::new("string-literals");
+    let hotels = db.default_collection()?;
+    hotels.save_many([("h1", json!({"name": "name-property", "city": "Paris"})), ("h2", json!({"name": "other", "city": "Lyon"}))])?;
+    let query = QueryBuilder::select([
+        SelectResult::expression(Expression::string("name")),
+        SelectResult::expression(Expression::date(0)),
+        SelectResult::expression(Expression::string("city")).as_("aliased"),
+        SelectResult::expression(Expression::property("city")),
+    ])
+    .from(DataSource::collection(&hotels))
+    .group_by([Expression::string("name"), Expression::property("city")])
+    .order_by([Ordering::expression(Expression::string("name")).descending(), Ordering::property("city")])
+    .build()?;
+    let rows: Vec<(String, String, String, String)> = query.execute()?.rows().collect::<doclite::Result<_>>()?;
+    assert_eq!(rows, [
+        ("name".to_owned(), "1970-01-01T00:00:00.000Z".to_owned(), "city".to_owned(), "Lyon".to_owned()),
+        ("name".to_owned(), "1970-01-01T00:00:00.000Z".to_owned(), "city".to_owned(), "Paris".to_owned()),
+    ]);
+    let json = QueryBuilder::select([SelectResult::expression(Expression::string("name"))])
+        .from(DataSource::collection(&hotels))
+        .to_json()?;
+    assert_eq!(json["WHAT"], json!([["CONCAT()", "name", ""]]));
     Ok(())
 }
 
@@ -352,6 +601,7 @@ fn a_closed_database_fails_every_call_with_not_open() -> doclite::Result<()> {
     let mut query = db.create_query("SELECT name FROM _")?;
     let mut rows = query.execute()?;
     let blob = Blob::new(None, b"content")?;
+    let inventory = db.scope("inventory")?.expect("it holds a collection");
     db.close()?;
     let none = |result: doclite::Result<()>| result.unwrap_err();
     let errors: Vec<(&str, doclite::Error)> = vec![
@@ -387,6 +637,12 @@ fn a_closed_database_fails_every_call_with_not_open() -> doclite::Result<()> {
         ("delete_collection", none(db.delete_collection("others", Some("inventory")))),
         ("collection_names", none(db.collection_names(None).map(drop))),
         ("scope_names", none(db.scope_names().map(drop))),
+        ("default_scope", none(db.default_scope().map(drop))),
+        ("scope", none(db.scope("inventory").map(drop))),
+        ("scopes", none(db.scopes().map(drop))),
+        ("a scope's collection_names", none(inventory.collection_names().map(drop))),
+        ("a scope's collection", none(inventory.collection("others").map(drop))),
+        ("a scope's collections", none(inventory.collections().map(drop))),
         ("perform_maintenance", none(db.perform_maintenance(MaintenanceType::Compact))),
         ("save_blob", none(db.save_blob(&blob))),
         ("get_blob", none(db.get_blob(&blob.properties()).map(drop))),
@@ -396,6 +652,9 @@ fn a_closed_database_fails_every_call_with_not_open() -> doclite::Result<()> {
         assert_eq!(error.kind(), ErrorKind::NotOpen, "{call}: {error}");
     }
     query.set_parameters(&json!({}))?; // (kept for a run, which then fails as above)
+    assert_eq!(query.parameters()?, Some(serde_json::Map::new()));
+    // What names the database's parts still answers.
+    assert_eq!((inventory.name(), other.scope()?.name()), ("inventory", "inventory"));
     Ok(())
 }
 

@@ -1,6 +1,6 @@
 //! No panic crosses into DocLite or aborts at the boundary: panics whose payload panics
 //! again when dropped, and closures whose captures panic when dropped, in listeners,
-//! predictive models and progress handlers. Each scenario runs in a child process (this
+//! predictive models, progress handlers and notifications-ready callbacks. Each scenario runs in a child process (this
 //! test binary running that test alone), so that an abort shows as its exit status; the
 //! parent checks that it ended well and reported the panics on stderr.
 
@@ -135,5 +135,47 @@ fn progress_handlers_whose_captures_panic_when_dropped() {
             assert!(stderr.contains(&format!("doclite: dropping a query's progress handler panicked ({what})")), "{stderr}");
         }
         assert!(stderr.contains("doclite: a query's progress handler panicked (a panic)"), "{stderr}");
+    }
+}
+
+#[test]
+fn ready_callbacks_whose_panics_and_captures_panic_when_dropped() {
+    let stderr = in_child("ready_callbacks_whose_panics_and_captures_panic_when_dropped", || {
+        let db = TestDatabase::new("boundary-ready");
+        let hotels = db.default_collection()?;
+        let heard = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let _token = hotels.add_change_listener({
+            let heard = std::sync::Arc::clone(&heard);
+            move |_| {
+                heard.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            }
+        })?;
+        // A ready callback panicking with a payload that panics again: the commit returns.
+        db.buffer_notifications(Some(|_: &doclite::Database| std::panic::panic_any(PanicsWhenDropped("the payload's drop"))));
+        hotels.put("h1", &json!({}))?;
+        db.send_notifications();
+        assert_eq!(heard.load(std::sync::atomic::Ordering::SeqCst), 1);
+        // Callbacks whose captures panic when dropped: replaced, stopped, and with the last clone.
+        for what in ["replaced", "stopped", "dropped with the database"] {
+            let other = doclite::Database::open("other", &doclite::DatabaseConfiguration::in_directory(db.directory()))?;
+            let captured = PanicsWhenDropped(what);
+            other.buffer_notifications(Some(move |_: &doclite::Database| {
+                let _keep = &captured;
+            }));
+            match what {
+                "replaced" => other.buffer_notifications(Some(|_: &doclite::Database| {})),
+                "stopped" => other.buffer_notifications(None::<fn(&doclite::Database)>),
+                _ => {}
+            }
+            drop(other);
+        }
+        Ok(())
+    });
+    if let Some(stderr) = stderr {
+        assert!(stderr.contains("doclite: a notifications-ready callback panicked (a panic)"), "{stderr}");
+        assert!(stderr.contains("the payload's drop"), "the second panic happened: {stderr}");
+        for what in ["replaced", "stopped", "dropped with the database"] {
+            assert!(stderr.contains(&format!("doclite: dropping a notifications-ready callback panicked ({what})")), "{stderr}");
+        }
     }
 }

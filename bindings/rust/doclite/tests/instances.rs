@@ -52,6 +52,26 @@ fn workload() -> doclite::Result<()> {
     let mut counting = db.create_query("SELECT COUNT(*) FROM inventory.hotels")?;
     counting.set_progress_handler(100, || true)?;
     assert_eq!(counting.execute()?.count(), 1);
+    // Scopes, a query's parameters read back, interrupters (outliving their result set).
+    let inventory = db.scope("inventory")?.expect("it holds hotels");
+    assert_eq!(inventory.collections()?.len(), 1);
+    assert_eq!(hotels.scope()?.name(), db.scopes()?[1].name());
+    assert_eq!(db.default_scope()?.collection("_default")?.expect("there").count()?, 0);
+    counting.set_parameters(&json!({}))?;
+    assert!(counting.parameters()?.is_some());
+    let mut stopped = query.execute()?;
+    let interrupter = stopped.interrupter();
+    interrupter.clone().interrupt();
+    assert!(stopped.next().expect("an error").is_err());
+    drop(stopped);
+    drop(interrupter);
+    // Buffered notifications, sent and left queued.
+    db.buffer_notifications(Some(|database: &doclite::Database| database.send_notifications()));
+    let buffered = hotels.add_change_listener(|_| {})?;
+    hotels.put("h604", &json!({}))?;
+    db.buffer_notifications(Some(|_: &doclite::Database| {}));
+    hotels.put("h605", &json!({}))?;
+    drop(buffered);
     let transaction = db.transaction()?;
     hotels.put("h601", &json!({}))?;
     drop(transaction);
