@@ -121,14 +121,25 @@ extension JSONValue {
 
 }
 
-/// ISO-8601 dates as Couchbase Lite stores them (`2024-05-01T12:00:00.000Z`).
+/// ISO-8601 dates as Couchbase Lite stores them (`2024-05-01T12:00:00.000Z`), in the
+/// proleptic Gregorian calendar of the query language's date functions (``CivilTime``),
+/// to the nearest millisecond. (Foundation's ISO-8601 style truncated a date's binary
+/// fraction, writing 0.999 s as `.998`, and wrote dates before 1582-10-15 in the Julian
+/// calendar.)
 enum ISO8601 {
     static func string(from date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        let millis = Int64((date.timeIntervalSince1970 * 1000).rounded())
+        let day = CivilTime.date(ofWall: millis)
+        let time = CivilTime.millisOfDay(millis)
+        return String(format: "%04lld-%02lld-%02lldT%02lld:%02lld:%02lld.%03lldZ", day.year, day.month, day.day,
+                      time / 3_600_000, time / 60_000 % 60, time / 1000 % 60, time % 1000)
     }
 
+    /// The instant an ISO-8601 string with a zone (`Z`, `±hh:mm`) names; nil for any other text.
     static func date(from string: String) -> Date? {
-        if let date = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(string) { return date }
-        return try? Date.ISO8601FormatStyle().parse(string)
+        var string = string
+        let parsed = string.withUTF8 { DateParser.parse(UnsafeRawBufferPointer($0)) }
+        guard let parsed, parsed.offsetMinutes != nil, let instant = parsed.instant else { return nil }
+        return Date(timeIntervalSince1970: Double(instant) / 1000)
     }
 }
