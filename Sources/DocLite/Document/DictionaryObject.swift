@@ -20,12 +20,15 @@ public class DictionaryObject: DictionaryProtocol, @unchecked Sendable {
     public func toMutable() -> MutableDictionaryObject {
         let copy = MutableDictionaryObject(members, database: database.database)
         copy.newBlobs = newBlobs
+        if let kept = (self as? UnstorableValues)?.unstorable { copy.unstorable = kept }
         return copy
     }
 }
 
 /// A JSON object that can be changed and then stored in a document.
-public final class MutableDictionaryObject: DictionaryObject, MutableDictionaryProtocol, @unchecked Sendable {
+public final class MutableDictionaryObject: DictionaryObject, MutableDictionaryProtocol, UnstorableValues, @unchecked Sendable {
+    var unstorable = UnstorableErrors()
+
     public convenience init() { self.init([:]) }
 
     /// A dictionary from a JSON object's text; malformed JSON or another kind of value throws.
@@ -45,6 +48,7 @@ public final class MutableDictionaryObject: DictionaryObject, MutableDictionaryP
     @discardableResult
     public func setValue(_ value: Any?, forKey key: String) throws -> Self {
         members[ByteString(key)] = try JSONValue(any: value)
+        unstorable.stored(key: key)
         newBlobs += Blob.blobs(in: value)
         return self
     }
@@ -52,6 +56,7 @@ public final class MutableDictionaryObject: DictionaryObject, MutableDictionaryP
     @discardableResult
     public func removeValue(forKey key: String) -> Self {
         members[ByteString(key)] = nil
+        unstorable.stored(key: key)
         return self
     }
 }
@@ -77,12 +82,15 @@ public class ArrayObject: ArrayProtocol, @unchecked Sendable {
     public func toMutable() -> MutableArrayObject {
         let copy = MutableArrayObject(items, database: database.database)
         copy.newBlobs = newBlobs
+        if let kept = (self as? UnstorableValues)?.unstorable { copy.unstorable = kept }
         return copy
     }
 }
 
 /// A JSON array that can be changed and then stored in a document.
-public final class MutableArrayObject: ArrayObject, MutableArrayProtocol, @unchecked Sendable {
+public final class MutableArrayObject: ArrayObject, MutableArrayProtocol, UnstorableValues, @unchecked Sendable {
+    var unstorable = UnstorableErrors()
+
     public convenience init() { self.init([]) }
 
     /// Creates an array from Swift values; throws for a value type JSON cannot hold.

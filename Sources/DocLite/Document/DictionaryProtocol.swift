@@ -51,19 +51,20 @@ public protocol MutableDictionaryProtocol: DictionaryProtocol {
     @discardableResult func removeValue(forKey key: String) -> Self
 }
 
-/// The typed setters take only types JSON always holds, so their `setValue`
-/// cannot throw (`try!` documents that); doubles and floats can be NaN or
-/// infinite, so those setters throw.
+/// The typed setters do not throw, as Couchbase Lite's: a value a document cannot
+/// hold (a date outside the years 0000–9999, a container nested too deep) is not
+/// stored, and saving the document throws its error (``UnstorableValues``).
+/// Doubles and floats can be NaN or infinite, so those setters throw at once.
 extension MutableDictionaryProtocol {
-    @discardableResult public func setString(_ value: String?, forKey key: String) -> Self { try! setValue(value, forKey: key) }
-    @discardableResult public func setInt(_ value: Int, forKey key: String) -> Self { try! setValue(value, forKey: key) }
-    @discardableResult public func setInt64(_ value: Int64, forKey key: String) -> Self { try! setValue(value, forKey: key) }
-    @discardableResult public func setBoolean(_ value: Bool, forKey key: String) -> Self { try! setValue(value, forKey: key) }
-    @discardableResult public func setDate(_ value: Date?, forKey key: String) -> Self { try! setValue(value, forKey: key) }
-    @discardableResult public func setArray(_ value: ArrayObject?, forKey key: String) -> Self { try! setValue(value, forKey: key) }
-    @discardableResult public func setDictionary(_ value: DictionaryObject?, forKey key: String) -> Self { try! setValue(value, forKey: key) }
+    @discardableResult public func setString(_ value: String?, forKey key: String) -> Self { setOrKeepError(value, forKey: key) }
+    @discardableResult public func setInt(_ value: Int, forKey key: String) -> Self { setOrKeepError(value, forKey: key) }
+    @discardableResult public func setInt64(_ value: Int64, forKey key: String) -> Self { setOrKeepError(value, forKey: key) }
+    @discardableResult public func setBoolean(_ value: Bool, forKey key: String) -> Self { setOrKeepError(value, forKey: key) }
+    @discardableResult public func setDate(_ value: Date?, forKey key: String) -> Self { setOrKeepError(value, forKey: key) }
+    @discardableResult public func setArray(_ value: ArrayObject?, forKey key: String) -> Self { setOrKeepError(value, forKey: key) }
+    @discardableResult public func setDictionary(_ value: DictionaryObject?, forKey key: String) -> Self { setOrKeepError(value, forKey: key) }
     /// Stores a blob: its metadata in the properties, its content when the document is saved.
-    @discardableResult public func setBlob(_ value: Blob?, forKey key: String) -> Self { try! setValue(value, forKey: key) }
+    @discardableResult public func setBlob(_ value: Blob?, forKey key: String) -> Self { setOrKeepError(value, forKey: key) }
     /// Stores a double; throws for NaN or infinity, which JSON cannot hold.
     @discardableResult public func setDouble(_ value: Double, forKey key: String) throws -> Self { try setValue(value, forKey: key) }
     /// Stores a float; throws for NaN or infinity, which JSON cannot hold.
@@ -114,18 +115,18 @@ public protocol MutableArrayProtocol: ArrayProtocol {
     @discardableResult func setValue(_ value: Any?, at index: Int) throws -> Self
 }
 
-/// As for dictionaries, the typed adders take only types JSON always holds, so
-/// `addValue` cannot throw for them (`try!` documents that).
+/// As for dictionaries, the typed adders do not throw: a value a document cannot
+/// hold is not added, and saving the document throws its error.
 extension MutableArrayProtocol {
-    @discardableResult public func addString(_ value: String?) -> Self { try! addValue(value) }
-    @discardableResult public func addInt(_ value: Int) -> Self { try! addValue(value) }
-    @discardableResult public func addInt64(_ value: Int64) -> Self { try! addValue(value) }
-    @discardableResult public func addBoolean(_ value: Bool) -> Self { try! addValue(value) }
-    @discardableResult public func addDate(_ value: Date?) -> Self { try! addValue(value) }
-    @discardableResult public func addArray(_ value: ArrayObject?) -> Self { try! addValue(value) }
-    @discardableResult public func addDictionary(_ value: DictionaryObject?) -> Self { try! addValue(value) }
+    @discardableResult public func addString(_ value: String?) -> Self { addOrKeepError(value) }
+    @discardableResult public func addInt(_ value: Int) -> Self { addOrKeepError(value) }
+    @discardableResult public func addInt64(_ value: Int64) -> Self { addOrKeepError(value) }
+    @discardableResult public func addBoolean(_ value: Bool) -> Self { addOrKeepError(value) }
+    @discardableResult public func addDate(_ value: Date?) -> Self { addOrKeepError(value) }
+    @discardableResult public func addArray(_ value: ArrayObject?) -> Self { addOrKeepError(value) }
+    @discardableResult public func addDictionary(_ value: DictionaryObject?) -> Self { addOrKeepError(value) }
     /// Appends a blob (its content is stored when the document is saved).
-    @discardableResult public func addBlob(_ value: Blob?) -> Self { try! addValue(value) }
+    @discardableResult public func addBlob(_ value: Blob?) -> Self { addOrKeepError(value) }
     /// Appends a double; throws for NaN or infinity.
     @discardableResult public func addDouble(_ value: Double) throws -> Self { try addValue(value) }
     /// Replaces the value at `index` with a string; throws when out of range.

@@ -172,12 +172,15 @@ public class Document: DictionaryProtocol, @unchecked Sendable {
     public func toMutable() -> MutableDocument {
         let copy = MutableDocument(id: id, revisionID: revisionID, sequence: sequence, collection: collection, content: content)
         copy.newBlobs = newBlobs
+        if let kept = (self as? UnstorableValues)?.unstorable { copy.unstorable = kept }
         return copy
     }
 }
 
 /// A document that can be changed and saved. A new one gets a random ID unless given one.
-public final class MutableDocument: Document, MutableDictionaryProtocol, @unchecked Sendable {
+public final class MutableDocument: Document, MutableDictionaryProtocol, UnstorableValues, @unchecked Sendable {
+    var unstorable = UnstorableErrors()
+
     /// A new, empty document with an automatic ID (`~` and 22 random characters).
     public convenience init() {
         self.init(id: nil)
@@ -226,6 +229,7 @@ public final class MutableDocument: Document, MutableDictionaryProtocol, @unchec
         var members = content.members
         members[ByteString(key)] = newValue
         content = .tree(members)
+        unstorable.stored(key: key)
         newBlobs += Blob.blobs(in: value)
         return self
     }
@@ -235,12 +239,14 @@ public final class MutableDocument: Document, MutableDictionaryProtocol, @unchec
         var members = content.members
         members[ByteString(key)] = nil
         content = .tree(members)
+        unstorable.stored(key: key)
         return self
     }
 
     /// Replaces every property; throws for a value type JSON cannot hold.
     public func setData(_ data: [String: Any?]) throws {
         content = .tree(Dictionary(stringKeys: try data.mapValues { try JSONValue(any: $0) }))
+        unstorable = UnstorableErrors()
         newBlobs = Blob.blobs(in: data)
     }
 
@@ -248,5 +254,6 @@ public final class MutableDocument: Document, MutableDictionaryProtocol, @unchec
     /// nothing, for malformed JSON, invalid UTF-8 or a body that is not an object.
     public func setJSON(_ json: String) throws {
         content = .json(try ValidatedJSON(json))
+        unstorable = UnstorableErrors()
     }
 }

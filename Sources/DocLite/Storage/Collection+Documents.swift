@@ -44,6 +44,7 @@ extension Collection {
     public func save(document: MutableDocument, concurrencyControl: ConcurrencyControl) throws -> Bool {
         try DocumentID.validate(document.id)
         try checkOwnership(of: document)
+        if let error = document.unstorable.first { throw error }
         if let key = document.content.reservedKey {
             throw DocLiteError(.corruptRevisionData, "illegal top-level key '\(key)' in document: '_id', '_rev' and '_deleted' are reserved")
         }

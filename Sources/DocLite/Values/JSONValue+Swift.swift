@@ -55,8 +55,12 @@ extension JSONValue {
                 throw DocLiteError(.invalidParameter, "the date \(v) is outside the years 0000–9999 that ISO-8601 text holds")
             }
             self = .string(ISO8601.string(from: v))
-        case let v as ArrayObject: self = try checked(.array(v.items))
-        case let v as DictionaryObject: self = try checked(.dictionary(v.members))
+        case let v as ArrayObject:
+            if let error = (v as? UnstorableValues)?.unstorable.first { throw error }
+            self = try checked(.array(v.items))
+        case let v as DictionaryObject:
+            if let error = (v as? UnstorableValues)?.unstorable.first { throw error }
+            self = try checked(.dictionary(v.members))
         case let v as Blob: self = .dictionary(v.metadata)
         default:
             throw DocLiteError(.invalidParameter, "unsupported value type \(type(of: value!)) (use String, a number, Bool, Date, Blob, an array, a dictionary or nil)")
