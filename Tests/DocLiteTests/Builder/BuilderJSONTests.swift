@@ -60,6 +60,8 @@ final class BuilderJSONTests: XCTestCase {
             (a.isNot(DocLite.Expression.value(nil)), #"["IS NOT", [".a"], null]"#),
             (a.isValued(), #"["IS VALUED", [".a"]]"#),
             (a.isNotValued(), #"["NOT", ["IS VALUED", [".a"]]]"#),
+            (a.notNullOrMissing(), #"["IS VALUED", [".a"]]"#),
+            (a.isNullOrMissing(), #"["NOT", ["IS VALUED", [".a"]]]"#),
             (a.between(DocLite.Expression.int(1), and: DocLite.Expression.int(5)), #"["BETWEEN", [".a"], 1, 5]"#),
             (a.in([DocLite.Expression.int(1), b]), #"["IN", [".a"], ["[]", 1, [".b"]]]"#),
             (a.like(DocLite.Expression.string("x%")), #"["LIKE", [".a"], "x%"]"#),
@@ -97,6 +99,8 @@ final class BuilderJSONTests: XCTestCase {
             (FullTextFunction.match(DocLite.Expression.fullTextIndex("idx"), query: "q"), #"["MATCH()", "idx", "q"]"#),
             (FullTextFunction.match(DocLite.Expression.fullTextIndex("idx").from("h"), query: "q"), #"["MATCH()", "h.idx", "q"]"#),
             (FullTextFunction.rank(DocLite.Expression.fullTextIndex("idx")), #"["RANK()", "idx"]"#),
+            (FullTextFunction.match(indexName: "idx", query: "q"), #"["MATCH()", "idx", "q"]"#),
+            (FullTextFunction.rank("idx"), #"["RANK()", "idx"]"#),
         ]
         for (expression, expected) in table { assertJSON(expression, expected) }
     }

@@ -101,6 +101,10 @@ extension ExpressionProtocol {
     public func isNotValued() -> ExpressionProtocol {
         BuilderExpression(node: .operation(.not, [.operation(.isValued, [node])]))
     }
+    /// Couchbase Lite's older name of ``isValued()``.
+    public func notNullOrMissing() -> ExpressionProtocol { isValued() }
+    /// Couchbase Lite's older name of ``isNotValued()``.
+    public func isNullOrMissing() -> ExpressionProtocol { isNotValued() }
 
     // MARK: Between, IN
 

@@ -126,6 +126,12 @@ public final class FullTextFunction {
     public static func rank(_ index: FullTextIndexExpressionProtocol) -> ExpressionProtocol {
         BuilderExpression(node: .function("rank", [(index as? FullTextIndexExpression)?.node ?? .missing]))
     }
+    /// Couchbase Lite's older form of ``match(_:query:)``, naming the index.
+    public static func match(indexName: String, query: String) -> ExpressionProtocol {
+        match(Expression.fullTextIndex(indexName), query: query)
+    }
+    /// Couchbase Lite's older form of ``rank(_:)``, naming the index.
+    public static func rank(_ indexName: String) -> ExpressionProtocol { rank(Expression.fullTextIndex(indexName)) }
 }
 
 extension Function {
