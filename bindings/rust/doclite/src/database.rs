@@ -347,7 +347,7 @@ impl Database {
         let mut current = self.inner.ready.lock().unwrap_or_else(PoisonError::into_inner);
         let replaced = match ready {
             Some(ready) => {
-                let callback = ReadyCallback::new(WeakDatabase(Arc::downgrade(&self.inner)), ready);
+                let callback = notifications::register(WeakDatabase(Arc::downgrade(&self.inner)), ready);
                 // Safety: a live handle; the context is the callback's number, never a pointer
                 // to freed memory (DocLite may call the callback it replaces a little later).
                 unsafe { lib.CBLDatabase_BufferNotifications(self.as_ptr(), Some(notifications::callback), callback.context()) };

@@ -60,6 +60,7 @@ mod predicate;
 mod prediction;
 mod progress;
 mod query;
+mod registry;
 mod rows;
 mod scope;
 

@@ -235,7 +235,7 @@ impl Query {
     where
         F: FnMut() -> bool + Send + 'static,
     {
-        let handler = ProgressHandler::new(handler);
+        let handler = progress::register(handler);
         // Safety: a live handle; the context is the handler's number, never a pointer to free memory.
         check(|error| unsafe {
             loaded().CBLQuery_SetProgressHandler(self.as_ptr(), steps, Some(progress::callback), handler.context(), error)
