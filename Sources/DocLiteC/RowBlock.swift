@@ -9,14 +9,17 @@ protocol RowBlockFormat {
     static func append(_ value: ColumnValue?, to out: inout [UInt8])
     /// Appends a row: its header and mask, then `values` (its `columns` values as `append` wrote them).
     static func appendRow(missing: Int64, columns: Int, values: [UInt8], to out: inout [UInt8], isFirst: Bool)
-    /// The whole block of `rows` rows from their bytes.
-    static func block(rows: Int, _ body: [UInt8]) -> [UInt8]
+    /// Starts the block in `out`.
+    static func begin(_ out: inout [UInt8])
+    /// Ends the block of `rows` rows in `out`, which `begin` started.
+    static func end(rows: Int, _ out: inout [UInt8])
 }
 
 extension ResultSetRef {
     /// Reads up to `maxRows` rows into one block of `format`.
     func nextRows<Format: RowBlockFormat>(_ maxRows: UInt32, as format: Format.Type) throws -> [UInt8] {
-        var body: [UInt8] = []
+        var block: [UInt8] = []
+        Format.begin(&block)
         var values: [UInt8] = []
         var count = 0
         let columns = results.columnNames.count
@@ -28,10 +31,11 @@ extension ResultSetRef {
                 if value == nil, index < 63 { missing |= 1 << index }
                 Format.append(value, to: &values)
             }
-            Format.appendRow(missing: missing, columns: columns, values: values, to: &body, isFirst: count == 0)
+            Format.appendRow(missing: missing, columns: columns, values: values, to: &block, isFirst: count == 0)
             count += 1
         }
-        return Format.block(rows: count, body)
+        Format.end(rows: count, &block)
+        return block
     }
 }
 
@@ -50,9 +54,9 @@ enum JSONRowBlock: RowBlockFormat {
         out.append(UInt8(ascii: "]"))
     }
 
-    static func block(rows: Int, _ body: [UInt8]) -> [UInt8] {
-        [UInt8(ascii: "[")] + body + [UInt8(ascii: "]")]
-    }
+    static func begin(_ out: inout [UInt8]) { out.append(UInt8(ascii: "[")) }
+
+    static func end(rows: Int, _ out: inout [UInt8]) { out.append(UInt8(ascii: "]")) }
 }
 
 /// Python's marshal form (what `marshal.loads` reads: lists, str, int, float, bool,
@@ -75,10 +79,12 @@ enum MarshalRowBlock: RowBlockFormat {
         out.append(contentsOf: values)
     }
 
-    static func block(rows: Int, _ body: [UInt8]) -> [UInt8] {
-        var block: [UInt8] = []
-        block.reserveCapacity(body.count + 5)
-        PythonMarshal.appendListHeader(count: rows, to: &block)
-        return block + body
+    /// The list's header, its count written by `end` once known.
+    static func begin(_ out: inout [UInt8]) { PythonMarshal.appendListHeader(count: 0, to: &out) }
+
+    static func end(rows: Int, _ out: inout [UInt8]) {
+        var header: [UInt8] = []
+        PythonMarshal.appendListHeader(count: rows, to: &header)
+        out.replaceSubrange(0..<header.count, with: header)
     }
 }
