@@ -23,7 +23,7 @@ struct IndexKindsBenchmark {
             guard input.contains(key: "price") else { return nil }
             let price = input.int(forKey: "price")
             let band = price < 150 ? "budget" : price < 400 ? "standard" : "luxury"
-            return try? MutableDictionaryObject(data: ["band": band])
+            return MutableDictionaryObject(data: ["band": band])
         }
     }
 

@@ -41,7 +41,7 @@ enum FuzzDatabase {
                 if n % 4 == 1 { properties["maybe"] = NSNull() }
                 if n % 5 == 2 { properties["big"] = Int64.max - Int64(n) }
                 let document = MutableDocument(id: "doc\(n)")
-                try document.setData(properties)
+                document.setData(properties)
                 try documents.save(document: document)
             }
         }

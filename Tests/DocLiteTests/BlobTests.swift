@@ -47,7 +47,7 @@ final class BlobTests: DatabaseTestCase {
         let fetched = try XCTUnwrap(try db.getBlob(properties: photo.properties))
         XCTAssertEqual(fetched.content, Data("png bytes".utf8))
         let query = try db.createQuery("SELECT META().id FROM _ WHERE photo.digest = $digest")
-        query.parameters = try Parameters().setString(blob.digest, forName: "digest")
+        query.parameters = Parameters().setString(blob.digest, forName: "digest")
         XCTAssertEqual(try query.execute().allResults().map { $0.string(at: 0) }, ["d"])
     }
 
@@ -78,7 +78,7 @@ final class BlobTests: DatabaseTestCase {
         let attachments = MutableArrayObject().addBlob(first)
         let inner = MutableDictionaryObject().setBlob(second, forKey: "thumbnail")
         let doc = MutableDocument(id: "d").setArray(attachments, forKey: "files")
-            .setDictionary(try MutableDictionaryObject(data: ["inner": inner]), forKey: "outer")
+            .setDictionary(MutableDictionaryObject(data: ["inner": inner]), forKey: "outer")
         try defaultCollection.save(document: doc)
         let read = try XCTUnwrap(defaultCollection.document(id: "d"))
         XCTAssertEqual(read.array(forKey: "files")?.blob(at: 0)?.content, Data("first".utf8))
@@ -246,6 +246,6 @@ final class BlobTests: DatabaseTestCase {
         XCTAssertEqual(storedBlobCount, 1, "a new document whose ID is taken stores no blob either")
         XCTAssertTrue(try defaultCollection.save(document: stale, concurrencyControl: .lastWriteWins))
         XCTAssertEqual(storedBlobCount, 2)
-        XCTAssertTrue(stale.newBlobs.isEmpty, "saved blobs are not stored again")
+        XCTAssertTrue(stale.state.withLock { $0.newBlobs.isEmpty }, "saved blobs are not stored again")
     }
 }

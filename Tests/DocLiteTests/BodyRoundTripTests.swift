@@ -102,8 +102,9 @@ final class BodyRoundTripTests: DatabaseTestCase {
             }
             // Each top-level property, looked up in the stored body without decoding the rest.
             guard case .dictionary(let members) = original else { continue }
+            let content = doc.state.withLock { $0.content }
             for (key, value) in members {
-                guard let property = doc.content.property(key.string) else {
+                guard let property = content.property(key.string) else {
                     XCTFail("doc-\(index): property \(key.string.debugDescription) not found by lookup", file: file, line: line)
                     break
                 }
@@ -112,8 +113,8 @@ final class BodyRoundTripTests: DatabaseTestCase {
                     break
                 }
             }
-            XCTAssertNil(doc.content.property("no such key"), file: file, line: line)
-            guard case .encoded(let body, _) = doc.content else {
+            XCTAssertNil(content.property("no such key"), file: file, line: line)
+            guard case .encoded(let body, _) = content else {
                 XCTFail("doc-\(index) read back is not encoded", file: file, line: line)
                 continue
             }

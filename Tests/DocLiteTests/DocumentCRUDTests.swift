@@ -15,7 +15,7 @@ final class DocumentCRUDTests: DatabaseTestCase {
         let collection = defaultCollection
         let doc = MutableDocument(id: "hotel-1")
         doc.setString("hotel", forKey: "type").setInt(42, forKey: "rooms")
-        try doc.setDouble(4.5, forKey: "rating")
+        doc.setDouble(4.5, forKey: "rating")
         try collection.save(document: doc)
         XCTAssertEqual(doc.sequence, 1)
         XCTAssertTrue(doc.revisionID!.hasPrefix("1-"))
@@ -57,13 +57,20 @@ final class DocumentCRUDTests: DatabaseTestCase {
 final class MutableContainerTests: XCTestCase {
     func testTypedArrayAndDictionarySetters() throws {
         let tags = MutableArrayObject().addString("spa").addInt(3).addBoolean(true)
-        try tags.addDouble(2.5)
-        try tags.setString("bar", at: 1)
-        XCTAssertThrowsError(try tags.setInt(1, at: 9))
-        XCTAssertThrowsError(try tags.addDouble(.nan))
+        tags.addDouble(2.5)
+        tags.setString("bar", at: 1)
+        XCTAssertNil(keptError(of: tags))
+        tags.setInt(1, at: 9)
+        XCTAssertEqual(keptError(of: tags)?.message, "the value set in an array cannot be stored: array index 9 out of range 0...3")
+        tags.addDouble(.nan)   // (the array keeps its first error)
+        XCTAssertEqual(tags.count, 4, "neither changed the array")
         let address = MutableDictionaryObject().setString("1010", forKey: "zip")
         let doc = MutableDocument(id: "d").setArray(tags, forKey: "tags").setDictionary(address, forKey: "address")
+        XCTAssertEqual(doc.toJSON(), #"{"address":{"zip":"1010"}}"#, "an array holding an error is not stored")
+        XCTAssertEqual(keptError(of: doc)?.message.hasPrefix("the value set for key 'tags' cannot be stored: the value set in an array"), true)
+        doc.setArray(MutableArrayObject().addString("spa").addString("bar").addBoolean(true).addDouble(2.5), forKey: "tags")
         XCTAssertEqual(doc.toJSON(), #"{"address":{"zip":"1010"},"tags":["spa","bar",true,2.5]}"#)
+        XCTAssertNil(keptError(of: doc))
         XCTAssertEqual(doc.array(forKey: "tags")?.string(at: 1), "bar")
         XCTAssertEqual(doc.dictionary(forKey: "address")?.string(forKey: "zip"), "1010")
     }

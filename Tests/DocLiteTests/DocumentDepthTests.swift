@@ -7,21 +7,21 @@ import XCTest
 /// writing JSON, querying, releasing) stays shallow — also on a dispatch
 /// queue's small thread stack. Deeper is an error, never a crash.
 final class DocumentDepthTests: DatabaseTestCase {
-    private func nested(_ levels: Int) throws -> MutableDictionaryObject {
+    private func nested(_ levels: Int) -> MutableDictionaryObject {
         var value = MutableDictionaryObject()
-        for _ in 1..<levels { value = try MutableDictionaryObject().setValue(value, forKey: "a") }
+        for _ in 1..<levels { value = MutableDictionaryObject().setValue(value, forKey: "a") }
         return value
     }
 
     /// Saved, read, written and queried on a thread with a dispatch worker's 512 KiB stack.
     func testTheDeepestValueRoundTripsOnASmallStack() throws {
-        let deepest = try nested(JSONParser.maxDepth - 1)
+        let deepest = nested(JSONParser.maxDepth - 1)
         let (database, collection) = (db!, defaultCollection)
         let outcome = Recorder<String>()
         let done = DispatchSemaphore(value: 0)
         let thread = Thread {
             do {
-                try collection.save(document: try MutableDocument(id: "deep").setValue(deepest, forKey: "a"))
+                try collection.save(document: MutableDocument(id: "deep").setValue(deepest, forKey: "a"))
                 let json = try collection.document(id: "deep")?.toJSON() ?? ""
                 let reread = try MutableDocument(json: json).toJSON()
                 let row = try database.createQuery(json: #"{"WHAT": [["."]]}"#).execute().allResults().first?.dictionary(at: 0)?.toJSON()
@@ -41,19 +41,26 @@ final class DocumentDepthTests: DatabaseTestCase {
     }
 
     func testDeeperValuesAreRefused() throws {
-        let tooDeep = try MutableDictionaryObject().setValue(try nested(JSONParser.maxDepth - 1), forKey: "a")
-        assertThrows(.invalidParameter, containing: "cannot nest more than") { _ = try MutableDocument().setValue(tooDeep, forKey: "a") }
+        let tooDeep = MutableDictionaryObject().setValue(nested(JSONParser.maxDepth - 1), forKey: "a")
+        XCTAssertNil(keptError(of: tooDeep))
         var swiftValue: Any = 1
         for _ in 0..<10_000 { swiftValue = [swiftValue] }
-        assertThrows(.invalidParameter, containing: "cannot nest more than") { _ = try MutableDocument().setValue(swiftValue, forKey: "a") }
-        assertThrows(.invalidParameter, containing: "cannot nest more than") { _ = try MutableArrayObject(data: [swiftValue]) }
+        for value in [tooDeep, swiftValue] {
+            let doc = MutableDocument(id: "deep").setValue(value, forKey: "a")
+            XCTAssertNil(doc.value(forKey: "a"))
+            assertThrows(.invalidParameter, containing: "cannot nest more than") { try defaultCollection.save(document: doc) }
+        }
+        XCTAssertTrue(keptError(of: MutableArrayObject(data: [swiftValue]))?.message.contains("cannot nest more than") == true)
     }
 
     func testTwentyThousandNestingCallsStopAtTheLimit() throws {
-        var value = MutableDictionaryObject(), refused = 0
-        for _ in 0..<20_000 {
-            if let outer = try? MutableDictionaryObject().setValue(value, forKey: "a") { value = outer } else { refused += 1 }
+        var value = MutableDictionaryObject(), refusedAt: Int?
+        for level in 0..<20_000 {
+            value = MutableDictionaryObject().setValue(value, forKey: "a")
+            if refusedAt == nil, keptError(of: value) != nil { refusedAt = level }
         }
-        XCTAssertEqual(refused, 20_000 - (JSONParser.maxDepth - 1))   // (the outermost holds 128 levels: a document's value may hold 127)
+        XCTAssertEqual(refusedAt, JSONParser.maxDepth - 1)   // (the outermost holds 128 levels: a document's value may hold 127)
+        let doc = MutableDocument(id: "deep").setValue(value, forKey: "a")
+        assertThrows(.invalidParameter, containing: "cannot nest more than") { try defaultCollection.save(document: doc) }
     }
 }

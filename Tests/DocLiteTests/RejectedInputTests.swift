@@ -262,29 +262,33 @@ final class RejectedInputTests: DatabaseTestCase {
     func testUnsupportedValueTypes() throws {
         let doc = MutableDocument(id: "d")
         doc.setInt(1, forKey: "kept")
-        assertThrows(.invalidParameter, containing: "unsupported value type Custom") { try doc.setValue(Custom(), forKey: "bad") }
-        assertThrows(.invalidParameter, containing: "unsupported value type") { try doc.setValue([1, Custom()] as [Any], forKey: "bad") }
-        assertThrows(.invalidParameter, containing: "unsupported value type") { try doc.setValue(["k": Custom()] as [String: Any], forKey: "bad") }
-        assertThrows(.invalidParameter, containing: "unsupported value type") { try doc.setValue(NSObject(), forKey: "bad") }
-        assertThrows(.invalidParameter, containing: "unsupported value type") { _ = try MutableDocument(id: "e", data: ["x": Custom()]) }
-        assertThrows(.invalidParameter, containing: "unsupported value type") { try MutableArrayObject().addValue(Custom()) }
-        assertThrows(.invalidParameter, containing: "unsupported value type") { try MutableDictionaryObject().setValue(Custom(), forKey: "x") }
+        let unsupported: [Any] = [Custom(), [1, Custom()] as [Any], ["k": Custom()] as [String: Any], NSObject()]
+        for value in unsupported {
+            doc.setValue(value, forKey: "bad")
+            XCTAssertTrue(keptError(of: doc)?.message.contains("unsupported value type") == true, "\(value)")
+        }
+        XCTAssertTrue(keptError(of: MutableDocument(id: "e", data: ["x": Custom()]))?.message.contains("unsupported value type Custom") == true)
+        XCTAssertTrue(keptError(of: MutableArrayObject().addValue(Custom()))?.message.contains("unsupported value type") == true)
+        XCTAssertTrue(keptError(of: MutableDictionaryObject().setValue(Custom(), forKey: "x"))?.message.contains("unsupported value type") == true)
         XCTAssertNil(doc.value(forKey: "bad"), "a rejected value is not stored")
         XCTAssertEqual(doc.toJSON(), #"{"kept":1}"#)
+        assertThrows(.invalidParameter, containing: "the value set for key 'bad' cannot be stored: unsupported value type Custom") {
+            try defaultCollection.save(document: doc)
+        }
     }
 
     func testNonFiniteNumbers() throws {
-        let doc = MutableDocument(id: "d")
         for value in [Double.nan, .infinity, -.infinity, .signalingNaN] {
-            assertThrows(.invalidParameter, containing: "NaN or infinity") { try doc.setDouble(value, forKey: "x") }
-            assertThrows(.invalidParameter, containing: "NaN or infinity") { try doc.setValue(value, forKey: "x") }
-            assertThrows(.invalidParameter, containing: "NaN or infinity") { try doc.setValue([1.0, value], forKey: "x") }
+            let setters: [(MutableDocument) -> Void] = [{ $0.setDouble(value, forKey: "x") }, { $0.setValue(value, forKey: "x") },
+                                                        { $0.setValue([1.0, value], forKey: "x") }, { $0.setFloat(Float(value), forKey: "x") }]
+            for set in setters {
+                let doc = MutableDocument(id: "d")
+                set(doc)
+                XCTAssertEqual(doc.count, 0)
+                assertThrows(.invalidParameter, containing: "NaN or infinity") { try defaultCollection.save(document: doc) }
+            }
         }
-        assertThrows(.invalidParameter, containing: "NaN or infinity") { try doc.setFloat(.nan, forKey: "x") }
-        assertThrows(.invalidParameter, containing: "NaN or infinity") { try doc.setFloat(.infinity, forKey: "x") }
-        assertThrows(.invalidParameter, containing: "NaN or infinity") { try MutableArrayObject().addValue(Double.nan) }
-        XCTAssertEqual(doc.count, 0)
-        try defaultCollection.save(document: doc)
-        XCTAssertEqual(try defaultCollection.document(id: "d")?.toJSON(), "{}")
+        XCTAssertTrue(keptError(of: MutableArrayObject().addValue(Double.nan))?.message.contains("NaN or infinity") == true)
+        XCTAssertNil(try defaultCollection.document(id: "d"))
     }
 }

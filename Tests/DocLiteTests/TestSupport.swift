@@ -189,3 +189,10 @@ extension DatabaseTestCase {
         return nil
     }
 }
+
+/// The error a mutable document, dictionary or array keeps for its save (a value it could not store).
+func keptError(of document: Document) -> DocLiteError? { document.state.withLock { $0.unstorable.first } }
+/// The error a dictionary keeps for the save of the document it is put in.
+func keptError(of dictionary: DictionaryObject) -> DocLiteError? { dictionary.state.withLock { $0.unstorable.first } }
+/// The error an array keeps for the save of the document it is put in.
+func keptError(of array: ArrayObject) -> DocLiteError? { array.state.withLock { $0.unstorable.first } }

@@ -160,8 +160,8 @@ public final class Blob: Equatable, CustomStringConvertible, @unchecked Sendable
     static func blobs(in value: Any?) -> [Blob] {
         switch value {
         case let blob as Blob: return [blob]
-        case let dictionary as DictionaryObject: return dictionary.newBlobs
-        case let array as ArrayObject: return array.newBlobs
+        case let dictionary as DictionaryObject: return dictionary.state.withLock { $0.newBlobs }
+        case let array as ArrayObject: return array.state.withLock { $0.newBlobs }
         case let array as [Any?]: return array.flatMap(blobs(in:))
         case let array as [Any]: return array.flatMap(blobs(in:))
         case let dictionary as [String: Any?]: return dictionary.values.flatMap(blobs(in:))

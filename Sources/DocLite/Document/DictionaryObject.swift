@@ -1,35 +1,53 @@
+import Synchronization
+
+/// What can change in a dictionary or an array (its values, when mutable), read
+/// and written under the object's lock.
+struct ContainerState<Values: Sendable> {
+    var values: Values
+    /// Blobs set in the object (or nested in it) whose content a save must store.
+    var newBlobs: [Blob] = []
+    var unstorable = UnstorableErrors()
+}
+
 /// A JSON object inside a document (read-only).
+///
+/// Sendable: its stored properties are constants and its members are behind a
+/// `Mutex` (checked by hand only because the class is open to ``MutableDictionaryObject``).
 public class DictionaryObject: DictionaryProtocol, @unchecked Sendable {
-    var members: [ByteString: JSONValue]
+    let state: Mutex<ContainerState<[ByteString: JSONValue]>>
     /// The database whose blobs the values refer to.
     let database: WeakDatabase
-    /// Blobs set in this dictionary (or nested in it) whose content a save must store.
-    var newBlobs: [Blob] = []
 
     package init(_ members: [ByteString: JSONValue], database: Database? = nil) {
-        self.members = members
+        state = Mutex(ContainerState(values: members))
         self.database = WeakDatabase(database)
     }
 
+    /// The members, as they are now.
+    var members: [ByteString: JSONValue] { state.withLock { $0.values } }
+
     public var count: Int { members.count }
     public var keys: [String] { members.keys.sorted().map(\.string) }
-    public func value(forKey key: String) -> Any? { members[ByteString(key)]?.anyValue(in: database.database) }
+    public func value(forKey key: String) -> Any? {
+        state.withLock { $0.values[ByteString(key)] }?.anyValue(in: database.database)
+    }
     public func toDictionary() -> [String: Any] { members.mapValues(\.plainValue).stringKeyed }
     public func toJSON() -> String { JSONValue.dictionary(members).json }
     /// A mutable copy.
     public func toMutable() -> MutableDictionaryObject {
-        let copy = MutableDictionaryObject(members, database: database.database)
-        copy.newBlobs = newBlobs
-        if let kept = (self as? UnstorableValues)?.unstorable { copy.unstorable = kept }
-        return copy
+        MutableDictionaryObject(state.withLock { $0 }, database: database.database)
     }
 }
 
-/// A JSON object that can be changed and then stored in a document.
-public final class MutableDictionaryObject: DictionaryObject, MutableDictionaryProtocol, UnstorableValues, @unchecked Sendable {
-    var unstorable = UnstorableErrors()
-
+/// A JSON object that can be changed and then stored in a document. Each call
+/// takes the object's lock, as ``MutableDocument``'s do.
+public final class MutableDictionaryObject: DictionaryObject, MutableDictionaryProtocol, @unchecked Sendable {
     public convenience init() { self.init([:]) }
+
+    fileprivate convenience init(_ copied: ContainerState<[ByteString: JSONValue]>, database: Database?) {
+        self.init(copied.values, database: database)
+        state.withLock { $0 = copied }
+    }
 
     /// A dictionary from a JSON object's text; malformed JSON or another kind of value throws.
     public convenience init(json: String) throws {
@@ -39,103 +57,141 @@ public final class MutableDictionaryObject: DictionaryObject, MutableDictionaryP
         self.init(members)
     }
 
-    /// Creates an object from a Swift dictionary; throws for a value type JSON cannot hold.
-    public convenience init(data: [String: Any?]) throws {
-        self.init(Dictionary(stringKeys: try data.mapValues { try JSONValue(any: $0) }))
-        newBlobs = Blob.blobs(in: data)
+    /// A dictionary holding `data`. A value a document cannot hold is not
+    /// stored: saving the document it is put in throws its error.
+    public convenience init(data: [String: Any?]) {
+        self.init([:])
+        for (key, value) in data { setValue(value, forKey: key) }
     }
 
     @discardableResult
-    public func setValue(_ value: Any?, forKey key: String) throws -> Self {
-        members[ByteString(key)] = try JSONValue(any: value)
-        unstorable.stored(key: key)
-        newBlobs += Blob.blobs(in: value)
+    public func setValue(_ value: Any?, forKey key: String) -> Self {
+        let converted = Swift.Result { try StorableValue(value) }
+        state.withLock { state in
+            switch converted {
+            case .success(let newValue):
+                state.values[ByteString(key)] = newValue.json
+                state.unstorable.stored(key: key)
+                state.newBlobs += newValue.blobs
+            case .failure(let error):
+                state.unstorable.keep(error, key: key)
+            }
+        }
         return self
     }
 
     @discardableResult
     public func removeValue(forKey key: String) -> Self {
-        members[ByteString(key)] = nil
-        unstorable.stored(key: key)
+        state.withLock { state in
+            state.values[ByteString(key)] = nil
+            state.unstorable.stored(key: key)
+        }
         return self
     }
 }
 
 /// A JSON array inside a document (read-only).
+///
+/// Sendable as ``DictionaryObject`` is: constants, and the items behind a `Mutex`.
 public class ArrayObject: ArrayProtocol, @unchecked Sendable {
-    var items: [JSONValue]
+    let state: Mutex<ContainerState<[JSONValue]>>
     /// The database whose blobs the values refer to.
     let database: WeakDatabase
-    /// Blobs added to this array (or nested in it) whose content a save must store.
-    var newBlobs: [Blob] = []
 
     init(_ items: [JSONValue], database: Database? = nil) {
-        self.items = items
+        state = Mutex(ContainerState(values: items))
         self.database = WeakDatabase(database)
     }
 
-    public var count: Int { items.count }
-    public func value(at index: Int) -> Any? { items.indices.contains(index) ? items[index].anyValue(in: database.database) : nil }
+    /// The items, as they are now.
+    var items: [JSONValue] { state.withLock { $0.values } }
+
+    public var count: Int { state.withLock { $0.values.count } }
+    public func value(at index: Int) -> Any? {
+        state.withLock { $0.values.indices.contains(index) ? $0.values[index] : nil }?.anyValue(in: database.database)
+    }
     public func toArray() -> [Any] { items.map(\.plainValue) }
     public func toJSON() -> String { JSONValue.array(items).json }
     /// A mutable copy.
     public func toMutable() -> MutableArrayObject {
-        let copy = MutableArrayObject(items, database: database.database)
-        copy.newBlobs = newBlobs
-        if let kept = (self as? UnstorableValues)?.unstorable { copy.unstorable = kept }
-        return copy
+        MutableArrayObject(state.withLock { $0 }, database: database.database)
     }
 }
 
-/// A JSON array that can be changed and then stored in a document.
-public final class MutableArrayObject: ArrayObject, MutableArrayProtocol, UnstorableValues, @unchecked Sendable {
-    var unstorable = UnstorableErrors()
-
+/// A JSON array that can be changed and then stored in a document. Each call
+/// takes the array's lock. As Couchbase Lite's, its setters do not throw: a
+/// value a document cannot hold, or an index out of range, changes nothing, and
+/// saving the document the array is put in throws its error (Couchbase Lite
+/// raises an exception for the index).
+public final class MutableArrayObject: ArrayObject, MutableArrayProtocol, @unchecked Sendable {
     public convenience init() { self.init([]) }
 
-    /// Creates an array from Swift values; throws for a value type JSON cannot hold.
-    public convenience init(data: [Any?]) throws {
-        self.init(try data.map { try JSONValue(any: $0) })
-        newBlobs = Blob.blobs(in: data)
+    fileprivate convenience init(_ copied: ContainerState<[JSONValue]>, database: Database?) {
+        self.init(copied.values, database: database)
+        state.withLock { $0 = copied }
     }
 
-    /// Appends a value; throws for a type JSON cannot hold.
-    @discardableResult
-    public func addValue(_ value: Any?) throws -> Self {
-        items.append(try JSONValue(any: value))
-        newBlobs += Blob.blobs(in: value)
-        return self
+    /// An array holding `data`. A value a document cannot hold is not added:
+    /// saving the document it is put in throws its error.
+    public convenience init(data: [Any?]) {
+        self.init([])
+        for value in data { addValue(value) }
     }
 
-    /// Replaces the value at `index`; throws when the index is out of range.
+    /// Appends a value.
     @discardableResult
-    public func setValue(_ value: Any?, at index: Int) throws -> Self {
-        try checkIndex(index, upTo: items.count - 1)
-        items[index] = try JSONValue(any: value)
-        newBlobs += Blob.blobs(in: value)
-        return self
+    public func addValue(_ value: Any?) -> Self {
+        change(value) { items, newValue in items.append(newValue) }
+    }
+
+    /// Replaces the value at `index`.
+    @discardableResult
+    public func setValue(_ value: Any?, at index: Int) -> Self {
+        change(value, at: index, upTo: -1) { items, newValue in items[index] = newValue }
     }
 
     /// Inserts a value at `index` (0...count).
     @discardableResult
-    public func insertValue(_ value: Any?, at index: Int) throws -> Self {
-        try checkIndex(index, upTo: items.count)
-        items.insert(try JSONValue(any: value), at: index)
-        newBlobs += Blob.blobs(in: value)
-        return self
+    public func insertValue(_ value: Any?, at index: Int) -> Self {
+        change(value, at: index, upTo: 0) { items, newValue in items.insert(newValue, at: index) }
     }
 
-    /// Removes the value at `index`; throws when the index is out of range.
+    /// Removes the value at `index`.
     @discardableResult
-    public func removeValue(at index: Int) throws -> Self {
-        try checkIndex(index, upTo: items.count - 1)
-        items.remove(at: index)
+    public func removeValue(at index: Int) -> Self {
+        state.withLock { state in
+            if state.values.indices.contains(index) {
+                state.values.remove(at: index)
+            } else {
+                state.unstorable.keep(Self.outOfRange(index, last: state.values.count - 1), key: nil)
+            }
+        }
         return self
     }
 
-    private func checkIndex(_ index: Int, upTo last: Int) throws {
-        guard index >= 0, index <= last else {
-            throw DocLiteError(.invalidParameter, "array index \(index) out of range 0...\(last)")
+    /// Converts `value` and, when `index` is within `0...count + offset` (or
+    /// not given), applies `edit`; otherwise keeps the error for the save.
+    private func change(_ value: Any?, at index: Int? = nil, upTo offset: Int = 0,
+                        _ edit: (inout [JSONValue], JSONValue) -> Void) -> Self {
+        let converted = Swift.Result { try StorableValue(value) }
+        state.withLock { state in
+            let last = state.values.count + offset
+            if let index, index < 0 || index > last {
+                state.unstorable.keep(Self.outOfRange(index, last: last), key: nil)
+                return
+            }
+            switch converted {
+            case .success(let newValue):
+                edit(&state.values, newValue.json)
+                state.newBlobs += newValue.blobs
+            case .failure(let error):
+                state.unstorable.keep(error, key: nil)
+            }
         }
+        return self
+    }
+
+    private static func outOfRange(_ index: Int, last: Int) -> DocLiteError {
+        DocLiteError(.invalidParameter, "array index \(index) out of range 0...\(last)")
     }
 }

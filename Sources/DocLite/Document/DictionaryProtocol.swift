@@ -45,30 +45,42 @@ extension DictionaryProtocol {
 
 /// Write access to a JSON object by key. Typed setters store the value as
 /// JSON does; a `Date` is stored as an ISO-8601 string; nil stores JSON null.
+///
+/// As in Couchbase Lite, setters do not throw: a value a document cannot hold
+/// (NaN, an unsupported type, a date outside the years 0000–9999, a container
+/// nested too deep) is not stored, and saving the document throws its error
+/// (Couchbase Lite too reports an invalid value when the document is saved).
 public protocol MutableDictionaryProtocol: DictionaryProtocol {
-    /// Stores `value`; throws for a type JSON cannot hold (or a non-finite double).
-    @discardableResult func setValue(_ value: Any?, forKey key: String) throws -> Self
+    /// Stores `value`: String, a number, Bool, Date, ``Blob``, an array, a
+    /// dictionary, ``ArrayObject``, ``DictionaryObject``, or nil for JSON null.
+    @discardableResult func setValue(_ value: Any?, forKey key: String) -> Self
+    /// Removes the key.
     @discardableResult func removeValue(forKey key: String) -> Self
 }
 
-/// The typed setters do not throw, as Couchbase Lite's: a value a document cannot
-/// hold (a date outside the years 0000–9999, a container nested too deep) is not
-/// stored, and saving the document throws its error (``UnstorableValues``).
-/// Doubles and floats can be NaN or infinite, so those setters throw at once.
 extension MutableDictionaryProtocol {
-    @discardableResult public func setString(_ value: String?, forKey key: String) -> Self { setOrKeepError(value, forKey: key) }
-    @discardableResult public func setInt(_ value: Int, forKey key: String) -> Self { setOrKeepError(value, forKey: key) }
-    @discardableResult public func setInt64(_ value: Int64, forKey key: String) -> Self { setOrKeepError(value, forKey: key) }
-    @discardableResult public func setBoolean(_ value: Bool, forKey key: String) -> Self { setOrKeepError(value, forKey: key) }
-    @discardableResult public func setDate(_ value: Date?, forKey key: String) -> Self { setOrKeepError(value, forKey: key) }
-    @discardableResult public func setArray(_ value: ArrayObject?, forKey key: String) -> Self { setOrKeepError(value, forKey: key) }
-    @discardableResult public func setDictionary(_ value: DictionaryObject?, forKey key: String) -> Self { setOrKeepError(value, forKey: key) }
+    /// Stores a string (nil: JSON null).
+    @discardableResult public func setString(_ value: String?, forKey key: String) -> Self { setValue(value, forKey: key) }
+    /// Stores a number (nil: JSON null).
+    @discardableResult public func setNumber(_ value: NSNumber?, forKey key: String) -> Self { setValue(value, forKey: key) }
+    /// Stores an integer.
+    @discardableResult public func setInt(_ value: Int, forKey key: String) -> Self { setValue(value, forKey: key) }
+    /// Stores a 64-bit integer.
+    @discardableResult public func setInt64(_ value: Int64, forKey key: String) -> Self { setValue(value, forKey: key) }
+    /// Stores a double (NaN and infinities, which JSON cannot hold, fail the save).
+    @discardableResult public func setDouble(_ value: Double, forKey key: String) -> Self { setValue(value, forKey: key) }
+    /// Stores a float (NaN and infinities, which JSON cannot hold, fail the save).
+    @discardableResult public func setFloat(_ value: Float, forKey key: String) -> Self { setValue(value, forKey: key) }
+    /// Stores a boolean.
+    @discardableResult public func setBoolean(_ value: Bool, forKey key: String) -> Self { setValue(value, forKey: key) }
+    /// Stores a date as its ISO-8601 string (nil: JSON null).
+    @discardableResult public func setDate(_ value: Date?, forKey key: String) -> Self { setValue(value, forKey: key) }
+    /// Stores a copy of an array (nil: JSON null).
+    @discardableResult public func setArray(_ value: ArrayObject?, forKey key: String) -> Self { setValue(value, forKey: key) }
+    /// Stores a copy of a dictionary (nil: JSON null).
+    @discardableResult public func setDictionary(_ value: DictionaryObject?, forKey key: String) -> Self { setValue(value, forKey: key) }
     /// Stores a blob: its metadata in the properties, its content when the document is saved.
-    @discardableResult public func setBlob(_ value: Blob?, forKey key: String) -> Self { setOrKeepError(value, forKey: key) }
-    /// Stores a double; throws for NaN or infinity, which JSON cannot hold.
-    @discardableResult public func setDouble(_ value: Double, forKey key: String) throws -> Self { try setValue(value, forKey: key) }
-    /// Stores a float; throws for NaN or infinity, which JSON cannot hold.
-    @discardableResult public func setFloat(_ value: Float, forKey key: String) throws -> Self { try setValue(value, forKey: key) }
+    @discardableResult public func setBlob(_ value: Blob?, forKey key: String) -> Self { setValue(value, forKey: key) }
 }
 
 /// Read access to a JSON array by index, with Couchbase Lite's typed getters.
@@ -106,37 +118,89 @@ extension ArrayProtocol {
 }
 
 /// Write access to a JSON array. Typed adders and setters store values as JSON
-/// does (a `Date` as an ISO-8601 string, nil as JSON null); setting or
-/// inserting outside the array's range throws.
+/// does (a `Date` as an ISO-8601 string, nil as JSON null). None throws: a value
+/// a document cannot hold, or an index out of range, changes nothing, and saving
+/// the document throws its error.
 public protocol MutableArrayProtocol: ArrayProtocol {
-    /// Appends a value; throws for a type JSON cannot hold.
-    @discardableResult func addValue(_ value: Any?) throws -> Self
-    /// Replaces the value at `index`; throws when out of range.
-    @discardableResult func setValue(_ value: Any?, at index: Int) throws -> Self
+    /// Appends a value (the types of ``MutableDictionaryProtocol/setValue(_:forKey:)``).
+    @discardableResult func addValue(_ value: Any?) -> Self
+    /// Replaces the value at `index` (0..<count).
+    @discardableResult func setValue(_ value: Any?, at index: Int) -> Self
+    /// Inserts a value at `index` (0...count).
+    @discardableResult func insertValue(_ value: Any?, at index: Int) -> Self
+    /// Removes the value at `index`.
+    @discardableResult func removeValue(at index: Int) -> Self
 }
 
-/// As for dictionaries, the typed adders do not throw: a value a document cannot
-/// hold is not added, and saving the document throws its error.
 extension MutableArrayProtocol {
-    @discardableResult public func addString(_ value: String?) -> Self { addOrKeepError(value) }
-    @discardableResult public func addInt(_ value: Int) -> Self { addOrKeepError(value) }
-    @discardableResult public func addInt64(_ value: Int64) -> Self { addOrKeepError(value) }
-    @discardableResult public func addBoolean(_ value: Bool) -> Self { addOrKeepError(value) }
-    @discardableResult public func addDate(_ value: Date?) -> Self { addOrKeepError(value) }
-    @discardableResult public func addArray(_ value: ArrayObject?) -> Self { addOrKeepError(value) }
-    @discardableResult public func addDictionary(_ value: DictionaryObject?) -> Self { addOrKeepError(value) }
+    /// Appends a string (nil: JSON null).
+    @discardableResult public func addString(_ value: String?) -> Self { addValue(value) }
+    /// Appends a number (nil: JSON null).
+    @discardableResult public func addNumber(_ value: NSNumber?) -> Self { addValue(value) }
+    /// Appends an integer.
+    @discardableResult public func addInt(_ value: Int) -> Self { addValue(value) }
+    /// Appends a 64-bit integer.
+    @discardableResult public func addInt64(_ value: Int64) -> Self { addValue(value) }
+    /// Appends a double (NaN and infinities fail the save).
+    @discardableResult public func addDouble(_ value: Double) -> Self { addValue(value) }
+    /// Appends a float (NaN and infinities fail the save).
+    @discardableResult public func addFloat(_ value: Float) -> Self { addValue(value) }
+    /// Appends a boolean.
+    @discardableResult public func addBoolean(_ value: Bool) -> Self { addValue(value) }
+    /// Appends a date as its ISO-8601 string (nil: JSON null).
+    @discardableResult public func addDate(_ value: Date?) -> Self { addValue(value) }
+    /// Appends a copy of an array (nil: JSON null).
+    @discardableResult public func addArray(_ value: ArrayObject?) -> Self { addValue(value) }
+    /// Appends a copy of a dictionary (nil: JSON null).
+    @discardableResult public func addDictionary(_ value: DictionaryObject?) -> Self { addValue(value) }
     /// Appends a blob (its content is stored when the document is saved).
-    @discardableResult public func addBlob(_ value: Blob?) -> Self { addOrKeepError(value) }
-    /// Appends a double; throws for NaN or infinity.
-    @discardableResult public func addDouble(_ value: Double) throws -> Self { try addValue(value) }
-    /// Replaces the value at `index` with a string; throws when out of range.
-    @discardableResult public func setString(_ value: String?, at index: Int) throws -> Self { try setValue(value, at: index) }
-    /// Replaces the value at `index` with an integer; throws when out of range.
-    @discardableResult public func setInt(_ value: Int, at index: Int) throws -> Self { try setValue(value, at: index) }
-    /// Replaces the value at `index` with a boolean; throws when out of range.
-    @discardableResult public func setBoolean(_ value: Bool, at index: Int) throws -> Self { try setValue(value, at: index) }
-    /// Replaces the value at `index` with a double; throws when out of range or not finite.
-    @discardableResult public func setDouble(_ value: Double, at index: Int) throws -> Self { try setValue(value, at: index) }
+    @discardableResult public func addBlob(_ value: Blob?) -> Self { addValue(value) }
+
+    /// Replaces the value at `index` with a string.
+    @discardableResult public func setString(_ value: String?, at index: Int) -> Self { setValue(value, at: index) }
+    /// Replaces the value at `index` with a number.
+    @discardableResult public func setNumber(_ value: NSNumber?, at index: Int) -> Self { setValue(value, at: index) }
+    /// Replaces the value at `index` with an integer.
+    @discardableResult public func setInt(_ value: Int, at index: Int) -> Self { setValue(value, at: index) }
+    /// Replaces the value at `index` with a 64-bit integer.
+    @discardableResult public func setInt64(_ value: Int64, at index: Int) -> Self { setValue(value, at: index) }
+    /// Replaces the value at `index` with a double.
+    @discardableResult public func setDouble(_ value: Double, at index: Int) -> Self { setValue(value, at: index) }
+    /// Replaces the value at `index` with a float.
+    @discardableResult public func setFloat(_ value: Float, at index: Int) -> Self { setValue(value, at: index) }
+    /// Replaces the value at `index` with a boolean.
+    @discardableResult public func setBoolean(_ value: Bool, at index: Int) -> Self { setValue(value, at: index) }
+    /// Replaces the value at `index` with a date's ISO-8601 string.
+    @discardableResult public func setDate(_ value: Date?, at index: Int) -> Self { setValue(value, at: index) }
+    /// Replaces the value at `index` with a copy of an array.
+    @discardableResult public func setArray(_ value: ArrayObject?, at index: Int) -> Self { setValue(value, at: index) }
+    /// Replaces the value at `index` with a copy of a dictionary.
+    @discardableResult public func setDictionary(_ value: DictionaryObject?, at index: Int) -> Self { setValue(value, at: index) }
+    /// Replaces the value at `index` with a blob.
+    @discardableResult public func setBlob(_ value: Blob?, at index: Int) -> Self { setValue(value, at: index) }
+
+    /// Inserts a string at `index`.
+    @discardableResult public func insertString(_ value: String?, at index: Int) -> Self { insertValue(value, at: index) }
+    /// Inserts a number at `index`.
+    @discardableResult public func insertNumber(_ value: NSNumber?, at index: Int) -> Self { insertValue(value, at: index) }
+    /// Inserts an integer at `index`.
+    @discardableResult public func insertInt(_ value: Int, at index: Int) -> Self { insertValue(value, at: index) }
+    /// Inserts a 64-bit integer at `index`.
+    @discardableResult public func insertInt64(_ value: Int64, at index: Int) -> Self { insertValue(value, at: index) }
+    /// Inserts a double at `index`.
+    @discardableResult public func insertDouble(_ value: Double, at index: Int) -> Self { insertValue(value, at: index) }
+    /// Inserts a float at `index`.
+    @discardableResult public func insertFloat(_ value: Float, at index: Int) -> Self { insertValue(value, at: index) }
+    /// Inserts a boolean at `index`.
+    @discardableResult public func insertBoolean(_ value: Bool, at index: Int) -> Self { insertValue(value, at: index) }
+    /// Inserts a date's ISO-8601 string at `index`.
+    @discardableResult public func insertDate(_ value: Date?, at index: Int) -> Self { insertValue(value, at: index) }
+    /// Inserts a copy of an array at `index`.
+    @discardableResult public func insertArray(_ value: ArrayObject?, at index: Int) -> Self { insertValue(value, at: index) }
+    /// Inserts a copy of a dictionary at `index`.
+    @discardableResult public func insertDictionary(_ value: DictionaryObject?, at index: Int) -> Self { insertValue(value, at: index) }
+    /// Inserts a blob at `index`.
+    @discardableResult public func insertBlob(_ value: Blob?, at index: Int) -> Self { insertValue(value, at: index) }
 }
 
 /// Couchbase Lite's number coercions for the typed getters.

@@ -1,6 +1,8 @@
+import Synchronization
+
 /// JSON text already checked by ``JSONValidator``: saving encodes it straight
 /// into the database's body format, with the database's shared keys.
-struct ValidatedJSON {
+struct ValidatedJSON: Sendable {
     /// The text, made contiguous UTF-8 once.
     private let text: String
     let reservedKey: String?
@@ -48,12 +50,25 @@ struct ValidatedJSON {
 /// A document's properties: the stored body, read lazily one property at a
 /// time; JSON text set on a ``MutableDocument``, encoded when saved; or a Swift
 /// tree once a ``MutableDocument`` has been changed property by property.
-enum DocumentContent {
+enum DocumentContent: Sendable {
     case encoded(body: [UInt8], keys: SharedKeys)
     case json(ValidatedJSON)
     case tree([ByteString: JSONValue])
 
     static let empty = DocumentContent.tree([:])
+
+    /// Sets (or with nil removes) the property `key`, in place once the content is a tree.
+    mutating func set(_ value: JSONValue?, forKey key: String) {
+        var members: [ByteString: JSONValue]
+        if case .tree(let tree) = self {
+            members = tree
+            self = .empty   // (drops the enum's reference, so the members are changed in place)
+        } else {
+            members = self.members
+        }
+        members[ByteString(key)] = value
+        self = .tree(members)
+    }
 
     /// The property `key`, decoding only that property of an encoded body.
     func property(_ key: String) -> JSONValue? {
@@ -133,54 +148,75 @@ enum DocumentContent {
     }
 }
 
-/// A saved document as read from a collection: its ID, revision, sequence and
-/// properties (read-only). Call ``toMutable()`` to change it.
-public class Document: DictionaryProtocol, @unchecked Sendable {
-    /// The document ID, unique within its collection.
-    public let id: String
-    /// The current revision (`<generation>-<digest>`), nil before the first save.
-    public internal(set) var revisionID: String?
-    /// The collection sequence of the current revision, 0 before the first save.
-    public internal(set) var sequence: UInt64
-    /// The collection the document was read from or saved to.
-    public internal(set) weak var collection: Collection?
+/// What can change in a document (its revision after a save, its properties
+/// when mutable), read and written under the document's lock.
+struct DocumentState {
+    var revisionID: String?
+    var sequence: UInt64
+    weak var collection: Collection?
     var content: DocumentContent
     /// Blobs set in the document whose content its save must store.
     var newBlobs: [Blob] = []
-
-    init(id: String, revisionID: String?, sequence: UInt64, collection: Collection?, content: DocumentContent) {
-        self.id = id
-        self.revisionID = revisionID
-        self.sequence = sequence
-        self.collection = collection
-        self.content = content
-    }
-
-    public var count: Int { readableContent.members.count }
-    public var keys: [String] { readableContent.members.keys.sorted().map(\.string) }
-    public func value(forKey key: String) -> Any? { readableContent.property(key)?.anyValue(in: collection?.database) }
-    public func toDictionary() -> [String: Any] { readableContent.members.mapValues(\.plainValue).stringKeyed }
+    var unstorable = UnstorableErrors()
+    /// Counts changes to the properties: a save replaces them with the stored
+    /// body only if none was made while it wrote.
+    var generation = 0
 
     /// The content for reading: JSON set with `setJSON` is parsed once, not per read.
-    private var readableContent: DocumentContent {
+    mutating func readableContent() -> DocumentContent {
         if case .json(let json) = content { content = .tree(json.members) }
         return content
     }
-    public func toJSON() -> String { content.json }
+}
+
+/// A saved document as read from a collection: its ID, revision, sequence and
+/// properties (read-only). Call ``toMutable()`` to change it.
+///
+/// Sendable: every stored property is a constant, and what changes is in
+/// `state`, behind its `Mutex` (checked by hand only because the class is open
+/// to ``MutableDocument``).
+public class Document: DictionaryProtocol, @unchecked Sendable {
+    /// The document ID, unique within its collection.
+    public let id: String
+    let state: Mutex<DocumentState>
+
+    init(id: String, revisionID: String?, sequence: UInt64, collection: Collection?, content: DocumentContent) {
+        self.id = id
+        state = Mutex(DocumentState(revisionID: revisionID, sequence: sequence, collection: collection, content: content))
+    }
+
+    /// The current revision (`<generation>-<digest>`), nil before the first save.
+    public var revisionID: String? { state.withLock { $0.revisionID } }
+    /// The collection sequence of the current revision, 0 before the first save.
+    public var sequence: UInt64 { state.withLock { $0.sequence } }
+    /// The collection the document was read from or saved to.
+    public var collection: Collection? { state.withLock { $0.collection } }
+
+    public var count: Int { members.count }
+    public var keys: [String] { members.keys.sorted().map(\.string) }
+    public func value(forKey key: String) -> Any? {
+        let (property, collection) = state.withLock { ($0.readableContent().property(key), $0.collection) }
+        return property?.anyValue(in: collection?.database)
+    }
+    public func toDictionary() -> [String: Any] { members.mapValues(\.plainValue).stringKeyed }
+    public func toJSON() -> String { state.withLock { $0.content }.json }
+
+    /// Every property, as a tree.
+    var members: [ByteString: JSONValue] { state.withLock { $0.readableContent() }.members }
 
     /// A mutable copy with the same ID and revision, to change and save.
     public func toMutable() -> MutableDocument {
-        let copy = MutableDocument(id: id, revisionID: revisionID, sequence: sequence, collection: collection, content: content)
-        copy.newBlobs = newBlobs
-        if let kept = (self as? UnstorableValues)?.unstorable { copy.unstorable = kept }
-        return copy
+        let copy = state.withLock { $0 }
+        return MutableDocument(id: id, state: copy)
     }
 }
 
 /// A document that can be changed and saved. A new one gets a random ID unless given one.
-public final class MutableDocument: Document, MutableDictionaryProtocol, UnstorableValues, @unchecked Sendable {
-    var unstorable = UnstorableErrors()
-
+///
+/// Its setters and readers take the document's lock, so one document shared by
+/// several tasks loses no change and never crashes; each call is atomic, a
+/// sequence of calls is not.
+public final class MutableDocument: Document, MutableDictionaryProtocol, @unchecked Sendable {
     /// A new, empty document with an automatic ID (`~` and 22 random characters).
     public convenience init() {
         self.init(id: nil)
@@ -191,16 +227,17 @@ public final class MutableDocument: Document, MutableDictionaryProtocol, Unstora
         super.init(id: id ?? DocumentID.generate(), revisionID: nil, sequence: 0, collection: nil, content: .empty)
     }
 
-    /// A new document with properties; throws for a value type JSON cannot hold.
-    public convenience init(id: String? = nil, data: [String: Any?]) throws {
+    /// A new document with properties. A value a document cannot hold is not
+    /// stored: saving the document throws its error.
+    public convenience init(id: String? = nil, data: [String: Any?]) {
         self.init(id: id)
-        try setData(data)
+        setData(data)
     }
 
     /// A new document with parsed properties (keys as bytes: none merged).
     package convenience init(id: String?, properties: [ByteString: JSONValue]) {
         self.init(id: id)
-        content = .tree(properties)
+        state.withLock { $0.content = .tree(properties) }
     }
 
     /// A new document from one imported JSON object: its ID is the value of the
@@ -210,7 +247,7 @@ public final class MutableDocument: Document, MutableDictionaryProtocol, Unstora
     package convenience init(json: String, idField: String) throws {
         let validated = try ValidatedJSON(json, omitting: idField)
         self.init(id: validated.omittedValue)
-        content = .json(validated)
+        state.withLock { $0.content = .json(validated) }
     }
 
     /// A new document whose properties are the JSON object `json`.
@@ -219,41 +256,81 @@ public final class MutableDocument: Document, MutableDictionaryProtocol, Unstora
         try setJSON(json)
     }
 
-    override init(id: String, revisionID: String?, sequence: UInt64, collection: Collection?, content: DocumentContent) {
-        super.init(id: id, revisionID: revisionID, sequence: sequence, collection: collection, content: content)
+    /// A copy of another document's state.
+    fileprivate init(id: String, state copied: DocumentState) {
+        super.init(id: id, revisionID: copied.revisionID, sequence: copied.sequence, collection: copied.collection,
+                   content: copied.content)
+        state.withLock {
+            $0.newBlobs = copied.newBlobs
+            $0.unstorable = copied.unstorable
+        }
     }
 
+    /// Stores `value` (String, a number, Bool, Date, Blob, an array, a
+    /// dictionary, ArrayObject, DictionaryObject or nil for JSON null). A value
+    /// a document cannot hold is not stored, and saving the document throws its error.
     @discardableResult
-    public func setValue(_ value: Any?, forKey key: String) throws -> Self {
-        let newValue = try JSONValue(any: value)
-        var members = content.members
-        members[ByteString(key)] = newValue
-        content = .tree(members)
-        unstorable.stored(key: key)
-        newBlobs += Blob.blobs(in: value)
+    public func setValue(_ value: Any?, forKey key: String) -> Self {
+        let converted = Swift.Result { try StorableValue(value) }
+        state.withLock { state in
+            switch converted {
+            case .success(let newValue):
+                state.content.set(newValue.json, forKey: key)
+                state.unstorable.stored(key: key)
+                state.newBlobs += newValue.blobs
+                state.generation += 1
+            case .failure(let error):
+                state.unstorable.keep(error, key: key)
+            }
+        }
         return self
     }
 
     @discardableResult
     public func removeValue(forKey key: String) -> Self {
-        var members = content.members
-        members[ByteString(key)] = nil
-        content = .tree(members)
-        unstorable.stored(key: key)
+        state.withLock { state in
+            state.content.set(nil, forKey: key)
+            state.unstorable.stored(key: key)
+            state.generation += 1
+        }
         return self
     }
 
-    /// Replaces every property; throws for a value type JSON cannot hold.
-    public func setData(_ data: [String: Any?]) throws {
-        content = .tree(Dictionary(stringKeys: try data.mapValues { try JSONValue(any: $0) }))
-        unstorable = UnstorableErrors()
-        newBlobs = Blob.blobs(in: data)
+    /// Replaces every property. A value a document cannot hold is not stored:
+    /// saving the document throws its error.
+    @discardableResult
+    public func setData(_ data: [String: Any?]) -> Self {
+        var members: [ByteString: JSONValue] = [:]
+        var unstorable = UnstorableErrors()
+        var blobs: [Blob] = []
+        for (key, value) in data {
+            do {
+                let storable = try StorableValue(value)
+                members[ByteString(key)] = storable.json
+                blobs += storable.blobs
+            } catch {
+                unstorable.keep(error, key: key)
+            }
+        }
+        state.withLock { state in
+            state.content = .tree(members)
+            state.unstorable = unstorable
+            state.newBlobs = blobs
+            state.generation += 1
+        }
+        return self
     }
 
     /// Replaces every property with the JSON object `json`. Throws, changing
     /// nothing, for malformed JSON, invalid UTF-8 or a body that is not an object.
-    public func setJSON(_ json: String) throws {
-        content = .json(try ValidatedJSON(json))
-        unstorable = UnstorableErrors()
+    @discardableResult
+    public func setJSON(_ json: String) throws -> Self {
+        let validated = try ValidatedJSON(json)
+        state.withLock { state in
+            state.content = .json(validated)
+            state.unstorable = UnstorableErrors()
+            state.generation += 1
+        }
+        return self
     }
 }

@@ -44,21 +44,22 @@ extension Collection {
     public func save(document: MutableDocument, concurrencyControl: ConcurrencyControl) throws -> Bool {
         try DocumentID.validate(document.id)
         try checkOwnership(of: document)
-        if let error = document.unstorable.first { throw error }
-        if let key = document.content.reservedKey {
+        let saving = document.state.withLock { $0 }   // (changes made meanwhile are not part of this save)
+        if let error = saving.unstorable.first { throw error }
+        if let key = saving.content.reservedKey {
             throw DocLiteError(.corruptRevisionData, "illegal top-level key '\(key)' in document: '_id', '_rev' and '_deleted' are reserved")
         }
-        let blobs = document.newBlobs.isEmpty ? [] : try document.newBlobs.map { try $0.prepared(for: openDatabase()) }
+        let blobs = saving.newBlobs.isEmpty ? [] : try saving.newBlobs.map { try $0.prepared(for: openDatabase()) }
         return try write { database, connection in
             let keys = database.sharedKeys
-            let body = try keys.lock.withLock { try document.content.encoded(with: &database.encoder) }
+            let body = try keys.lock.withLock { try saving.content.encoded(with: &database.encoder) }
             if database.encoder.mayHoldBlobMetadata {
                 try database.checkBlobsStored(for: body, of: document.id, newDigests: Set(blobs.map(\.digest)), connection)
             }
             try database.persistNewKeys()
             // A new document, where no tombstone can share its ID, is inserted
             // directly: the unique ID column tells whether the ID was taken.
-            if document.revisionID == nil, try !mayHoldTombstones(connection) {
+            if saving.revisionID == nil, try !mayHoldTombstones(connection) {
                 let revisionID = RevisionID.next(after: nil, deleted: false, body: body, sha1: database.sha1)
                 let inserted = try storing(blobs, in: database, connection) {
                     try updatingDerivedRows(of: document.id, in: database, connection) {
@@ -74,13 +75,13 @@ extension Collection {
                     }
                 }
                 if inserted {
-                    didSave(document, revisionID: revisionID.text, body: body, in: database)
+                    didSave(document, generation: saving.generation, revisionID: revisionID.text, body: body, in: database)
                     return true
                 }
             }
             let stored = try storedRevision(id: document.id, connection)
             let parent: String?
-            if let stored, stored.revisionID != document.revisionID, !(stored.isDeleted && document.revisionID == nil) {
+            if let stored, stored.revisionID != saving.revisionID, !(stored.isDeleted && saving.revisionID == nil) {
                 guard concurrencyControl == .lastWriteWins else { return false }
                 parent = stored.revisionID
             } else {
@@ -101,7 +102,7 @@ extension Collection {
                     }
                 }
             }
-            didSave(document, revisionID: revisionID.text, body: body, in: database)
+            didSave(document, generation: saving.generation, revisionID: revisionID.text, body: body, in: database)
             return true
         }
     }
@@ -124,18 +125,22 @@ extension Collection {
         }
     }
 
-    /// Records a saved revision: the next sequence, the change, and the document's new state.
-    private func didSave(_ document: MutableDocument, revisionID: String, body: [UInt8], in database: Database) {
+    /// Records a saved revision: the next sequence, the change, and the
+    /// document's new state (its properties only if they are still those saved:
+    /// `generation` unchanged).
+    private func didSave(_ document: MutableDocument, generation: Int, revisionID: String, body: [UInt8], in database: Database) {
         lastSequence += 1
         database.transaction.recordChange(self, document.id)
-        document.revisionID = revisionID
-        document.sequence = lastSequence
-        document.collection = self
-        document.newBlobs = []   // stored
         // The stored body replaces the document's content only when it names no
         // shared key assigned in this transaction: a rollback would forget those.
-        if database.sharedKeys.count == database.transaction.keyCountAtBegin {
-            document.content = .encoded(body: body, keys: database.sharedKeys)
+        let keysKept = database.sharedKeys.count == database.transaction.keyCountAtBegin
+        document.state.withLock { state in
+            state.revisionID = revisionID
+            state.sequence = lastSequence
+            state.collection = self
+            guard state.generation == generation else { return }
+            state.newBlobs = []   // stored
+            if keysKept { state.content = .encoded(body: body, keys: database.sharedKeys) }
         }
     }
 
@@ -183,8 +188,10 @@ extension Collection {
             lastSequence = sequence
             hasTombstones = true
             database.transaction.recordChange(self, document.id)
-            document.revisionID = revisionID.text
-            document.sequence = sequence
+            document.state.withLock { state in
+                state.revisionID = revisionID.text
+                state.sequence = sequence
+            }
             return true
         }
     }

@@ -56,11 +56,13 @@ extension JSONValue {
             }
             self = .string(ISO8601.string(from: v))
         case let v as ArrayObject:
-            if let error = (v as? UnstorableValues)?.unstorable.first { throw error }
-            self = try checked(.array(v.items))
+            let (items, error) = v.state.withLock { ($0.values, $0.unstorable.first) }
+            if let error { throw error }
+            self = try checked(.array(items))
         case let v as DictionaryObject:
-            if let error = (v as? UnstorableValues)?.unstorable.first { throw error }
-            self = try checked(.dictionary(v.members))
+            let (members, error) = v.state.withLock { ($0.values, $0.unstorable.first) }
+            if let error { throw error }
+            self = try checked(.dictionary(members))
         case let v as Blob: self = .dictionary(v.metadata)
         default:
             throw DocLiteError(.invalidParameter, "unsupported value type \(type(of: value!)) (use String, a number, Bool, Date, Blob, an array, a dictionary or nil)")

@@ -67,11 +67,11 @@ final class CanonicalEquivalenceTests: QueryTestCase {
     }
 
     func testBuiltByTheSwiftAPI() throws {
-        let document = try MutableDocument(id: "api").setValue(1, forKey: Self.precomposed).setValue(2, forKey: Self.decomposed)
+        let document = MutableDocument(id: "api").setValue(1, forKey: Self.precomposed).setValue(2, forKey: Self.decomposed)
         assertBothKeys(document, "set one by one")
-        let nested = try MutableDictionaryObject().setValue(1, forKey: Self.precomposed).setValue(2, forKey: Self.decomposed)
+        let nested = MutableDictionaryObject().setValue(1, forKey: Self.precomposed).setValue(2, forKey: Self.decomposed)
         assertBothKeys(nested, "nested object")
-        try defaultCollection.save(document: try document.setValue(nested, forKey: "inner"))
+        try defaultCollection.save(document: document.setValue(nested, forKey: "inner"))
         assertBothKeys(try defaultCollection.document(id: "api")?.dictionary(forKey: "inner"), "nested, saved")
         let edited = try XCTUnwrap(defaultCollection.document(id: "api")).toMutable().removeValue(forKey: Self.decomposed)
         XCTAssertEqual(edited.int(forKey: Self.precomposed), 1)

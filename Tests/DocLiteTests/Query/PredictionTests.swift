@@ -14,7 +14,7 @@ final class CountingModel: PredictiveModel, @unchecked Sendable {
 
     func predict(input: DictionaryObject) -> DictionaryObject? {
         lock.withLock { count += 1 }
-        return answer(input).flatMap { try? MutableDictionaryObject(data: $0) }
+        return answer(input).map { MutableDictionaryObject(data: $0) }
     }
 }
 
@@ -303,6 +303,6 @@ private final class FailingOnWord: FalliblePredictiveModel, @unchecked Sendable 
     func prediction(for input: DictionaryObject) throws -> DictionaryObject? {
         guard let text = input.string(forKey: "text") else { return nil }
         if text.contains(word) { throw DocLiteError(.invalidQuery, "the text says \(word)") }
-        return try MutableDictionaryObject(data: ["length": text.count])
+        return MutableDictionaryObject(data: ["length": text.count])
     }
 }

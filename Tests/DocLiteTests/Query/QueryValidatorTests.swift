@@ -70,7 +70,7 @@ final class QueryValidatorTests: DatabaseTestCase {
             (#"["IN", [".a"], ["COLLATE", {"CASE": false}, [".b"]]]"#, "WHERE[2]: a COLLATE cannot be IN's right side"),
         ]
         for (condition, message) in mistakes {
-            assertThrows(.invalidQuery, containing: message) { try db.createQuery(json: #"{"WHERE": \#(condition)}"#) }
+            assertThrows(.invalidQuery, containing: message) { _ = try db.createQuery(json: #"{"WHERE": \#(condition)}"#) }
         }
         let values = [#"[".b"]"#, #"["$p"]"#, #""text""#, #"["_.", ["CASE", null, true, [".b"], null], "x"]"#, #"["LOWER()", [".b"]]"#,
                       #"["_.", ["COLLATE", {"CASE": false}, [".b"]], "x"]"#]
