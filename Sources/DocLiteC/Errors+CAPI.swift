@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 /// Recent error messages, found again by `CBLError.internal_info`.
-private final class ErrorMessages: @unchecked Sendable {
+private final class ErrorMessages: @unchecked Sendable {   // its variables are behind `lock`
     static let shared = ErrorMessages()
     private static let capacity: UInt32 = 1024
     private let lock = Lock()

@@ -8,7 +8,7 @@ import Glibc
 /// released or foreign handle is recognised (and never reused): every entry
 /// point looks its handle arguments up here. An entry holds its object while
 /// its C reference count is above zero.
-final class HandleRegistry: @unchecked Sendable {
+final class HandleRegistry: @unchecked Sendable {   // its variables are behind `lock`
     static let shared = HandleRegistry()
 
     private final class Entry {
@@ -145,7 +145,7 @@ final class CollectionRef {
 /// a query's) alive, and for a query listener the results last announced.
 /// Its C calls go through ``call(_:)``, so that ``remove()`` can wait for the
 /// running ones: once it returns, the listener's context may be freed.
-final class ListenerTokenRef: @unchecked Sendable {
+final class ListenerTokenRef: @unchecked Sendable {   // its variables are behind `lock` and `calls`
     private let lock = Lock()
     private var token: ListenerToken?
     private var announced: Swift.Result<ResultSnapshot, Error>?

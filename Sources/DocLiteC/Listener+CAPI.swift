@@ -6,7 +6,7 @@ import Glibc
 #endif
 
 /// A C callback and its context, called from whichever thread commits.
-struct CCallback<Function>: @unchecked Sendable {
+struct CCallback<Function>: @unchecked Sendable {   // a C function and its context: couchbase-lite-C's contract lets any thread call them
     let function: Function
     let context: UnsafeMutableRawPointer?
 }
@@ -141,7 +141,7 @@ public func CBLListener_Remove(_ token: OpaquePointer?) {
 }
 
 /// A handle value captured by a listener closure.
-private struct HandleBox: @unchecked Sendable {
+private struct HandleBox: @unchecked Sendable {   // a number, looked up in the locked HandleRegistry
     let handle: OpaquePointer
     init(_ handle: OpaquePointer) { self.handle = handle }
 }
@@ -150,7 +150,7 @@ private struct HandleBox: @unchecked Sendable {
 /// listeners' calls wait in a queue, the ready callback says when the queue
 /// stops being empty, and CBLDatabase_SendNotifications makes the calls, in
 /// order, on the thread that asks.
-final class NotificationBuffers: @unchecked Sendable {
+final class NotificationBuffers: @unchecked Sendable {   // `buffers` is behind `lock`; sends are serialized by `sendLock`
     static let shared = NotificationBuffers()
 
     private struct Buffer {

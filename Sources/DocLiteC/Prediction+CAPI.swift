@@ -6,7 +6,7 @@ import Glibc
 
 /// A model given through the C API: its callbacks and context. Its answer is a
 /// JSON object, NULL for none, or a JSON string: the message of its failure.
-private final class CPredictiveModel: FalliblePredictiveModel, @unchecked Sendable {
+private final class CPredictiveModel: FalliblePredictiveModel, @unchecked Sendable {   // C functions and a context: couchbase-lite-C's contract lets any thread call them
     let model: CBLPredictiveModel
 
     init(_ model: CBLPredictiveModel) { self.model = model }

@@ -132,7 +132,7 @@ public func CBLResultSet_Interrupt(_ handle: OpaquePointer?) {
 }
 
 /// A C progress callback and its context, called from the thread running the query.
-private struct ProgressCallback: @unchecked Sendable {
+private struct ProgressCallback: @unchecked Sendable {   // a C function and its context: couchbase-lite-C's contract lets any thread call them
     let callback: CBLQueryProgressCallback
     let context: UnsafeMutableRawPointer?
 

@@ -7,7 +7,7 @@ import DocLite
 // reported by CBLQuery_SetQueryParameters, so values are never half-applied.
 
 /// A CBLQueryParameters handle: the Swift `Parameters`, and the first mistake made setting them.
-final class QueryParametersRef: @unchecked Sendable {
+final class QueryParametersRef: @unchecked Sendable {   // `mistake` is behind `lock`
     private let lock = NSLock()
     let parameters: Parameters
     private var mistake: DocLiteError?

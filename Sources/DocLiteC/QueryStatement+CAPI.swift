@@ -127,7 +127,7 @@ public func CBLQueryBuilder_Create(_ select: UnsafePointer<OpaquePointer?>?, _ s
 // MARK: The step-by-step builder
 
 /// A CBLQueryBuilder handle: the clauses given so far.
-final class QueryBuilderRef: @unchecked Sendable {
+final class QueryBuilderRef: @unchecked Sendable {   // `clauses` is behind `lock`
     private let lock = NSLock()
     private var clauses = QueryClauses()
 

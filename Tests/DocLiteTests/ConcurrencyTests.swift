@@ -115,6 +115,39 @@ final class ConcurrencyTests: DatabaseTestCase {
     /// Two instances on one file: one writes documents that each bring a new
     /// shared key, the other reads each one as soon as it appears. The reader
     /// must decode every property, including the key it has never seen.
+    /// Issue 41's race: two tasks setting keys on one MutableDocument crashed or lost
+    /// updates. The document's lock (`Document.state`, a Mutex) serializes them;
+    /// a save in the middle sees one state, and nothing is lost (TSan runs this).
+    func testTasksSharingOneMutableDocumentLoseNothing() async throws {
+        let document = MutableDocument(id: "shared")
+        let nested = MutableDictionaryObject(), list = MutableArrayObject()
+        let collection = defaultCollection
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for task in 0..<2 {
+                group.addTask {
+                    for i in 0..<1_000 {
+                        document.setInt(i, forKey: "t\(task)-\(i)")
+                        nested.setInt(i, forKey: "t\(task)-\(i)")
+                        list.addInt(i)
+                        if i % 250 == 0 { try collection.save(document: document) }
+                    }
+                }
+            }
+            group.addTask {
+                for _ in 0..<50 { _ = document.count; _ = document.toJSON(); _ = list.count }
+            }
+            try await group.waitForAll()
+        }
+        XCTAssertEqual(document.count, 2_000)
+        XCTAssertEqual(nested.count, 2_000)
+        XCTAssertEqual(list.count, 2_000)
+        try collection.save(document: document.setDictionary(nested, forKey: "nested").setArray(list, forKey: "list"))
+        let saved = try XCTUnwrap(try collection.document(id: "shared"))
+        XCTAssertEqual(saved.count, 2_002)
+        XCTAssertEqual(saved.dictionary(forKey: "nested")?.count, 2_000)
+        XCTAssertEqual(saved.array(forKey: "list")?.count, 2_000)
+    }
+
     func testSecondInstanceReadsDocumentsWithNewKeys() throws {
         let writerDatabase = db!
         let reader = try openDatabase()

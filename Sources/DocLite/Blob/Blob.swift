@@ -6,7 +6,7 @@ import Foundation
 /// (`{"@type": "blob", "content_type": …, "digest": "sha1-…", "length": …}`),
 /// which is what queries return. A new blob is saved with the document it is
 /// set in (``MutableDocument/setBlob(_:forKey:)``) or by ``Database/saveBlob(blob:)``.
-public final class Blob: Equatable, CustomStringConvertible, @unchecked Sendable {
+public final class Blob: Equatable, CustomStringConvertible, Sendable {
     /// Where the content is read from.
     enum Source {
         /// In memory (a new blob made from data).
@@ -172,7 +172,7 @@ public final class Blob: Equatable, CustomStringConvertible, @unchecked Sendable
 }
 
 /// A reference to a database that does not keep it open.
-struct WeakDatabase {
+struct WeakDatabase: Sendable {
     weak var database: Database?
 
     init(_ database: Database?) { self.database = database }

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// What can change in a dictionary or an array (its values, when mutable), read
 /// and written under the object's lock.
@@ -12,14 +11,14 @@ struct ContainerState<Values: Sendable> {
 /// A JSON object inside a document (read-only).
 ///
 /// Sendable: its stored properties are constants and its members are behind a
-/// `Mutex` (checked by hand only because the class is open to ``MutableDictionaryObject``).
+/// lock (checked by hand only because the class is open to ``MutableDictionaryObject``).
 public class DictionaryObject: DictionaryProtocol, @unchecked Sendable {
-    let state: Mutex<ContainerState<[ByteString: JSONValue]>>
+    let state: Locked<ContainerState<[ByteString: JSONValue]>>
     /// The database whose blobs the values refer to.
     let database: WeakDatabase
 
     package init(_ members: [ByteString: JSONValue], database: Database? = nil) {
-        state = Mutex(ContainerState(values: members))
+        state = Locked(ContainerState(values: members))
         self.database = WeakDatabase(database)
     }
 
@@ -92,14 +91,14 @@ public final class MutableDictionaryObject: DictionaryObject, MutableDictionaryP
 
 /// A JSON array inside a document (read-only).
 ///
-/// Sendable as ``DictionaryObject`` is: constants, and the items behind a `Mutex`.
+/// Sendable as ``DictionaryObject`` is: constants, and the items behind a lock.
 public class ArrayObject: ArrayProtocol, @unchecked Sendable {
-    let state: Mutex<ContainerState<[JSONValue]>>
+    let state: Locked<ContainerState<[JSONValue]>>
     /// The database whose blobs the values refer to.
     let database: WeakDatabase
 
     init(_ items: [JSONValue], database: Database? = nil) {
-        state = Mutex(ContainerState(values: items))
+        state = Locked(ContainerState(values: items))
         self.database = WeakDatabase(database)
     }
 

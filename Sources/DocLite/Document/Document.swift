@@ -1,4 +1,3 @@
-import Synchronization
 
 /// JSON text already checked by ``JSONValidator``: saving encodes it straight
 /// into the database's body format, with the database's shared keys.
@@ -173,16 +172,16 @@ struct DocumentState {
 /// properties (read-only). Call ``toMutable()`` to change it.
 ///
 /// Sendable: every stored property is a constant, and what changes is in
-/// `state`, behind its `Mutex` (checked by hand only because the class is open
+/// `state`, behind its lock (checked by hand only because the class is open
 /// to ``MutableDocument``).
 public class Document: DictionaryProtocol, @unchecked Sendable {
     /// The document ID, unique within its collection.
     public let id: String
-    let state: Mutex<DocumentState>
+    let state: Locked<DocumentState>
 
     init(id: String, revisionID: String?, sequence: UInt64, collection: Collection?, content: DocumentContent) {
         self.id = id
-        state = Mutex(DocumentState(revisionID: revisionID, sequence: sequence, collection: collection, content: content))
+        state = Locked(DocumentState(revisionID: revisionID, sequence: sequence, collection: collection, content: content))
     }
 
     /// The current revision (`<generation>-<digest>`), nil before the first save.

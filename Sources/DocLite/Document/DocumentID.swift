@@ -86,7 +86,7 @@ enum RevisionID {
 }
 
 /// A thread-safe pool of random bytes from the system generator.
-private final class RandomPool: @unchecked Sendable {
+private final class RandomPool: @unchecked Sendable {   // its variables are behind `lock`
     private let lock = Lock()
     private var bytes: [UInt8] = []
     private var next = 0

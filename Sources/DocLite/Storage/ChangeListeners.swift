@@ -1,5 +1,5 @@
 /// The documents of one collection changed by a committed transaction.
-public struct CollectionChange: @unchecked Sendable {
+public struct CollectionChange: Sendable {
     /// The collection that changed.
     public let collection: Collection
     /// The IDs of the saved, deleted, purged or expired documents, in commit order.
@@ -7,7 +7,7 @@ public struct CollectionChange: @unchecked Sendable {
 }
 
 /// A change to one document, committed.
-public struct DocumentChange: @unchecked Sendable {
+public struct DocumentChange: Sendable {
     /// The document's collection.
     public let collection: Collection
     /// The ID of the saved, deleted, purged or expired document.
@@ -15,7 +15,7 @@ public struct DocumentChange: @unchecked Sendable {
 }
 
 /// Keeps a change listener registered until ``remove()`` is called.
-public final class ListenerToken: @unchecked Sendable {
+public final class ListenerToken: @unchecked Sendable {   // `removal` is behind `lock`
     private let lock = Lock()
     private var removal: (@Sendable () -> Void)?
 
@@ -50,7 +50,7 @@ extension Collection {
 }
 
 /// A database's change listeners.
-final class ListenerRegistry: @unchecked Sendable {
+final class ListenerRegistry: @unchecked Sendable {   // `entries` and `nextID` are behind `lock`
     typealias Callback = @Sendable (Collection, [String]) -> Void
 
     private struct Entry {

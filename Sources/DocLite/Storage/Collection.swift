@@ -1,6 +1,6 @@
 /// A named set of documents inside a scope; every database has the default
 /// collection `_default._default`.
-public final class Collection: @unchecked Sendable {
+public final class Collection: @unchecked Sendable {   // its variables change under its database's lock
     /// The default scope's and collection's name.
     public static let defaultName = "_default"
 

@@ -3,7 +3,7 @@ import Foundation
 /// A database: one SQLite file (WAL mode) holding scopes, collections and their
 /// documents. Safe to use from several threads: every operation is serialized
 /// behind the database's lock.
-public final class Database: @unchecked Sendable {
+public final class Database: @unchecked Sendable {   // its variables are behind `lock`
     /// The name given when the database was opened.
     public let name: String
     /// The configuration it was opened with.

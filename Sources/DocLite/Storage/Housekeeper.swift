@@ -2,7 +2,7 @@ import Foundation
 
 /// Purges expired documents: when the database opens, and from a timer set
 /// for the next expiration time.
-final class Housekeeper: @unchecked Sendable {
+final class Housekeeper: @unchecked Sendable {   // `timer` is behind the database's lock
     private weak var database: Database?
     private var timer: DispatchSourceTimer?
 

@@ -4,7 +4,7 @@ import Foundation
 /// operator or a function call. Couchbase Lite's `ExpressionProtocol`: the
 /// operators are its methods (`a.equalTo(b)`, `a.add(b)`, `a.and(b)`, …).
 /// Every expression is a node of DocLite's query tree, never SQL.
-public protocol ExpressionProtocol: CustomStringConvertible {}
+public protocol ExpressionProtocol: CustomStringConvertible, Sendable {}
 
 /// The query-tree node behind a builder expression.
 protocol ExpressionNode: ExpressionProtocol {
@@ -248,7 +248,7 @@ struct PropertyExpression: PropertyExpressionProtocol, ExpressionNode {
 
 /// A full-text index named in ``FullTextFunction/match(_:query:)`` and
 /// ``FullTextFunction/rank(_:)``: Couchbase Lite's `FullTextIndexExpressionProtocol`.
-public protocol FullTextIndexExpressionProtocol {
+public protocol FullTextIndexExpressionProtocol: Sendable {
     /// The index of the data source named `alias`.
     func from(_ alias: String) -> FullTextIndexExpressionProtocol
 }

@@ -1,5 +1,5 @@
 /// A `JOIN` of the query: Couchbase Lite's `JoinProtocol`.
-public protocol JoinProtocol {}
+public protocol JoinProtocol: Sendable {}
 
 /// A join that still needs its condition, given with ``on(_:)``.
 public protocol JoinOnProtocol: JoinProtocol {

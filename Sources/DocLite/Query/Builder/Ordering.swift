@@ -1,5 +1,5 @@
 /// An `ORDER BY` item: Couchbase Lite's `OrderingProtocol`.
-public protocol OrderingProtocol {}
+public protocol OrderingProtocol: Sendable {}
 
 /// An ordering whose direction can be chosen (ascending unless told).
 public protocol SortOrder: OrderingProtocol {

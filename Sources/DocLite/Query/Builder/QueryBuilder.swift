@@ -41,7 +41,7 @@ public final class Select {
 /// A query built with ``QueryBuilder``. Every stage after `from` (``From``,
 /// ``Joins``, ``Where``, ``GroupBy``, ``Having``, ``OrderBy``, ``Limit``) is
 /// one and can be run; it is compiled once, on first use, into a ``Query``.
-public class BuilderQuery: CustomStringConvertible, @unchecked Sendable {
+public class BuilderQuery: CustomStringConvertible, @unchecked Sendable {   // its variables are behind `lock`
     /// The database the query reads, nil if it was closed before the query was built.
     public let database: Database?
     let statement: SelectStatement
@@ -85,6 +85,9 @@ public class BuilderQuery: CustomStringConvertible, @unchecked Sendable {
 
     /// Runs the query (see ``Query/execute()``).
     public func execute() throws -> ResultSet { try query().execute() }
+
+    /// Runs the query, reading every row; a cancelled task stops it (see ``Query/execute()-async``).
+    public func execute() async throws -> ResultSet { try await query().execute() }
 
     /// The SQL, SQLite's query plan and the JSON query (see ``Query/explain()``).
     public func explain() throws -> String { try query().explain() }

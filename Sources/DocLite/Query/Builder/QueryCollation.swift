@@ -1,7 +1,7 @@
 import Foundation
 
 /// A collation for ``ExpressionProtocol/collate(_:)``: Couchbase Lite's `CollationProtocol`.
-public protocol CollationProtocol {}
+public protocol CollationProtocol: Sendable {}
 
 extension Collation {
     /// ASCII collation: byte order, optionally ignoring ASCII case.

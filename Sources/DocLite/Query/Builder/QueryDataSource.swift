@@ -1,5 +1,5 @@
 /// The source of a query's documents: Couchbase Lite's `DataSourceProtocol`.
-public protocol DataSourceProtocol {}
+public protocol DataSourceProtocol: Sendable {}
 
 /// A data source that can be given an alias with ``as(_:)``.
 public protocol DataSourceAs: DataSourceProtocol {

@@ -1,5 +1,5 @@
 /// One column of a query's result: Couchbase Lite's `SelectResultProtocol`.
-public protocol SelectResultProtocol {}
+public protocol SelectResultProtocol: Sendable {}
 
 /// A result column that can be given a name with ``as(_:)``.
 public protocol SelectResultAs: SelectResultProtocol {

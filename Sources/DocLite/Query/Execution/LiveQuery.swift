@@ -2,7 +2,7 @@ import Foundation
 
 /// A change to a live query's results (``Query/addChangeListener(withQueue:_:)``):
 /// the whole new result set, or the error that stopped a run.
-public struct QueryChange: @unchecked Sendable {
+public struct QueryChange: Sendable {
     /// The query whose results changed.
     public let query: Query
     /// Every row of the new results (read from the start); nil when the run failed.
@@ -40,7 +40,7 @@ extension ResultSet {
 }
 
 /// Rows that make a new result set, read from the first row, each time they are asked for.
-package struct ResultSnapshot: @unchecked Sendable {
+package struct ResultSnapshot: Sendable {
     let database: Database
     let rows: [Result]
     let columns: ResultColumns
@@ -61,7 +61,7 @@ package struct ResultSnapshot: @unchecked Sendable {
 /// While it has listeners its query holds it (and it holds its query), so a
 /// listener lives until its token is removed, kept or not; the last removal
 /// lets both go.
-final class LiveQuery: @unchecked Sendable {
+final class LiveQuery: @unchecked Sendable {   // its variables are behind `lock`
     private struct Listener {
         /// A serial queue that calls the listener (targeting the caller's queue); nil: the run queue.
         let queue: DispatchQueue?

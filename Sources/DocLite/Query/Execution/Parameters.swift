@@ -2,7 +2,7 @@ import Foundation
 
 /// Values for a query's parameters (`["$name"]` in JSON, `$name` in SQL++),
 /// as in Couchbase Lite: a parameter left unset, or set to nil, is MISSING.
-public final class Parameters: @unchecked Sendable {
+public final class Parameters: @unchecked Sendable {   // its variables are behind `lock`
     private let lock = Lock()
     private var values: [String: JSONValue]
     /// The values that could not be set, by name (a later good value of the name clears its entry).

@@ -1,7 +1,7 @@
 /// A compiled query on one database: run it with ``execute()``, see how SQLite
 /// runs it with ``explain()``. Compiled once; compiled again by itself when
 /// the database's indexes change, so that new indexes are used.
-public final class Query: CustomStringConvertible, @unchecked Sendable {
+public final class Query: CustomStringConvertible, @unchecked Sendable {   // its variables are behind `lock`
     /// The database the query reads.
     public let database: Database
     let statement: SelectStatement

@@ -4,7 +4,7 @@ import Foundation
 /// A MISSING column reads as nil and is left out of ``toDictionary()`` and
 /// ``toJSON()``; a JSON null reads as nil too but is kept there (as `NSNull`).
 /// Iterating a result gives its column titles.
-public final class Result: ArrayProtocol, DictionaryProtocol, Sequence, @unchecked Sendable {
+public final class Result: ArrayProtocol, DictionaryProtocol, Sequence, Sendable {
     let columns: ResultColumns
     /// The column values; nil is MISSING.
     package let values: [JSONValue?]

@@ -4,6 +4,9 @@ import CSQLite
 /// snapshot of the database as they are iterated (``QueryReader``): a result
 /// set holds one row at a time unless ``allResults()`` asks for the rest.
 /// Single pass, like Couchbase Lite's.
+///
+/// Sendable: its variables are read and written with its database's lock held
+/// (but the C API's in-place ``column(_:)``, one thread at a time).
 public final class ResultSet: Sequence, IteratorProtocol, @unchecked Sendable {
     let database: Database
     /// The reader and statement rows come from (and the statement's key in the
@@ -15,7 +18,8 @@ public final class ResultSet: Sequence, IteratorProtocol, @unchecked Sendable {
     /// The row the result set is on (``moveToNextRow()``).
     private var current: CurrentRow = .none
     /// The error that ended iteration early, if any.
-    public private(set) var error: DocLiteError?
+    public var error: DocLiteError? { database.lock.withLock { failure } }
+    private var failure: DocLiteError?
     /// What lets another thread stop the run (``interrupt()``).
     private let run: QueryRun
 
@@ -92,7 +96,7 @@ public final class ResultSet: Sequence, IteratorProtocol, @unchecked Sendable {
             var rows: [Result] = []
             while move(), let row = row() { rows.append(row) }
             current = .none
-            if let error { throw error }
+            if let failure { throw failure }
             pending = rows.reversed()
         }
     }
@@ -149,10 +153,10 @@ public final class ResultSet: Sequence, IteratorProtocol, @unchecked Sendable {
                 current = .inPlace
                 return true
             }
-        } catch let failure as DocLiteError {
-            error = failure
+        } catch let error as DocLiteError {
+            failure = error
         } catch {
-            self.error = DocLiteError(.unexpectedError, "\(error)")
+            failure = DocLiteError(.unexpectedError, "\(error)")
         }
         finish()
         return false
@@ -227,7 +231,7 @@ package enum ColumnValue {
 }
 
 /// The column titles and types of a query's rows, shared by its results.
-final class ResultColumns: @unchecked Sendable {
+final class ResultColumns: Sendable {
     let names: [String]
     let isBoolean: [Bool]
     /// Column index by title, compared as bytes.

@@ -15,7 +15,7 @@
 /// per distinct combination of its other items. A row's ``PredicateQueryRow/value``
 /// is the single selected value when one item is selected, else the array of them.
 /// The predicate syntax, and where it differs from Apple's, is in docs/predicates.md.
-public final class PredicateQueryBuilder: @unchecked Sendable {
+public final class PredicateQueryBuilder: Sendable {
     /// The database queried.
     public let database: Database
     /// The compiled query every ``createQuery(context:)`` copies (it compiles again by itself

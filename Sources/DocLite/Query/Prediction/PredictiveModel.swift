@@ -21,7 +21,7 @@ package protocol FalliblePredictiveModel: PredictiveModel {
 
 /// The registered predictive models, by name (Couchbase Lite's `Prediction`,
 /// reached as `Database.prediction`). Registration is process-wide, as there.
-public final class Prediction: @unchecked Sendable {
+public final class Prediction: @unchecked Sendable {   // `models` is behind `lock`
     private let lock = Lock()
     private var models: [String: PredictiveModel] = [:]
 
