@@ -188,9 +188,10 @@ struct WeakDatabase: Sendable {
 enum BlobDigest {
     static let prefix = "sha1-"
 
-    /// The digest of `bytes`.
+    /// The digest of `bytes`; the prefix alone, which no stored blob has, when
+    /// OpenSSL offers no SHA-1 (no database can open then, so none is saved).
     static func of(_ bytes: UnsafeRawBufferPointer) -> String {
-        let sha1 = try! SHA1()   // (OpenSSL's SHA-1 was found when the database opened)
+        guard let sha1 = try? SHA1() else { return prefix }
         sha1.begin()
         sha1.update(bytes)
         return finish(sha1)
