@@ -40,7 +40,7 @@ public class DictionaryObject: DictionaryProtocol, @unchecked Sendable {
 
 /// A JSON object that can be changed and then stored in a document. Each call
 /// takes the object's lock, as ``MutableDocument``'s do.
-public final class MutableDictionaryObject: DictionaryObject, MutableDictionaryProtocol, @unchecked Sendable {
+public final class MutableDictionaryObject: DictionaryObject, MutableDictionaryProtocol, PropertyStore, @unchecked Sendable {
     public convenience init() { self.init([:]) }
 
     fileprivate convenience init(_ copied: ContainerState<[ByteString: JSONValue]>, database: Database?) {
@@ -65,9 +65,13 @@ public final class MutableDictionaryObject: DictionaryObject, MutableDictionaryP
 
     @discardableResult
     public func setValue(_ value: Any?, forKey key: String) -> Self {
-        let converted = Swift.Result { try StorableValue(value) }
+        store(.any(value), forKey: key)
+        return self
+    }
+
+    func store(_ value: Swift.Result<StorableValue, Error>, forKey key: String) {
         state.withLock { state in
-            switch converted {
+            switch value {
             case .success(let newValue):
                 state.values[ByteString(key)] = newValue.json
                 state.unstorable.stored(key: key)
@@ -76,7 +80,6 @@ public final class MutableDictionaryObject: DictionaryObject, MutableDictionaryP
                 state.unstorable.keep(error, key: key)
             }
         }
-        return self
     }
 
     @discardableResult
@@ -122,7 +125,7 @@ public class ArrayObject: ArrayProtocol, @unchecked Sendable {
 /// value a document cannot hold, or an index out of range, changes nothing, and
 /// saving the document the array is put in throws its error (Couchbase Lite
 /// raises an exception for the index).
-public final class MutableArrayObject: ArrayObject, MutableArrayProtocol, @unchecked Sendable {
+public final class MutableArrayObject: ArrayObject, MutableArrayProtocol, ItemStore, @unchecked Sendable {
     public convenience init() { self.init([]) }
 
     fileprivate convenience init(_ copied: ContainerState<[JSONValue]>, database: Database?) {
@@ -140,19 +143,24 @@ public final class MutableArrayObject: ArrayObject, MutableArrayProtocol, @unche
     /// Appends a value.
     @discardableResult
     public func addValue(_ value: Any?) -> Self {
-        change(value) { items, newValue in items.append(newValue) }
+        append(.any(value))
+        return self
+    }
+
+    func append(_ value: Swift.Result<StorableValue, Error>) {
+        _ = change(value) { items, newValue in items.append(newValue) }
     }
 
     /// Replaces the value at `index`.
     @discardableResult
     public func setValue(_ value: Any?, at index: Int) -> Self {
-        change(value, at: index, upTo: -1) { items, newValue in items[index] = newValue }
+        change(.any(value), at: index, upTo: -1) { items, newValue in items[index] = newValue }
     }
 
     /// Inserts a value at `index` (0...count).
     @discardableResult
     public func insertValue(_ value: Any?, at index: Int) -> Self {
-        change(value, at: index, upTo: 0) { items, newValue in items.insert(newValue, at: index) }
+        change(.any(value), at: index, upTo: 0) { items, newValue in items.insert(newValue, at: index) }
     }
 
     /// Removes the value at `index`.
@@ -168,11 +176,10 @@ public final class MutableArrayObject: ArrayObject, MutableArrayProtocol, @unche
         return self
     }
 
-    /// Converts `value` and, when `index` is within `0...count + offset` (or
-    /// not given), applies `edit`; otherwise keeps the error for the save.
-    private func change(_ value: Any?, at index: Int? = nil, upTo offset: Int = 0,
+    /// When `index` is within `0...count + offset` (or not given), applies
+    /// `edit` to the converted value; otherwise keeps the error for the save.
+    private func change(_ converted: Swift.Result<StorableValue, Error>, at index: Int? = nil, upTo offset: Int = 0,
                         _ edit: (inout [JSONValue], JSONValue) -> Void) -> Self {
-        let converted = Swift.Result { try StorableValue(value) }
         state.withLock { state in
             let last = state.values.count + offset
             if let index, index < 0 || index > last {

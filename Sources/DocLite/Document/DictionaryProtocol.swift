@@ -60,25 +60,25 @@ public protocol MutableDictionaryProtocol: DictionaryProtocol {
 
 extension MutableDictionaryProtocol {
     /// Stores a string (nil: JSON null).
-    @discardableResult public func setString(_ value: String?, forKey key: String) -> Self { setValue(value, forKey: key) }
+    @discardableResult public func setString(_ value: String?, forKey key: String) -> Self { set(.string(value), value, forKey: key) }
     /// Stores a number (nil: JSON null).
     @discardableResult public func setNumber(_ value: NSNumber?, forKey key: String) -> Self { setValue(value, forKey: key) }
     /// Stores an integer.
-    @discardableResult public func setInt(_ value: Int, forKey key: String) -> Self { setValue(value, forKey: key) }
+    @discardableResult public func setInt(_ value: Int, forKey key: String) -> Self { set(.scalar(.int(Int64(value))), value, forKey: key) }
     /// Stores a 64-bit integer.
-    @discardableResult public func setInt64(_ value: Int64, forKey key: String) -> Self { setValue(value, forKey: key) }
+    @discardableResult public func setInt64(_ value: Int64, forKey key: String) -> Self { set(.scalar(.int(value)), value, forKey: key) }
     /// Stores a double (NaN and infinities, which JSON cannot hold, fail the save).
-    @discardableResult public func setDouble(_ value: Double, forKey key: String) -> Self { setValue(value, forKey: key) }
+    @discardableResult public func setDouble(_ value: Double, forKey key: String) -> Self { set(.double(value), value, forKey: key) }
     /// Stores a float (NaN and infinities, which JSON cannot hold, fail the save).
-    @discardableResult public func setFloat(_ value: Float, forKey key: String) -> Self { setValue(value, forKey: key) }
+    @discardableResult public func setFloat(_ value: Float, forKey key: String) -> Self { set(.double(Double(value)), value, forKey: key) }
     /// Stores a boolean.
-    @discardableResult public func setBoolean(_ value: Bool, forKey key: String) -> Self { setValue(value, forKey: key) }
+    @discardableResult public func setBoolean(_ value: Bool, forKey key: String) -> Self { set(.scalar(.bool(value)), value, forKey: key) }
     /// Stores a date as its ISO-8601 string (nil: JSON null).
     @discardableResult public func setDate(_ value: Date?, forKey key: String) -> Self { setValue(value, forKey: key) }
     /// Stores a copy of an array (nil: JSON null).
-    @discardableResult public func setArray(_ value: ArrayObject?, forKey key: String) -> Self { setValue(value, forKey: key) }
+    @discardableResult public func setArray(_ value: ArrayObject?, forKey key: String) -> Self { set(.array(value), value, forKey: key) }
     /// Stores a copy of a dictionary (nil: JSON null).
-    @discardableResult public func setDictionary(_ value: DictionaryObject?, forKey key: String) -> Self { setValue(value, forKey: key) }
+    @discardableResult public func setDictionary(_ value: DictionaryObject?, forKey key: String) -> Self { set(.dictionary(value), value, forKey: key) }
     /// Stores a blob: its metadata in the properties, its content when the document is saved.
     @discardableResult public func setBlob(_ value: Blob?, forKey key: String) -> Self { setValue(value, forKey: key) }
 }
@@ -134,25 +134,25 @@ public protocol MutableArrayProtocol: ArrayProtocol {
 
 extension MutableArrayProtocol {
     /// Appends a string (nil: JSON null).
-    @discardableResult public func addString(_ value: String?) -> Self { addValue(value) }
+    @discardableResult public func addString(_ value: String?) -> Self { add(.string(value), value) }
     /// Appends a number (nil: JSON null).
     @discardableResult public func addNumber(_ value: NSNumber?) -> Self { addValue(value) }
     /// Appends an integer.
-    @discardableResult public func addInt(_ value: Int) -> Self { addValue(value) }
+    @discardableResult public func addInt(_ value: Int) -> Self { add(.scalar(.int(Int64(value))), value) }
     /// Appends a 64-bit integer.
-    @discardableResult public func addInt64(_ value: Int64) -> Self { addValue(value) }
+    @discardableResult public func addInt64(_ value: Int64) -> Self { add(.scalar(.int(value)), value) }
     /// Appends a double (NaN and infinities fail the save).
-    @discardableResult public func addDouble(_ value: Double) -> Self { addValue(value) }
+    @discardableResult public func addDouble(_ value: Double) -> Self { add(.double(value), value) }
     /// Appends a float (NaN and infinities fail the save).
-    @discardableResult public func addFloat(_ value: Float) -> Self { addValue(value) }
+    @discardableResult public func addFloat(_ value: Float) -> Self { add(.double(Double(value)), value) }
     /// Appends a boolean.
-    @discardableResult public func addBoolean(_ value: Bool) -> Self { addValue(value) }
+    @discardableResult public func addBoolean(_ value: Bool) -> Self { add(.scalar(.bool(value)), value) }
     /// Appends a date as its ISO-8601 string (nil: JSON null).
     @discardableResult public func addDate(_ value: Date?) -> Self { addValue(value) }
     /// Appends a copy of an array (nil: JSON null).
-    @discardableResult public func addArray(_ value: ArrayObject?) -> Self { addValue(value) }
+    @discardableResult public func addArray(_ value: ArrayObject?) -> Self { add(.array(value), value) }
     /// Appends a copy of a dictionary (nil: JSON null).
-    @discardableResult public func addDictionary(_ value: DictionaryObject?) -> Self { addValue(value) }
+    @discardableResult public func addDictionary(_ value: DictionaryObject?) -> Self { add(.dictionary(value), value) }
     /// Appends a blob (its content is stored when the document is saved).
     @discardableResult public func addBlob(_ value: Blob?) -> Self { addValue(value) }
 

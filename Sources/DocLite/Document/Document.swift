@@ -215,7 +215,7 @@ public class Document: DictionaryProtocol, @unchecked Sendable {
 /// Its setters and readers take the document's lock, so one document shared by
 /// several tasks loses no change and never crashes; each call is atomic, a
 /// sequence of calls is not.
-public final class MutableDocument: Document, MutableDictionaryProtocol, @unchecked Sendable {
+public final class MutableDocument: Document, MutableDictionaryProtocol, PropertyStore, @unchecked Sendable {
     /// A new, empty document with an automatic ID (`~` and 22 random characters).
     public convenience init() {
         self.init(id: nil)
@@ -270,18 +270,7 @@ public final class MutableDocument: Document, MutableDictionaryProtocol, @unchec
     /// a document cannot hold is not stored, and saving the document throws its error.
     @discardableResult
     public func setValue(_ value: Any?, forKey key: String) -> Self {
-        let converted = Swift.Result { try StorableValue(value) }
-        state.withLock { state in
-            switch converted {
-            case .success(let newValue):
-                state.content.set(newValue.json, forKey: key)
-                state.unstorable.stored(key: key)
-                state.newBlobs += newValue.blobs
-                state.generation += 1
-            case .failure(let error):
-                state.unstorable.keep(error, key: key)
-            }
-        }
+        store(.any(value), forKey: key)
         return self
     }
 
@@ -293,6 +282,20 @@ public final class MutableDocument: Document, MutableDictionaryProtocol, @unchec
             state.generation += 1
         }
         return self
+    }
+
+    func store(_ value: Swift.Result<StorableValue, Error>, forKey key: String) {
+        state.withLock { state in
+            switch value {
+            case .success(let newValue):
+                state.content.set(newValue.json, forKey: key)
+                state.unstorable.stored(key: key)
+                state.newBlobs += newValue.blobs
+                state.generation += 1
+            case .failure(let error):
+                state.unstorable.keep(error, key: key)
+            }
+        }
     }
 
     /// Replaces every property. A value a document cannot hold is not stored:

@@ -22,6 +22,14 @@ extension JSONValue {
             guard room > 0 else { throw Self.tooDeep }
             return try JSONValue(any: value, room: room - 1)
         }
+        // The common scalars by their exact type, before the casts below try collections.
+        if let value {
+            let type = Swift.type(of: value)
+            if type == String.self, let v = value as? String { self = .string(v); return }
+            if type == Int.self, let v = value as? Int { self = .int(Int64(v)); return }
+            if type == Double.self, let v = value as? Double { self = try .finite(v); return }
+            if type == Bool.self, let v = value as? Bool { self = .bool(v); return }
+        }
         switch value {
         // Swift collections first: casting one to a class (NSNull, NSNumber…)
         // bridges it to Foundation, recursively, however deep it is.
@@ -55,18 +63,23 @@ extension JSONValue {
                 throw DocLiteError(.invalidParameter, "the date \(v) is outside the years 0000–9999 that ISO-8601 text holds")
             }
             self = .string(ISO8601.string(from: v))
-        case let v as ArrayObject:
-            let (items, error) = v.state.withLock { ($0.values, $0.unstorable.first) }
-            if let error { throw error }
-            self = try checked(.array(items))
-        case let v as DictionaryObject:
-            let (members, error) = v.state.withLock { ($0.values, $0.unstorable.first) }
-            if let error { throw error }
-            self = try checked(.dictionary(members))
+        case let v as ArrayObject: self = try Self.of(v.state, room: room, JSONValue.array).json
+        case let v as DictionaryObject: self = try Self.of(v.state, room: room, JSONValue.dictionary).json
         case let v as Blob: self = .dictionary(v.metadata)
         default:
             throw DocLiteError(.invalidParameter, "unsupported value type \(type(of: value!)) (use String, a number, Bool, Date, Blob, an array, a dictionary or nil)")
         }
+    }
+
+    /// The value of an ``ArrayObject`` or a ``DictionaryObject`` (`state`), with
+    /// the new blobs in it; throws the error it keeps, or for nesting deeper than `room`.
+    static func of<Values>(_ state: Locked<ContainerState<Values>>, room: Int = JSONParser.maxDepth - 1,
+                           _ make: (Values) -> JSONValue) throws -> (json: JSONValue, blobs: [Blob]) {
+        let (values, blobs, error) = state.withLock { ($0.values, $0.newBlobs, $0.unstorable.first) }
+        if let error { throw error }
+        let json = make(values)
+        guard json.nesting <= room else { throw tooDeep }
+        return (json, blobs)
     }
 
     /// An NSNumber by the C type it holds: `c` (or `B`) with 0 or 1 is a boolean,
@@ -94,7 +107,7 @@ extension JSONValue {
         }
     }
 
-    private static func finite(_ value: Double) throws -> JSONValue {
+    static func finite(_ value: Double) throws -> JSONValue {
         guard value.isFinite else { throw DocLiteError(.invalidParameter, "JSON cannot hold \(value) (it has no NaN or infinity)") }
         return .double(value)
     }
