@@ -40,7 +40,7 @@ public class DictionaryObject: DictionaryProtocol, @unchecked Sendable {
 
 /// A JSON object that can be changed and then stored in a document. Each call
 /// takes the object's lock, as ``MutableDocument``'s do.
-public final class MutableDictionaryObject: DictionaryObject, MutableDictionaryProtocol, PropertyStore, @unchecked Sendable {
+public final class MutableDictionaryObject: DictionaryObject, MutableDictionaryProtocol, @unchecked Sendable {
     public convenience init() { self.init([:]) }
 
     fileprivate convenience init(_ copied: ContainerState<[ByteString: JSONValue]>, database: Database?) {
@@ -69,14 +69,14 @@ public final class MutableDictionaryObject: DictionaryObject, MutableDictionaryP
         return self
     }
 
-    func store(_ value: Swift.Result<StorableValue, Error>, forKey key: String) {
+    func store(_ value: Conversion, forKey key: String) {
         state.withLock { state in
             switch value {
-            case .success(let newValue):
+            case .storable(let newValue):
                 state.values[ByteString(key)] = newValue.json
                 state.unstorable.stored(key: key)
                 state.newBlobs += newValue.blobs
-            case .failure(let error):
+            case .unstorable(let error):
                 state.unstorable.keep(error, key: key)
             }
         }
@@ -125,7 +125,7 @@ public class ArrayObject: ArrayProtocol, @unchecked Sendable {
 /// value a document cannot hold, or an index out of range, changes nothing, and
 /// saving the document the array is put in throws its error (Couchbase Lite
 /// raises an exception for the index).
-public final class MutableArrayObject: ArrayObject, MutableArrayProtocol, ItemStore, @unchecked Sendable {
+public final class MutableArrayObject: ArrayObject, MutableArrayProtocol, @unchecked Sendable {
     public convenience init() { self.init([]) }
 
     fileprivate convenience init(_ copied: ContainerState<[JSONValue]>, database: Database?) {
@@ -147,7 +147,7 @@ public final class MutableArrayObject: ArrayObject, MutableArrayProtocol, ItemSt
         return self
     }
 
-    func append(_ value: Swift.Result<StorableValue, Error>) {
+    func append(_ value: Conversion) {
         _ = change(value) { items, newValue in items.append(newValue) }
     }
 
@@ -178,7 +178,7 @@ public final class MutableArrayObject: ArrayObject, MutableArrayProtocol, ItemSt
 
     /// When `index` is within `0...count + offset` (or not given), applies
     /// `edit` to the converted value; otherwise keeps the error for the save.
-    private func change(_ converted: Swift.Result<StorableValue, Error>, at index: Int? = nil, upTo offset: Int = 0,
+    private func change(_ converted: Conversion, at index: Int? = nil, upTo offset: Int = 0,
                         _ edit: (inout [JSONValue], JSONValue) -> Void) -> Self {
         state.withLock { state in
             let last = state.values.count + offset
@@ -187,10 +187,10 @@ public final class MutableArrayObject: ArrayObject, MutableArrayProtocol, ItemSt
                 return
             }
             switch converted {
-            case .success(let newValue):
+            case .storable(let newValue):
                 edit(&state.values, newValue.json)
                 state.newBlobs += newValue.blobs
-            case .failure(let error):
+            case .unstorable(let error):
                 state.unstorable.keep(error, key: nil)
             }
         }

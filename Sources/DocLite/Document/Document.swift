@@ -65,6 +65,7 @@ enum DocumentContent: Sendable {
         } else {
             members = self.members
         }
+        if members.isEmpty { members.reserveCapacity(8) }   // (a new document's first keys: no rehash each time it doubles)
         members[ByteString(key)] = value
         self = .tree(members)
     }
@@ -215,7 +216,7 @@ public class Document: DictionaryProtocol, @unchecked Sendable {
 /// Its setters and readers take the document's lock, so one document shared by
 /// several tasks loses no change and never crashes; each call is atomic, a
 /// sequence of calls is not.
-public final class MutableDocument: Document, MutableDictionaryProtocol, PropertyStore, @unchecked Sendable {
+public final class MutableDocument: Document, MutableDictionaryProtocol, @unchecked Sendable {
     /// A new, empty document with an automatic ID (`~` and 22 random characters).
     public convenience init() {
         self.init(id: nil)
@@ -284,15 +285,15 @@ public final class MutableDocument: Document, MutableDictionaryProtocol, Propert
         return self
     }
 
-    func store(_ value: Swift.Result<StorableValue, Error>, forKey key: String) {
+    func store(_ value: Conversion, forKey key: String) {
         state.withLock { state in
             switch value {
-            case .success(let newValue):
+            case .storable(let newValue):
                 state.content.set(newValue.json, forKey: key)
                 state.unstorable.stored(key: key)
                 state.newBlobs += newValue.blobs
                 state.generation += 1
-            case .failure(let error):
+            case .unstorable(let error):
                 state.unstorable.keep(error, key: key)
             }
         }

@@ -24,7 +24,14 @@ package struct ByteString: Hashable, Comparable, Sendable, CustomStringConvertib
     }
 
     package static func < (a: ByteString, b: ByteString) -> Bool {
-        a.string.utf8.lexicographicallyPrecedes(b.string.utf8)
+        var (x, y) = (a.string, b.string)
+        return x.withUTF8 { x in
+            y.withUTF8 { y in
+                let common = min(x.count, y.count)
+                let order = common == 0 ? 0 : memcmp(x.baseAddress!, y.baseAddress!, common)
+                return order != 0 ? order < 0 : x.count < y.count
+            }
+        }
     }
 
     package func hash(into hasher: inout Hasher) {

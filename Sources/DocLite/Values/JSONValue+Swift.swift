@@ -114,7 +114,7 @@ extension JSONValue {
 
     /// The value as Couchbase Lite's `value(forKey:)` returns it: a blob's
     /// metadata dictionary as a ``Blob`` whose content `database` stores.
-    func anyValue(in database: Database?) -> Any {
+    func anyValue(in database: @autoclosure () -> Database?) -> Any {
         switch self {
         case .null: return NSNull()
         case .bool(let b): return b
@@ -122,10 +122,49 @@ extension JSONValue {
         case .unsigned(let u): return u
         case .double(let d): return d
         case .string(let s): return s
-        case .array(let items): return ArrayObject(items, database: database)
+        case .array(let items): return ArrayObject(items, database: database())
         case .dictionary(let members):
-            if Blob.isMetadata(members), let blob = Blob(properties: members, database: database) { return blob }
-            return DictionaryObject(members, database: database)
+            if Blob.isMetadata(members), let blob = Blob(properties: members, database: database()) { return blob }
+            return DictionaryObject(members, database: database())
+        }
+    }
+
+    /// The string, if this is one.
+    var stringValue: String? {
+        if case .string(let text) = self { return text }
+        return nil
+    }
+
+    /// Couchbase Lite's integer coercion (``AnyNumber/int64(_:)`` on the value
+    /// `anyValue` gives): a double truncated, `true` as 1, 0 for anything else.
+    var int64: Int64 {
+        switch self {
+        case .int(let i): return i
+        case .unsigned(let u): return Int64(truncatingIfNeeded: u)
+        case .double(let d): return Int64(exactly: d.rounded(.towardZero)) ?? 0
+        case .bool(let b): return b ? 1 : 0
+        default: return 0
+        }
+    }
+
+    /// Couchbase Lite's floating-point coercion: `true` as 1, 0 for anything not a number.
+    var double: Double {
+        switch self {
+        case .int(let i): return Double(i)
+        case .unsigned(let u): return Double(u)
+        case .double(let d): return d
+        case .bool(let b): return b ? 1 : 0
+        default: return 0
+        }
+    }
+
+    /// Couchbase Lite's boolean coercion: false for null, a number's non-zero, true for any other value.
+    var boolean: Bool {
+        switch self {
+        case .null: return false
+        case .bool(let b): return b
+        case .int, .unsigned, .double: return double != 0
+        default: return true
         }
     }
 

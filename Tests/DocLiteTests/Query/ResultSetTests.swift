@@ -174,4 +174,35 @@ final class ResultSetTests: QueryTestCase {
         XCTAssertTrue(parts[1].contains("SCAN s0"), parts[1])
         XCTAssertEqual(try JSONValue(json: parts[2]), try JSONValue(json: query.json))
     }
+
+    /// Result's own typed getters (which skip `Any`) answer as the protocols' defaults do, for every kind of value.
+    func testTypedGettersMatchTheProtocolDefaults() throws {
+        try defaultCollection.save(document: MutableDocument(id: "v", json: #"""
+            {"s": "text", "i": -7, "u": 18446744073709551615, "d": 2.75, "big": 1e300, "t": true, "f": false, "n": null,
+             "a": [1], "o": {"k": 1}, "zero": 0, "neg": -0.5}
+            """#))
+        let names = ["s", "i", "u", "d", "big", "t", "f", "n", "a", "o", "zero", "neg", "missing"]
+        let what = names.map { "[\".\($0)\"]" }.joined(separator: ", ")
+        let row = try XCTUnwrap(try db.createQuery(json: "{\"WHAT\": [\(what)], \"WHERE\": [\"=\", [\"._id\"], \"v\"]}").execute().next())
+        XCTAssertEqual(row.toJSONArray(), #"["text",-7,18446744073709551615,2.75,1e+300,true,false,null,[1],{"k":1},0,-0.5,null]"#)
+        let asArray: any ArrayProtocol = row, asDictionary: any DictionaryProtocol = row
+        for (index, name) in names.enumerated() {
+            XCTAssertEqual(row.string(at: index), asArray.string(at: index), name)
+            XCTAssertEqual(row.int(at: index), asArray.int(at: index), name)
+            XCTAssertEqual(row.int64(at: index), asArray.int64(at: index), name)
+            XCTAssertEqual(row.double(at: index), asArray.double(at: index), name)
+            XCTAssertEqual(row.float(at: index), asArray.float(at: index), name)
+            XCTAssertEqual(row.boolean(at: index), asArray.boolean(at: index), name)
+            XCTAssertEqual(row.string(forKey: name), asDictionary.string(forKey: name), name)
+            XCTAssertEqual(row.int(forKey: name), asDictionary.int(forKey: name), name)
+            XCTAssertEqual(row.int64(forKey: name), asDictionary.int64(forKey: name), name)
+            XCTAssertEqual(row.double(forKey: name), asDictionary.double(forKey: name), name)
+            XCTAssertEqual(row.float(forKey: name), asDictionary.float(forKey: name), name)
+            XCTAssertEqual(row.boolean(forKey: name), asDictionary.boolean(forKey: name), name)
+        }
+        XCTAssertEqual(row.string(at: 0), "text")
+        XCTAssertEqual(row.int(at: 2), -1, "an unsigned beyond Int64 truncates, as the default does")
+        XCTAssertTrue(row.boolean(at: 8), "an array is true")
+        XCTAssertEqual(row.int(at: 99), 0)
+    }
 }

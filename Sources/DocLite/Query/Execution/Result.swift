@@ -66,3 +66,37 @@ public final class Result: ArrayProtocol, DictionaryProtocol, Sequence, Sendable
 
     public func makeIterator() -> IndexingIterator<[String]> { columns.names.makeIterator() }
 }
+
+/// The typed getters, reading a column's value directly: the protocols'
+/// defaults go through `value(at:)` and `Any`, which costs as much as reading
+/// the row. Their answers are the same (``JSONValue/int64``, …).
+extension Result {
+    private func column(_ index: Int) -> JSONValue? { values.indices.contains(index) ? values[index] : nil }
+    private func column(_ key: String) -> JSONValue? { columns.index(of: key).flatMap(column) }
+
+    /// The string, or nil when MISSING, null or not a string.
+    public func string(at index: Int) -> String? { column(index)?.stringValue }
+    /// The number as `Int` (a double truncated, `true` as 1), 0 when not a number.
+    public func int(at index: Int) -> Int { Int(truncatingIfNeeded: column(index)?.int64 ?? 0) }
+    /// The number as `Int64` (a double truncated, `true` as 1), 0 when not a number.
+    public func int64(at index: Int) -> Int64 { column(index)?.int64 ?? 0 }
+    /// The number as `Double` (`true` as 1), 0 when not a number.
+    public func double(at index: Int) -> Double { column(index)?.double ?? 0 }
+    /// The number as `Float`, 0 when not a number.
+    public func float(at index: Int) -> Float { Float(double(at: index)) }
+    /// True for `true`, a non-zero number, or any other non-null value.
+    public func boolean(at index: Int) -> Bool { column(index)?.boolean ?? false }
+
+    /// The string in the column titled `key`, or nil.
+    public func string(forKey key: String) -> String? { column(key)?.stringValue }
+    /// The number in the column titled `key` as `Int`, 0 when not a number.
+    public func int(forKey key: String) -> Int { Int(truncatingIfNeeded: column(key)?.int64 ?? 0) }
+    /// The number in the column titled `key` as `Int64`, 0 when not a number.
+    public func int64(forKey key: String) -> Int64 { column(key)?.int64 ?? 0 }
+    /// The number in the column titled `key` as `Double`, 0 when not a number.
+    public func double(forKey key: String) -> Double { column(key)?.double ?? 0 }
+    /// The number in the column titled `key` as `Float`, 0 when not a number.
+    public func float(forKey key: String) -> Float { Float(double(forKey: key)) }
+    /// The column titled `key` as a boolean (see ``boolean(at:)``).
+    public func boolean(forKey key: String) -> Bool { column(key)?.boolean ?? false }
+}
