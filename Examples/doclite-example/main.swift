@@ -9,7 +9,7 @@ let db = try Database(name: "travel", config: DatabaseConfiguration(directory: d
 print("Opened database '\(db.name)' at \(db.path!)")
 
 let hotels = try db.createCollection(name: "hotels", scope: "inventory")
-let token = try hotels.addChangeListener { change in
+let token = hotels.addChangeListener { change in
     print("  listener: \(change.documentIDs.count) change(s) in \(change.collection.fullName): \(change.documentIDs.joined(separator: ", "))")
 }
 

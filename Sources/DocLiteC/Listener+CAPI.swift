@@ -40,7 +40,8 @@ public func CBLCollection_AddChangeListener(_ handle: OpaquePointer?, _ listener
             guard let listener else { throw DocLiteError(.invalidParameter, "listener is NULL") }
             let callback = CCallback(function: listener, context: context)
             let collectionHandle = HandleBox(handle!)
-            return try collection.addChangeListener { change in
+            _ = try collection.openDatabase()   // (an error for C, where Swift's listener only warns)
+            return collection.addChangeListener { change in
                 deliver {
                     let ids = change.documentIDs.map { strdup($0) }
                     defer { ids.forEach { free($0) } }
@@ -66,7 +67,8 @@ public func CBLCollection_AddDocumentChangeListener(_ handle: OpaquePointer?, _ 
             guard let listener else { throw DocLiteError(.invalidParameter, "listener is NULL") }
             let callback = CCallback(function: listener, context: context)
             let collectionHandle = HandleBox(handle!)
-            return try collection.addDocumentChangeListener(id: id) { change in
+            _ = try collection.openDatabase()
+            return collection.addDocumentChangeListener(id: id) { change in
                 deliver {
                     change.documentID.withCString { cID in
                         var cChange = CBLDocumentChange(collection: collectionHandle.handle, docID: cID)

@@ -25,7 +25,7 @@ final class EdgeCaseTests: DatabaseTestCase {
     func testListenersOfADeletedCollectionDoNotHearItsSuccessor() throws {
         let first = try db.createCollection(name: "c")
         let recorder = Recorder<[String]>()
-        let token = try first.addChangeListener { recorder.append($0.documentIDs) }
+        let token = first.addChangeListener { recorder.append($0.documentIDs) }
         defer { token.remove() }
         try db.deleteCollection(name: "c")
         let second = try db.createCollection(name: "c")

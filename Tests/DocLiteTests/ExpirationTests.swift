@@ -112,7 +112,7 @@ final class ExpirationTests: DatabaseTestCase {
         try save("later")
         try save("kept")
         let changes = Recorder<[String]>()
-        let token = try collection.addChangeListener { changes.append($0.documentIDs) }
+        let token = collection.addChangeListener { changes.append($0.documentIDs) }
         defer { token.remove() }
         let start = Date()
         try collection.setDocumentExpiration(id: "later", expiration: start.addingTimeInterval(1.6))

@@ -17,7 +17,7 @@ final class ListenerTests: DatabaseTestCase {
     func testCollectionListenerGetsIDsAfterEachCommit() throws {
         let collection = defaultCollection
         let changes = Recorder<[String]>()
-        let token = try collection.addChangeListener { changes.append($0.documentIDs) }
+        let token = collection.addChangeListener { changes.append($0.documentIDs) }
         defer { token.remove() }
         try save("a")
         XCTAssertEqual(changes.all, [["a"]], "a save outside a batch notifies synchronously")
@@ -35,7 +35,7 @@ final class ListenerTests: DatabaseTestCase {
     func testChangeCarriesTheCollection() throws {
         let other = try db.createCollection(name: "other", scope: "s")
         let names = Recorder<String>()
-        let token = try other.addChangeListener { names.append($0.collection.fullName) }
+        let token = other.addChangeListener { names.append($0.collection.fullName) }
         defer { token.remove() }
         try save("x", in: other)
         try save("y")   // another collection: not reported to this listener
@@ -47,8 +47,8 @@ final class ListenerTests: DatabaseTestCase {
     func testBatchAcrossCollectionsIsOneCallPerCollection() throws {
         let a = defaultCollection, b = try db.createCollection(name: "b")
         let aChanges = Recorder<[String]>(), bChanges = Recorder<[String]>()
-        let tokens = [try a.addChangeListener { aChanges.append($0.documentIDs) },
-                      try b.addChangeListener { bChanges.append($0.documentIDs) }]
+        let tokens = [a.addChangeListener { aChanges.append($0.documentIDs) },
+                      b.addChangeListener { bChanges.append($0.documentIDs) }]
         defer { tokens.forEach { $0.remove() } }
         try db.inBatch {
             try save("a1", in: a)
@@ -65,8 +65,8 @@ final class ListenerTests: DatabaseTestCase {
         let collection = defaultCollection
         let changes = Recorder<[String]>()
         let documentChanges = Recorder<String>()
-        let tokens = [try collection.addChangeListener { changes.append($0.documentIDs) },
-                      try collection.addDocumentChangeListener(id: "a") { documentChanges.append($0.documentID) }]
+        let tokens = [collection.addChangeListener { changes.append($0.documentIDs) },
+                      collection.addDocumentChangeListener(id: "a") { documentChanges.append($0.documentID) }]
         defer { tokens.forEach { $0.remove() } }
         XCTAssertThrowsError(try db.inBatch {
             try save("a")
@@ -89,7 +89,7 @@ final class ListenerTests: DatabaseTestCase {
         let collection = defaultCollection
         let other = try db.createCollection(name: "other")
         let calls = Recorder<String>()
-        let token = try collection.addDocumentChangeListener(id: "watched") { change in
+        let token = collection.addDocumentChangeListener(id: "watched") { change in
             calls.append("\(change.collection.name)/\(change.documentID)")
         }
         defer { token.remove() }
@@ -111,7 +111,7 @@ final class ListenerTests: DatabaseTestCase {
     func testListenerCanReadTheDatabase() throws {
         let collection = defaultCollection
         let seen = Recorder<String?>()
-        let token = try collection.addChangeListener { change in
+        let token = collection.addChangeListener { change in
             for id in change.documentIDs {
                 seen.append((try? change.collection.document(id: id))??.string(forKey: "id"))
             }
@@ -127,14 +127,14 @@ final class ListenerTests: DatabaseTestCase {
     func testListenerCanWriteToTheDatabase() throws {
         let collection = defaultCollection
         let log = try db.createCollection(name: "log")
-        let token = try collection.addChangeListener { change in
+        let token = collection.addChangeListener { change in
             for id in change.documentIDs {
                 try? log.save(document: MutableDocument(id: "log-\(id)", json: "{}"))
             }
         }
         defer { token.remove() }
         let logged = Recorder<[String]>()
-        let logToken = try log.addChangeListener { logged.append($0.documentIDs) }
+        let logToken = log.addChangeListener { logged.append($0.documentIDs) }
         defer { logToken.remove() }
         try save("a")
         try save("b")
@@ -145,8 +145,8 @@ final class ListenerTests: DatabaseTestCase {
     func testRemovedListenerIsNotCalled() throws {
         let collection = defaultCollection
         let first = Recorder<[String]>(), second = Recorder<[String]>()
-        let token1 = try collection.addChangeListener { first.append($0.documentIDs) }
-        let token2 = try collection.addDocumentChangeListener(id: "a") { second.append([$0.documentID]) }
+        let token1 = collection.addChangeListener { first.append($0.documentIDs) }
+        let token2 = collection.addDocumentChangeListener(id: "a") { second.append([$0.documentID]) }
         try save("a")
         token1.remove()
         token2.remove()
@@ -164,7 +164,7 @@ final class ListenerTests: DatabaseTestCase {
         let directory = self.directory!
         let threads = Recorder<UInt>()
         let visible = Recorder<String>()
-        let token = try collection.addChangeListener { change in
+        let token = collection.addChangeListener { change in
             threads.append(UInt(pthread_self()))
             do {
                 let other = try Database(name: "test", config: DatabaseConfiguration(directory: directory))
@@ -193,5 +193,48 @@ final class ListenerTests: DatabaseTestCase {
         XCTAssertEqual(done.wait(timeout: .now() + 20), .success)
         XCTAssertEqual(visible.all, ["main: committed", "queue: committed"])
         XCTAssertEqual(threads.all, [mainThread] + queueThread.all)
+    }
+
+    /// Couchbase Lite's `queue:` variants: calls on that queue, in commit order; nil is the main queue.
+    func testQueueVariantsCallOnTheQueueInOrder() throws {
+        let queue = DispatchQueue(label: "listener-test")
+        let key = DispatchSpecificKey<Int>()
+        queue.setSpecific(key: key, value: 7)
+        let changes = Recorder<String>(), documentChanges = Recorder<String>(), onQueue = Recorder<Bool>()
+        let onMain = expectation(description: "on the main queue")
+        let tokens = [
+            defaultCollection.addChangeListener(queue: queue) { change in
+                changes.append(change.documentIDs.joined())
+                onQueue.append(DispatchQueue.getSpecific(key: key) == 7)
+            },
+            defaultCollection.addDocumentChangeListener(id: "b", queue: queue) { change in
+                documentChanges.append(change.documentID)
+                onQueue.append(DispatchQueue.getSpecific(key: key) == 7)
+            },
+            defaultCollection.addChangeListener(queue: nil) { _ in
+                if Thread.isMainThread { onMain.fulfill() }
+            },
+        ]
+        defer { tokens.forEach { $0.remove() } }
+        for id in ["a", "b", "c"] { try save(id) }
+        queue.sync {}
+        XCTAssertEqual(changes.all, ["a", "b", "c"])
+        XCTAssertEqual(documentChanges.all, ["b"])
+        XCTAssertEqual(onQueue.all, [true, true, true, true])
+        wait(for: [onMain], timeout: 5)
+    }
+
+    /// Adding a listener does not throw, as in Couchbase Lite: on a closed
+    /// database or a deleted collection it warns, and the token is inert.
+    func testAddingToAClosedCollectionDoesNotThrow() throws {
+        let other = try db.createCollection(name: "gone")
+        try db.deleteCollection(name: "gone")
+        let deleted = other.addChangeListener { _ in XCTFail("a deleted collection changes nothing") }
+        deleted.remove()
+        let collection = defaultCollection
+        try db.close()
+        let closed = collection.addDocumentChangeListener(id: "a") { _ in XCTFail("a closed database changes nothing") }
+        closed.remove()
+        closed.remove()
     }
 }

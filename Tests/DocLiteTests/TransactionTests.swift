@@ -112,7 +112,7 @@ final class TransactionTests: DatabaseTestCase {
     func testNestedBatchJoinsTheOuterOne() throws {
         let collection = defaultCollection
         let recorder = Recorder<[String]>()
-        let token = try collection.addChangeListener { recorder.append($0.documentIDs) }
+        let token = collection.addChangeListener { recorder.append($0.documentIDs) }
         defer { token.remove() }
         try db.inBatch {
             try collection.save(document: MutableDocument(id: "outer", json: "{}"))

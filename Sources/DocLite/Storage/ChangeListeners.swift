@@ -1,3 +1,5 @@
+import Foundation
+
 /// The documents of one collection changed by a committed transaction.
 public struct CollectionChange: Sendable {
     /// The collection that changed.
@@ -32,21 +34,57 @@ public final class ListenerToken: @unchecked Sendable {   // `removal` is behind
 extension Collection {
     /// Calls `listener` after each commit that changed documents of this
     /// collection, on the committing thread, outside the database lock (the
-    /// listener may use the database).
+    /// listener may use the database). Couchbase Lite calls it on the main
+    /// queue: ``addChangeListener(queue:listener:)`` with `nil` does so. Like
+    /// Couchbase Lite's, it does not throw: on a closed database or a deleted
+    /// collection it writes a warning and returns a token that is never called.
     @discardableResult
-    public func addChangeListener(listener: @escaping @Sendable (CollectionChange) -> Void) throws -> ListenerToken {
-        try openDatabase().listeners.add(collectionID: id, documentID: nil) { collection, ids in
-            listener(CollectionChange(collection: collection, documentIDs: ids))
-        }
+    public func addChangeListener(listener: @escaping @Sendable (CollectionChange) -> Void) -> ListenerToken {
+        addListener(documentID: nil) { collection, ids in listener(CollectionChange(collection: collection, documentIDs: ids)) }
     }
 
-    /// Calls `listener` after each commit that changed the document `id`.
+    /// As ``addChangeListener(listener:)``, calling `listener` on `queue` (nil: the main queue), one change at a time.
     @discardableResult
-    public func addDocumentChangeListener(id: String, listener: @escaping @Sendable (DocumentChange) -> Void) throws -> ListenerToken {
-        try openDatabase().listeners.add(collectionID: self.id, documentID: id) { collection, _ in
-            listener(DocumentChange(collection: collection, documentID: id))
+    public func addChangeListener(queue: DispatchQueue?, listener: @escaping @Sendable (CollectionChange) -> Void) -> ListenerToken {
+        let serial = ListenerQueue(queue)
+        return addChangeListener { change in serial.async { listener(change) } }
+    }
+
+    /// Calls `listener` after each commit that changed the document `id`
+    /// (on the committing thread; see ``addChangeListener(listener:)``).
+    @discardableResult
+    public func addDocumentChangeListener(id: String, listener: @escaping @Sendable (DocumentChange) -> Void) -> ListenerToken {
+        addListener(documentID: id) { collection, _ in listener(DocumentChange(collection: collection, documentID: id)) }
+    }
+
+    /// As ``addDocumentChangeListener(id:listener:)``, calling `listener` on `queue` (nil: the main queue).
+    @discardableResult
+    public func addDocumentChangeListener(id: String, queue: DispatchQueue?,
+                                          listener: @escaping @Sendable (DocumentChange) -> Void) -> ListenerToken {
+        let serial = ListenerQueue(queue)
+        return addDocumentChangeListener(id: id) { change in serial.async { listener(change) } }
+    }
+
+    private func addListener(documentID: String?, _ callback: @escaping ListenerRegistry.Callback) -> ListenerToken {
+        do {
+            return try openDatabase().listeners.add(collectionID: id, documentID: documentID, callback: callback)
+        } catch {
+            Log.warning("cannot add a change listener to collection '\(fullName)': \(error)")
+            return ListenerToken {}
         }
     }
+}
+
+/// A serial queue delivering a listener's calls in order, on the queue the
+/// caller gave (the main queue for nil, as Couchbase Lite's).
+struct ListenerQueue: Sendable {
+    private let queue: DispatchQueue
+
+    init(_ target: DispatchQueue?) {
+        queue = DispatchQueue(label: "DocLite.listener", target: target ?? .main)
+    }
+
+    func async(_ call: @escaping @Sendable () -> Void) { queue.async(execute: call) }
 }
 
 /// A database's change listeners.

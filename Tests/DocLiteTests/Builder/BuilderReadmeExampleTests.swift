@@ -27,7 +27,7 @@ final class BuilderReadmeExampleTests: DatabaseTestCase {
         XCTAssertEqual(rows, [["Palace", "Italy"], ["Grand", "France"]])
 
         let announced = expectation(description: "the live rows")
-        let token = try built.addChangeListener(withQueue: .global()) { change in
+        let token = built.addChangeListener(withQueue: .global()) { change in
             XCTAssertEqual(change.results?.map { $0.string(forKey: "name")! } ?? [], ["Palace", "Grand"])
             XCTAssertNil(change.error)
             announced.fulfill()

@@ -194,7 +194,7 @@ final class LiveQueryTests: DatabaseTestCase {
 
     func testBuilderQueriesAreLiveToo() throws {
         let changes = Changes()
-        let token = try QueryBuilder.select(SelectResult.property("name"))
+        let token = QueryBuilder.select(SelectResult.property("name"))
             .from(DataSource.collection(defaultCollection))
             .where(Expression.property("type").equalTo(Expression.string("hotel")))
             .addChangeListener(withQueue: queue) { changes.record($0) }
@@ -226,5 +226,18 @@ final class LiveQueryTests: DatabaseTestCase {
         token.remove()
         XCTAssertEqual(changes.all.count, 1)
         XCTAssertEqual(changes.allErrors, [], "a closed database ends the live query quietly")
+    }
+
+    /// Issue 41: a listener added after the database closed used to get a token
+    /// and never a call. It is told, once, why no results will come.
+    func testAListenerAddedAfterCloseIsToldTheDatabaseIsClosed() throws {
+        let changes = Changes()
+        let query = try db.createQuery(json: #"{"WHAT": [[".name"]]}"#)
+        try db.close()
+        let token = query.addChangeListener(withQueue: queue) { changes.record($0) }
+        defer { token.remove() }
+        XCTAssertTrue(waitUntil(timeout: 5) { changes.allErrors.count == 1 })
+        XCTAssertEqual(changes.allErrors, ["database 'test' is closed"])
+        XCTAssertEqual(changes.all, [], "and no results")
     }
 }

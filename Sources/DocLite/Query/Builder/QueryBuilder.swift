@@ -92,12 +92,19 @@ public class BuilderQuery: CustomStringConvertible, @unchecked Sendable {   // i
     /// The SQL, SQLite's query plan and the JSON query (see ``Query/explain()``).
     public func explain() throws -> String { try query().explain() }
 
-    /// Makes the query live (see ``Query/addChangeListener(withQueue:_:)``);
-    /// throws when it does not compile.
+    /// Makes the query live (see ``Query/addChangeListener(withQueue:_:)``).
+    /// Like Couchbase Lite's, it does not throw: a query that cannot compile
+    /// (its collection deleted, its database closed) writes a warning and
+    /// returns a token that is never called.
     @discardableResult
     public func addChangeListener(withQueue queue: DispatchQueue? = nil,
-                                  _ listener: @escaping @Sendable (QueryChange) -> Void) throws -> ListenerToken {
-        try query().addChangeListener(withQueue: queue, listener)
+                                  _ listener: @escaping @Sendable (QueryChange) -> Void) -> ListenerToken {
+        do {
+            return try query().addChangeListener(withQueue: queue, listener)
+        } catch {
+            Log.warning("cannot make the query live: \(error)")
+            return ListenerToken {}
+        }
     }
 
     /// The result column titles.

@@ -99,6 +99,14 @@ final class LiveQuery: @unchecked Sendable {   // its variables are behind `lock
     func add(queue: DispatchQueue?, _ callback: @escaping @Sendable (QueryChange) -> Void) -> ListenerToken {
         let listener = Listener(queue: queue.map { DispatchQueue(label: "DocLite.LiveQuery.listener", target: $0) },
                                 callback: callback)
+        let database = query.database
+        if let closed = database.lock.withLock({ () -> Error? in
+            do { _ = try database.openConnection(); return nil } catch { return error }
+        }) {
+            // Added after the database closed: the listener is told so, once, instead of never hearing.
+            runQueue.async { self.announce(.failure(closed), to: [(0, listener)], always: true) }
+            return ListenerToken {}
+        }
         let collectionIDs = query.collectionIDs   // taken first: never the query's lock inside this one
         let (id, isFirst) = lock.withLock { () -> (Int, Bool) in
             let id = nextID
@@ -106,7 +114,6 @@ final class LiveQuery: @unchecked Sendable {   // its variables are behind `lock
             listeners[id] = listener
             if listeners.count == 1 {
                 generation += 1
-                let database = query.database
                 commitTokens = collectionIDs.map { collectionID in
                     database.listeners.add(collectionID: collectionID, documentID: nil) { [weak self] _, _ in self?.committed() }
                 }
@@ -193,7 +200,7 @@ final class LiveQuery: @unchecked Sendable {   // its variables are behind `lock
             if let error = results.error { throw error }
             outcome = .success((rows, results.columns))
         } catch let error as DocLiteError where error.is(.notOpen) {
-            return   // the database was closed: nothing more will change
+            return   // the database was closed: the live query ends quietly, as Couchbase Lite's
         } catch {
             outcome = .failure(error)
         }
@@ -214,7 +221,7 @@ final class LiveQuery: @unchecked Sendable {   // its variables are behind `lock
 
     /// Calls each listener (still registered when its call is made) with its own
     /// result set of the rows, or with the error.
-    private func announce(_ outcome: Swift.Result<Rows, Error>, to targets: [(Int, Listener)]) {
+    private func announce(_ outcome: Swift.Result<Rows, Error>, to targets: [(Int, Listener)], always: Bool = false) {
         for (id, listener) in targets {
             let change: QueryChange
             switch outcome {
@@ -225,10 +232,10 @@ final class LiveQuery: @unchecked Sendable {   // its variables are behind `lock
                 change = QueryChange(query: query, results: nil, error: error)
             }
             guard let queue = listener.queue else {
-                if isListening(id) { listener.callback(change) }
+                if always || isListening(id) { listener.callback(change) }
                 continue
             }
-            queue.async { if self.isListening(id) { listener.callback(change) } }
+            queue.async { if always || self.isListening(id) { listener.callback(change) } }
         }
     }
 }
