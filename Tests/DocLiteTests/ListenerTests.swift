@@ -237,4 +237,31 @@ final class ListenerTests: DatabaseTestCase {
         closed.remove()
         closed.remove()
     }
+
+    /// `changes()` and `documentChanges(id:)` as async sequences, consumed on the main actor.
+    func testChangesAsAsyncSequencesOnTheMainActor() async throws {
+        @MainActor final class Model {
+            var ids: [String] = []
+        }
+        let model = Model()
+        let collection = defaultCollection
+        let consumer = Task { @MainActor in
+            var documents = collection.documentChanges(id: "b").makeAsyncIterator()
+            for await change in collection.changes() {
+                model.ids += change.documentIDs
+                if model.ids.count == 3 { break }
+            }
+            return await documents.next()?.documentID
+        }
+        try await Task.sleep(for: .milliseconds(50))   // (the consumer listens before the saves)
+        for id in ["a", "b", "c"] { try save(id) }
+        let documentChange = await consumer.value
+        let ids = await model.ids
+        XCTAssertEqual(ids, ["a", "b", "c"])
+        XCTAssertEqual(documentChange, "b")
+        try db.close()
+        var ended = collection.changes().makeAsyncIterator()
+        let afterClose = await ended.next()
+        XCTAssertNil(afterClose, "a closed database's sequence ends at once")
+    }
 }

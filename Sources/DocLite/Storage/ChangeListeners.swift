@@ -65,6 +65,28 @@ extension Collection {
         return addDocumentChangeListener(id: id) { change in serial.async { listener(change) } }
     }
 
+    /// The collection's changes as they are committed, for `for await` (in an
+    /// actor or on the main actor alike). Iteration ends when the task is
+    /// cancelled, and at once on a closed database or a deleted collection.
+    /// (Couchbase Lite's Swift API offers Combine publishers for the same:
+    /// Combine is Apple's only.)
+    public func changes() -> AsyncStream<CollectionChange> {
+        stream { continuation in self.addChangeListener { continuation.yield($0) } }
+    }
+
+    /// The committed changes of the document `id`, for `for await` (see ``changes()``).
+    public func documentChanges(id: String) -> AsyncStream<DocumentChange> {
+        stream { continuation in self.addDocumentChangeListener(id: id) { continuation.yield($0) } }
+    }
+
+    private func stream<Change>(_ listen: (AsyncStream<Change>.Continuation) -> ListenerToken) -> AsyncStream<Change> {
+        AsyncStream { continuation in
+            guard (try? openDatabase()) != nil else { return continuation.finish() }
+            let token = listen(continuation)
+            continuation.onTermination = { _ in token.remove() }
+        }
+    }
+
     private func addListener(documentID: String?, _ callback: @escaping ListenerRegistry.Callback) -> ListenerToken {
         do {
             return try openDatabase().listeners.add(collectionID: id, documentID: documentID, callback: callback)

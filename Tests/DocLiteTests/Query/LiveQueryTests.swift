@@ -240,4 +240,25 @@ final class LiveQueryTests: DatabaseTestCase {
         XCTAssertEqual(changes.allErrors, ["database 'test' is closed"])
         XCTAssertEqual(changes.all, [], "and no results")
     }
+
+    /// `changes()`: the current results, then new ones after a commit; ends after a closed database's error.
+    func testChangesAsAnAsyncSequence() async throws {
+        let query = try db.createQuery(json: #"{"WHAT": [[".name"]], "ORDER_BY": [[".name"]]}"#)
+        var changes = query.changes().makeAsyncIterator()
+        let first = await changes.next()
+        XCTAssertEqual(first?.results?.allResults().compactMap { $0.string(at: 0) }, [])
+        try save("h1", #"{"name": "Ritz"}"#)
+        let second = await changes.next()
+        XCTAssertEqual(second?.results?.allResults().compactMap { $0.string(at: 0) }, ["Ritz"])
+        let built = try QueryBuilder.select(SelectResult.property("name")).from(DataSource.collection(defaultCollection)).changes()
+        var builtChanges = built.makeAsyncIterator()
+        let builtFirst = await builtChanges.next()
+        XCTAssertEqual(builtFirst?.results?.allResults().count, 1)
+        try db.close()
+        var closed = query.changes().makeAsyncIterator()
+        let error = await closed.next()?.error as? DocLiteError
+        XCTAssertTrue(error?.is(.notOpen) == true)
+        let end = await closed.next()
+        XCTAssertNil(end)
+    }
 }

@@ -107,6 +107,10 @@ public class BuilderQuery: CustomStringConvertible, @unchecked Sendable {   // i
         }
     }
 
+    /// The query's results as they change (see ``Query/changes()``); throws
+    /// when the query does not compile.
+    public func changes() throws -> AsyncStream<QueryChange> { try query().changes() }
+
     /// The result column titles.
     public var columnNames: [String] { get throws { try query().columnNames } }
 

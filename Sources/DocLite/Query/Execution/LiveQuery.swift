@@ -24,6 +24,22 @@ extension Query {
         liveQuery().add(queue: queue ?? .main, listener)
     }
 
+    /// The query's results as they change, for `for await` (in an actor or on
+    /// the main actor alike): the current results first, then the new results
+    /// after each commit that changes them (see ``addChangeListener(withQueue:_:)``).
+    /// A consumer slower than the commits gets the newest results, not every one.
+    /// Iteration ends when the task is cancelled, or after the one change that
+    /// says the database is closed.
+    public func changes() -> AsyncStream<QueryChange> {
+        AsyncStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
+            let token = addChangeListenerOnQueryThread { change in
+                continuation.yield(change)
+                if let error = change.error as? DocLiteError, error.is(.notOpen) { continuation.finish() }
+            }
+            continuation.onTermination = { _ in token.remove() }
+        }
+    }
+
     /// As ``addChangeListener(withQueue:_:)``, calling `listener` on the thread
     /// that ran the query (the C API's rule: "an arbitrary thread").
     package func addChangeListenerOnQueryThread(_ listener: @escaping @Sendable (QueryChange) -> Void) -> ListenerToken {
