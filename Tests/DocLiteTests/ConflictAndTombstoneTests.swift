@@ -225,4 +225,56 @@ final class ConflictAndTombstoneTests: DatabaseTestCase {
         try collection.purge(document: doc)
         assertThrows(.notFound, containing: "not found") { try collection.purge(document: doc) }
     }
+
+    /// Couchbase Lite's `save(document:conflictHandler:)`.
+    func testConflictHandlerMergesGivesUpAndSeesDeletions() throws {
+        let collection = defaultCollection
+        try collection.save(document: MutableDocument(id: "d", json: #"{"likes": 1, "tags": ["a"]}"#))
+        let mine = try XCTUnwrap(collection.document(id: "d")).toMutable().setString("mine", forKey: "note")
+        let theirs = try XCTUnwrap(collection.document(id: "d")).toMutable().setInt(5, forKey: "likes")
+        try collection.save(document: theirs)
+
+        var calls: [Int?] = []
+        XCTAssertTrue(try collection.save(document: mine) { document, stored in
+            calls.append(stored?.int(forKey: "likes"))
+            document.setInt(stored?.int(forKey: "likes") ?? 0, forKey: "likes")
+            return true
+        })
+        XCTAssertEqual(calls, [5], "called once, with the stored document")
+        let merged = try XCTUnwrap(collection.document(id: "d"))
+        XCTAssertEqual(merged.int(forKey: "likes"), 5)
+        XCTAssertEqual(merged.string(forKey: "note"), "mine")
+        XCTAssertTrue(merged.revisionID?.hasPrefix("3-") == true, "a child of the stored revision")
+
+        // No conflict: the handler is not called.
+        XCTAssertTrue(try collection.save(document: merged.toMutable().setInt(6, forKey: "likes")) { _, _ in
+            XCTFail("no conflict")
+            return false
+        })
+
+        // Giving up saves nothing.
+        let stale = mine.toMutable()
+        stale.setString("lost", forKey: "note")
+        try collection.save(document: try XCTUnwrap(collection.document(id: "d")).toMutable().setInt(7, forKey: "likes"))
+        XCTAssertFalse(try collection.save(document: stale) { _, _ in false })
+        XCTAssertEqual(try collection.document(id: "d")?.string(forKey: "note"), "mine")
+
+        // A deleted stored document is nil; a new document whose ID is taken gets the stored one.
+        let beforeDelete = try XCTUnwrap(collection.document(id: "d")).toMutable()
+        try collection.delete(document: try XCTUnwrap(collection.document(id: "d")))
+        var sawDeleted = false
+        XCTAssertTrue(try collection.save(document: beforeDelete.setString("back", forKey: "note")) { _, stored in
+            sawDeleted = stored == nil
+            return true
+        })
+        XCTAssertTrue(sawDeleted)
+        XCTAssertEqual(try collection.document(id: "d")?.string(forKey: "note"), "back")
+        var taken: String?
+        XCTAssertTrue(try collection.save(document: MutableDocument(id: "d").setString("new", forKey: "note")) { _, stored in
+            taken = stored?.string(forKey: "note")
+            return true
+        })
+        XCTAssertEqual(taken, "back")
+        XCTAssertEqual(try collection.document(id: "d")?.string(forKey: "note"), "new")
+    }
 }

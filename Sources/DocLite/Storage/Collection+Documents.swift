@@ -107,6 +107,25 @@ extension Collection {
         }
     }
 
+    /// Saves `document`, resolving a conflict with `conflictHandler`, as
+    /// Couchbase Lite's: when the stored document changed since `document` was
+    /// read (or a new document's ID is taken), the handler gets `document` and
+    /// the stored document (nil when it is deleted) and may change `document`;
+    /// returning true saves it over that revision (the handler is called again if
+    /// yet another write came first), false gives up and returns false. Throws
+    /// `notFound` when the conflicting document was purged meanwhile.
+    public func save(document: MutableDocument, conflictHandler: (MutableDocument, Document?) -> Bool) throws -> Bool {
+        while true {
+            if try save(document: document, concurrencyControl: .failOnConflict) { return true }
+            guard let stored = try read({ try storedRevision(id: document.id, $0) }) else {
+                throw DocLiteError(.notFound, "document \(DocLiteError.quoted(document.id)) was purged during the save")
+            }
+            let current = stored.isDeleted ? nil : try self.document(id: document.id)
+            guard conflictHandler(document, current) else { return false }
+            document.state.withLock { $0.revisionID = current?.revisionID ?? stored.revisionID }   // the revision it now replaces
+        }
+    }
+
     /// Runs `write` with `blobs` stored before it (an index on a prediction may
     /// read their content as the row is written), all undone when `write`
     /// returns false: a save that saves nothing stores no blob.
