@@ -43,11 +43,11 @@ final class SHA1Tests: XCTestCase {
     }
 
     func testAutomaticIDs() {
-        let id = DocumentID.generate()
+        let id = DocumentIDs.generate()
         XCTAssertEqual(id.count, 23)
         XCTAssertTrue(id.hasPrefix("~"))
-        XCTAssertNoThrow(try DocumentID.validate(id))
-        XCTAssertNotEqual(DocumentID.generate(), id)
+        XCTAssertNoThrow(try DocumentIDs.validate(id))
+        XCTAssertNotEqual(DocumentIDs.generate(), id)
     }
 }
 

@@ -224,7 +224,7 @@ public final class MutableDocument: Document, MutableDictionaryProtocol, @unchec
 
     /// A new, empty document; nil asks for an automatic ID. The ID is validated on save.
     public init(id: String?) {
-        super.init(id: id ?? DocumentID.generate(), revisionID: nil, sequence: 0, collection: nil, content: .empty)
+        super.init(id: id ?? DocumentIDs.generate(), revisionID: nil, sequence: 0, collection: nil, content: .empty)
     }
 
     /// A new document with properties. A value a document cannot hold is not

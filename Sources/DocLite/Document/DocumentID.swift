@@ -1,116 +1,79 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+/// A document model's type, as Couchbase Lite's: a class, saved with
+/// ``Collection/save(from:)`` and read with ``Collection/document(id:as:)``.
+public typealias DocumentEncodable = Encodable & AnyObject
+/// A document model's type that can be read (see ``DocumentEncodable``).
+public typealias DocumentDecodable = Decodable & AnyObject
+/// A document model's type that can be saved and read (see ``DocumentEncodable``).
+public typealias DocumentCodable = Codable & AnyObject
 
-/// Couchbase Lite's rules for document IDs and revision IDs.
-enum DocumentID {
-    static let maxLength = 240
-    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
-
-    /// A new random ID in Couchbase Lite's form: `~` and 22 URL-safe characters
-    /// (6 random bits each, 132 in all).
-    static func generate() -> String {
-        var bytes: [UInt8] = [UInt8(ascii: "~")]
-        randomBits.take(22) { bytes.append(alphabet[Int($0)]) }
-        return String(decoding: bytes, as: UTF8.self)
+/// Marks the property of a document model that holds its document ID, as
+/// Couchbase Lite's `@DocumentID`. The ID is never stored among the document's
+/// properties. A model whose ID is nil is saved as a new document with an
+/// automatic ID, which the property then holds; a model read with
+/// ``Collection/document(id:as:)``, or saved, also knows its revision, so that
+/// saving it again replaces that revision (`failOnConflict` then fails if
+/// another write came first). Decoded from anything else (a query row with
+/// `META().id` selected under the property's name), it reads the ID from its key.
+///
+/// Giving the property another ID makes the model another document, to be
+/// saved as new (Couchbase Lite stops the program instead).
+@propertyWrapper
+public final class DocumentID: Codable {
+    /// The document ID (nil: not saved yet).
+    public var wrappedValue: String? {
+        didSet { if wrappedValue != oldValue { revisionID = nil } }
     }
 
-    /// System randomness read 4 KiB at a time from /dev/urandom: a draw of
-    /// `SystemRandomNumberGenerator` is a getrandom system call, and one per
-    /// character made imports spend half their time there.
-    private static let randomBits = RandomPool()
+    /// The revision the model was read as or saved as.
+    var revisionID: String?
+    /// Set while the model is encoded into a document's properties, which leave the ID out.
+    var isEncodingIntoDocument = false
 
-    /// Throws `badDocID` unless `id` is 1–240 bytes of UTF-8 without control
-    /// characters and not starting with `_`.
-    static func validate(_ id: String) throws {
-        let utf8 = id.utf8
-        guard !utf8.isEmpty, utf8.count <= maxLength, utf8.first != UInt8(ascii: "_"),
-              !utf8.contains(where: { $0 < 0x20 }) else {
-            throw DocLiteError(.badDocID, "invalid document ID \(DocLiteError.quoted(id)): IDs are 1–\(maxLength) bytes of UTF-8, without control characters, not starting with '_'")
+    /// A model's ID; nil for a document not saved yet.
+    public init(wrappedValue: String?) {
+        self.wrappedValue = wrappedValue
+    }
+
+    /// The ID from a decoder's value (a string, or null).
+    public convenience init(from decoder: Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        self.init(wrappedValue: container.decodeNil() ? nil : try container.decode(String.self))
+    }
+
+    /// Writes the ID (a string, or null).
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(wrappedValue)
+    }
+
+    /// Records a save or delete of the model as `document`.
+    func update(from document: Document) {
+        wrappedValue = document.id
+        revisionID = document.revisionID
+    }
+
+    /// The `@DocumentID` property of `object` (its class's or a superclass's).
+    static func of(_ object: AnyObject) -> DocumentID? {
+        var mirror: Mirror? = Mirror(reflecting: object)
+        while let current = mirror {
+            if let found = current.children.lazy.compactMap({ $0.value as? DocumentID }).first { return found }
+            mirror = current.superclassMirror
         }
+        return nil
     }
 }
 
-/// A revision ID in Couchbase Lite 3.x form, `<generation>-<SHA-1 hex>`.
-enum RevisionID {
-    private static let hexDigits = Array("0123456789abcdef".utf8)
-
-    /// A new revision ID in its text form and its stored form: the generation
-    /// (4 bytes, big-endian) and the 20 digest bytes, 24 bytes instead of 42.
-    struct New {
-        let text: String
-        let stored: [UInt8]
-    }
-
-    /// The generation of `revisionID` (the number before the dash), 0 for nil.
-    static func generation(of revisionID: String?) -> Int {
-        guard let revisionID, let dash = revisionID.firstIndex(of: "-") else { return 0 }
-        return Int(revisionID[..<dash]) ?? 0
-    }
-
-    /// The next revision after `parent`: the digest covers the parent ID (after
-    /// a one-byte length), the deletion flag and the body, as Couchbase Lite's does.
-    static func next(after parent: String?, deleted: Bool, body: [UInt8], sha1: SHA1) -> New {
-        let generation = UInt32(clamping: self.generation(of: parent) + 1)
-        var stored: [UInt8] = []
-        stored.reserveCapacity(24)
-        withUnsafeBytes(of: generation.bigEndian) { stored.append(contentsOf: $0) }
-        var parent = parent ?? ""
-        sha1.begin()
-        parent.withUTF8 { parent in
-            withUnsafeBytes(of: UInt8(min(parent.count, 255))) { sha1.update($0) }
-            sha1.update(UnsafeRawBufferPointer(parent))
-        }
-        withUnsafeBytes(of: UInt8(deleted ? 1 : 0)) { sha1.update($0) }
-        body.withUnsafeBytes { sha1.update($0) }
-        sha1.finish(appendingTo: &stored)
-        return New(text: decode(stored: stored), stored: stored)
-    }
-
-    /// The revision ID whose stored form (``New/stored``) is `bytes`.
-    static func decode<Bytes: RandomAccessCollection<UInt8>>(stored bytes: Bytes) -> String where Bytes.Index == Int {
-        guard bytes.count == 24 else { return String(decoding: bytes, as: UTF8.self) }
-        let start = bytes.startIndex
-        let generation = Array(String(bytes[start..<start + 4].reduce(0) { $0 << 8 | Int($1) }).utf8)
-        // One allocation: "<generation>-" and 40 hex digits.
-        return String(unsafeUninitializedCapacity: generation.count + 41) { text in
-            _ = text.initialize(from: generation)
-            text[generation.count] = UInt8(ascii: "-")
-            for (i, byte) in bytes[(start + 4)...].enumerated() {
-                text[generation.count + 1 + 2 * i] = hexDigits[Int(byte >> 4)]
-                text[generation.count + 2 + 2 * i] = hexDigits[Int(byte & 0xF)]
-            }
-            return generation.count + 41
-        }
+extension KeyedDecodingContainer {
+    /// A `@DocumentID` property: a document's properties never hold it, so its key may be absent.
+    public func decode(_ type: DocumentID.Type, forKey key: Key) throws -> DocumentID {
+        try decodeIfPresent(type, forKey: key) ?? DocumentID(wrappedValue: nil)
     }
 }
 
-/// A thread-safe pool of random bytes from the system generator.
-private final class RandomPool: @unchecked Sendable {   // its variables are behind `lock`
-    private let lock = Lock()
-    private var bytes: [UInt8] = []
-    private var next = 0
-
-    /// Calls `body` with `count` random 6-bit values.
-    func take(_ count: Int, _ body: (UInt8) -> Void) {
-        lock.withLock {
-            for _ in 0..<count {
-                if next == bytes.count { refill() }
-                body(bytes[next] & 63)
-                next += 1
-            }
-        }
-    }
-
-    private func refill() {
-        bytes = [UInt8](repeating: 0, count: 4096)
-        let device = open("/dev/urandom", O_RDONLY | O_CLOEXEC)
-        let filled = device < 0 ? -1 : bytes.withUnsafeMutableBytes { read(device, $0.baseAddress, $0.count) }
-        if device >= 0 { close(device) }
-        if filled != bytes.count {   // (not expected: fall back on the generator, 8 bytes a draw)
-            var generator = SystemRandomNumberGenerator()
-            bytes = (0..<64).flatMap { _ in withUnsafeBytes(of: generator.next()) { Array($0) } }
-        }
-        next = 0
+extension KeyedEncodingContainer {
+    /// A `@DocumentID` property: left out of a document's properties, written elsewhere.
+    public mutating func encode(_ value: DocumentID, forKey key: Key) throws {
+        guard !value.isEncodingIntoDocument else { return }
+        try encodeIfPresent(value.wrappedValue, forKey: key)
     }
 }

@@ -42,7 +42,7 @@ extension Collection {
     /// since it was read (or a new document's ID is taken). Throws for other errors:
     /// an invalid ID, a reserved top-level key (`_id`, `_rev`, `_deleted`), a closed database.
     public func save(document: MutableDocument, concurrencyControl: ConcurrencyControl) throws -> Bool {
-        try DocumentID.validate(document.id)
+        try DocumentIDs.validate(document.id)
         try checkOwnership(of: document)
         let saving = document.state.withLock { $0 }   // (changes made meanwhile are not part of this save)
         if let error = saving.unstorable.first { throw error }

@@ -24,6 +24,10 @@ public struct DocLiteError: Error, Equatable, CustomStringConvertible, Sendable 
              notADatabaseFile, wrongFormat, crypto, invalidQuery, missingIndex,
              invalidQueryParam, remoteError, databaseTooOld, databaseTooNew, badDocID,
              cantUpgradeDatabase
+        /// A document that does not decode as a model's type (Couchbase Lite Swift's `CBLError.decodingError`).
+        case decodingError = 18001
+        /// A model that cannot be stored as a document (Couchbase Lite Swift's `CBLError.encodingError`).
+        case encodingError = 18002
     }
 
     /// Error codes in the ``Domain/fleece`` domain, numbered as Fleece's `FLError`.

@@ -8,6 +8,20 @@ struct Hotel: Codable, Sendable, Equatable {
     var rooms: Int
 }
 
+/// A hotel as a document model (a class, as Couchbase Lite's Codable API wants).
+final class HotelModel: Codable {
+    @DocumentID var id: String?
+    var name: String
+    var city: String
+    var rooms: Int
+
+    init(name: String, city: String, rooms: Int) {
+        self.name = name
+        self.city = city
+        self.rooms = rooms
+    }
+}
+
 /// The app's storage: an actor owning one collection.
 actor HotelStore {
     let database: Database
@@ -76,11 +90,11 @@ struct Swift6App {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let checks = Checks()
         let store = try HotelStore(directory: directory)
-        let model = HotelListModel()
+        let listModel = HotelListModel()
 
         // A listener (called on DocLite's thread) hands the change to the main actor.
-        let token = try store.hotels.addChangeListener { change in
-            Task { @MainActor in model.collectionChanged(change) }
+        let token = store.hotels.addChangeListener { change in
+            Task { @MainActor in listModel.collectionChanged(change) }
         }
 
         // A task group: four tasks add hotels through the actor, one writes a batch directly.
@@ -118,8 +132,8 @@ struct Swift6App {
         checks.expect(roomyCount == 4 * 5 + 5, "a query runs in a detached task")
 
         // The main actor's model reloads from the actor's async query.
-        try await model.reload(from: store, city: "Oslo")
-        checks.expect(model.names.count == 200 && model.names.first == "Hotel 0-1", "the main actor's model reads an async query")
+        try await listModel.reload(from: store, city: "Oslo")
+        checks.expect(listModel.names.count == 200 && listModel.names.first == "Hotel 0-1", "the main actor's model reads an async query")
 
         // One MutableDocument shared by two tasks: its lock keeps every change.
         let shared = MutableDocument(id: "shared")
@@ -132,9 +146,23 @@ struct Swift6App {
         }
         checks.expect(shared.count == 2_000, "two tasks setting keys on one document lose nothing")
 
+        // A Codable model saved and read back: the ID is its document's, never a property.
+        let model = HotelModel(name: "Codable Inn", city: "Bern", rooms: 12)
+        try hotels.save(from: model)
+        let reread = try hotels.document(id: model.id ?? "", as: HotelModel.self)
+        let stored = try hotels.document(id: model.id ?? "")
+        checks.expect(reread?.name == "Codable Inn" && reread?.id == model.id && stored?.contains(key: "id") == false,
+                      "a Codable model is saved and read back")
+
+        // Query changes consumed on the main actor.
+        var changes = try QueryBuilder.select(SelectResult.expression(Function.count(Expression.all())))
+            .from(DataSource.collection(hotels)).changes().makeAsyncIterator()
+        let counted = await changes.next()?.results?.next()?.int(at: 0)
+        checks.expect(counted == 501, "query changes arrive as an async sequence on the main actor")
+
         // The listener's calls reach the main actor.
-        for _ in 0..<200 where model.changedIDs < 500 { try await Task.sleep(for: .milliseconds(10)) }
-        checks.expect(model.changedIDs == 500, "the change listener reaches the main actor (\(model.changedIDs) IDs)")
+        for _ in 0..<200 where listModel.changedIDs < 501 { try await Task.sleep(for: .milliseconds(10)) }
+        checks.expect(listModel.changedIDs == 501, "the change listener reaches the main actor (\(listModel.changedIDs) IDs)")
         token.remove()
         try store.database.close()
 

@@ -6,7 +6,7 @@ extension Result {
     /// `SelectResult.all()` row's document is under its data source's name or
     /// alias). Dates decode from ISO-8601 strings. Throws the `DecodingError`.
     public func data<T: Decodable>(as type: T.Type, dataKey: String? = nil) throws -> T {
-        try data(as: type, dataKey: dataKey, decoder: Self.makeDecoder())
+        try data(as: type, dataKey: dataKey, decoder: DocumentCoding.decoder())
     }
 
     /// The row decoded by `decoder` (one made by ``makeDecoder()``, shared by a
@@ -24,27 +24,13 @@ extension Result {
         }
         return try decoder.decode(type, from: Data(object.json.utf8))
     }
-
-    /// A decoder reading dates as ISO-8601 strings.
-    fileprivate static func makeDecoder() -> JSONDecoder {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .custom { decoder in
-            let text = try decoder.singleValueContainer().decode(String.self)
-            guard let date = ISO8601.date(from: text) else {
-                throw DecodingError.dataCorrupted(DecodingError.Context(
-                    codingPath: decoder.codingPath, debugDescription: "'\(text)' is not an ISO-8601 date"))
-            }
-            return date
-        }
-        return decoder
-    }
 }
 
 extension ResultSet {
     /// The remaining rows decoded as `type` (see ``Result/data(as:dataKey:)``);
     /// reads them all at once.
     public func data<T: Decodable>(as type: T.Type, dataKey: String? = nil) throws -> [T] {
-        let decoder = Result.makeDecoder()
+        let decoder = DocumentCoding.decoder()
         return try map { try $0.data(as: type, dataKey: dataKey, decoder: decoder) }
     }
 }
