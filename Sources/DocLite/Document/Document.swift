@@ -153,7 +153,7 @@ enum DocumentContent: Sendable {
 struct DocumentState {
     var revisionID: String?
     var sequence: UInt64
-    weak var collection: Collection?
+    var collection: Collection?
     var content: DocumentContent
     /// Blobs set in the document whose content its save must store.
     var newBlobs: [Blob] = []
@@ -189,7 +189,8 @@ public class Document: DictionaryProtocol, @unchecked Sendable {
     public var revisionID: String? { state.withLock { $0.revisionID } }
     /// The collection sequence of the current revision, 0 before the first save.
     public var sequence: UInt64 { state.withLock { $0.sequence } }
-    /// The collection the document was read from or saved to.
+    /// The collection the document was read from or saved to (kept, and with
+    /// it its database, as Couchbase Lite's document keeps them).
     public var collection: Collection? { state.withLock { $0.collection } }
 
     public var count: Int { members.count }

@@ -342,7 +342,7 @@ extension Database {
             throw DocLiteError(.corruptData, "the database file's index \(DocLiteError.quoted(index.name)) of collection \(index.collection) "
                                 + "has a definition DocLite does not write")
         }
-        let plan = try IndexPlan(index: index.name, definition: definition, collection: collection, database: self)
+        let plan = try IndexPlan(index: index.name, definition: definition, collection: handle(collection), database: self)
         indexPlans[index.sqlName] = (index.definition, plan)
         return plan
     }

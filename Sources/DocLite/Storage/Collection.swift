@@ -1,19 +1,15 @@
-/// A named set of documents inside a scope; every database has the default
-/// collection `_default._default`.
-public final class Collection: @unchecked Sendable {   // its variables change under its database's lock
-    /// The default scope's and collection's name.
-    public static let defaultName = "_default"
+/// A collection's state, which its database keeps while open: a
+/// ``Collection`` is a handle on it.
+final class CollectionState: @unchecked Sendable {   // its variables change under its database's lock
+    /// Why a collection can no longer be used.
+    enum Detachment { case deleted, closed }
 
-    /// The collection name.
-    public let name: String
-    /// The name of the scope it belongs to.
-    public let scopeName: String
-    /// The database, nil once it is closed or the collection deleted.
-    public internal(set) weak var database: Database?
-    /// Whether the collection was deleted (its `database` is then nil).
-    /// Changed only under the database lock.
-    @exclusivity(unchecked) var isDeleted = false
     let id: Int64
+    let scopeName: String
+    let name: String
+    /// Set when the collection is deleted or its database closed (read
+    /// without the lock by ``Collection/openDatabase()``: a flag).
+    @exclusivity(unchecked) var detached: Detachment?
     /// The highest sequence used by the collection (persisted at commit). This
     /// and `hasTombstones` are used only under the database lock (hence unchecked).
     @exclusivity(unchecked) var lastSequence: UInt64
@@ -22,14 +18,50 @@ public final class Collection: @unchecked Sendable {   // its variables change u
     /// connection's commit (so opening a file of many collections asks nothing).
     @exclusivity(unchecked) var hasTombstones: Bool?
     let sql: CollectionSQL
+    /// The handle users hold, while they hold one: weak, as a handle keeps its
+    /// database, which keeps this.
+    weak var handle: Collection?
 
-    init(database: Database, id: Int64, scope: String, name: String, lastSequence: UInt64) {
-        self.database = database
+    init(id: Int64, scope: String, name: String, lastSequence: UInt64) {
         self.id = id
         self.scopeName = scope
         self.name = name
         self.lastSequence = lastSequence
         self.sql = CollectionSQL(collectionID: id)
+    }
+}
+
+/// A named set of documents inside a scope; every database has the default
+/// collection `_default._default`. A collection keeps its database open, as
+/// Couchbase Lite's does: the database may be dropped while a collection is used.
+public final class Collection: @unchecked Sendable {   // its state changes under its database's lock
+    /// The default scope's and collection's name.
+    public static let defaultName = "_default"
+
+    /// The database the collection belongs to.
+    public let database: Database
+    let state: CollectionState
+
+    init(database: Database, state: CollectionState) {
+        self.database = database
+        self.state = state
+    }
+
+    /// The collection name.
+    public var name: String { state.name }
+    /// The name of the scope it belongs to.
+    public var scopeName: String { state.scopeName }
+    var id: Int64 { state.id }
+    var sql: CollectionSQL { state.sql }
+    /// Whether the collection was deleted.
+    var isDeleted: Bool { state.detached == .deleted }
+    var lastSequence: UInt64 {
+        get { state.lastSequence }
+        set { state.lastSequence = newValue }
+    }
+    var hasTombstones: Bool? {
+        get { state.hasTombstones }
+        set { state.hasTombstones = newValue }
     }
 
     /// `scope.collection`.
@@ -40,11 +72,11 @@ public final class Collection: @unchecked Sendable {   // its variables change u
 
     /// The collection's database, or `notOpen` when it is closed or the collection deleted.
     package func openDatabase() throws -> Database {
-        guard let database else {
-            throw DocLiteError(.notOpen, isDeleted ? "collection '\(fullName)' was deleted"
-                                                   : "collection '\(fullName)' is not open: its database was closed")
+        switch state.detached {
+        case .deleted?: throw DocLiteError(.notOpen, "collection '\(fullName)' was deleted")
+        case .closed?: throw DocLiteError(.notOpen, "collection '\(fullName)' is not open: its database was closed")
+        case nil: return database
         }
-        return database
     }
 
     /// Runs `body` under the database lock, checking that the collection still exists.
@@ -65,7 +97,8 @@ public final class Collection: @unchecked Sendable {   // its variables change u
         }
     }
 
-    /// The number of live documents.
+    /// The number of live documents: 0 once the collection is deleted or its
+    /// database closed, as Couchbase Lite's.
     public var count: UInt64 {
         (try? read { connection in
             try connection.withStatement(sql.count) { statement in

@@ -26,12 +26,12 @@ extension Database {
 
     /// The collection `name` in `scope`, or nil when it does not exist.
     public func collection(name: String, scope: String = Collection.defaultName) throws -> Collection? {
-        try read { _ in collectionsByID.values.first { $0.name == name && $0.scopeName == scope } }
+        try read { _ in collectionsByID.values.first { $0.name == name && $0.scopeName == scope }.map(handle) }
     }
 
     /// The collections of `scope`, sorted by name.
     public func collections(scope: String = Collection.defaultName) throws -> [Collection] {
-        try read { _ in collectionsByID.values.filter { $0.scopeName == scope }.sorted { $0.name < $1.name } }
+        try read { _ in collectionsByID.values.filter { $0.scopeName == scope }.sorted { $0.name < $1.name }.map(handle) }
     }
 
     /// Creates the collection `name` in `scope`, or returns it if it exists.
@@ -53,10 +53,10 @@ extension Database {
                 try connection.execute(Schema.createCollectionTables(id: id))
                 return id
             }
-            let collection = Collection(database: self, id: id, scope: scope, name: name, lastSequence: 0)
+            let collection = CollectionState(id: id, scope: scope, name: name, lastSequence: 0)
             collectionsByID[id] = collection
             transaction.sequencesAtBegin[id] = 0
-            return collection
+            return handle(collection)
         }
     }
 
@@ -82,16 +82,23 @@ extension Database {
             }
             connection.clearStatementCache()
             clearReaderStatements()
-            collectionsByID[collection.id] = nil
-            collection.database = nil
-            collection.isDeleted = true
-            listeners.removeAll(collectionID: collection.id)
+            let state = collection.state
+            collectionsByID[state.id] = nil
+            state.detached = .deleted
+            listeners.removeAll(collectionID: state.id)
             transaction.undo.append { [unowned self] in
-                collection.database = self
-                collection.isDeleted = false
-                collectionsByID[collection.id] = collection
+                state.detached = nil
+                collectionsByID[state.id] = state
             }
         }
+    }
+
+    /// The handle on `collection`: the one users hold, else a new one. Called with the lock held.
+    func handle(_ collection: CollectionState) -> Collection {
+        if let handle = collection.handle { return handle }
+        let handle = Collection(database: self, state: collection)
+        collection.handle = handle
+        return handle
     }
 
     static func validate(collectionName name: String, scope: String) throws {

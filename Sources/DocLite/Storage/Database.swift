@@ -29,7 +29,7 @@ public final class Database: @unchecked Sendable {   // its variables are behind
     @exclusivity(unchecked) var persistedKeyCount = 0
     @exclusivity(unchecked) var transaction = TransactionState()
     /// Open collections by ID.
-    var collectionsByID: [Int64: Collection] = [:]
+    var collectionsByID: [Int64: CollectionState] = [:]
     /// `PRAGMA data_version` when the in-memory state was last synced with the file.
     var dataVersion: Int64 = -1
     let listeners = ListenerRegistry()
@@ -107,7 +107,7 @@ public final class Database: @unchecked Sendable {   // its variables are behind
             }
             housekeeper.cancel()
             closeReaders()
-            for collection in collectionsByID.values { collection.database = nil }
+            for collection in collectionsByID.values { collection.detached = .closed }
             collectionsByID.removeAll()
             connection.close()
             self.connection = nil
@@ -251,12 +251,11 @@ public final class Database: @unchecked Sendable {   // its variables are behind
             }
         }
         for (id, collection) in collectionsByID where stored[id] == nil {   // deleted by another connection
-            collection.database = nil
-            collection.isDeleted = true
+            collection.detached = .deleted
             collectionsByID[id] = nil
         }
         for (id, row) in stored {
-            let collection = collectionsByID[id] ?? Collection(database: self, id: id, scope: row.scope, name: row.name, lastSequence: 0)
+            let collection = collectionsByID[id] ?? CollectionState(id: id, scope: row.scope, name: row.name, lastSequence: 0)
             collectionsByID[id] = collection
             collection.lastSequence = row.lastSequence
             collection.hasTombstones = nil

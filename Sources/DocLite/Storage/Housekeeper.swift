@@ -30,7 +30,7 @@ final class Housekeeper: @unchecked Sendable {   // `timer` is behind the databa
                         try connection.withStatement(sql) { expired in
                             expired.bind(1, now)
                             while try expired.step() {
-                                database.transaction.recordChange(collection, expired.string(0))
+                                database.transaction.recordChange(database.handle(collection), expired.string(0))
                             }
                         }
                     }

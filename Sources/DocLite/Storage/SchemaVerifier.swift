@@ -80,7 +80,8 @@ struct SchemaVerifier {
                 }
                 let plan: IndexPlan
                 do {
-                    let collection = Collection(database: database, id: index.collection, scope: named.scope, name: named.name, lastSequence: 0)
+                    let collection = Collection(database: database, state: CollectionState(id: index.collection, scope: named.scope,
+                                                                                             name: named.name, lastSequence: 0))
                     plan = try IndexPlan(index: index.name, definition: definition, collection: collection, database: database)
                 } catch let error as DocLiteError {
                     throw Self.corrupt("its index \(DocLiteError.quoted(index.name)) does not compile: \(error.message)")
