@@ -123,6 +123,7 @@ public final class Blob: Equatable, CustomStringConvertible, Sendable {
     /// The metadata dictionary as JSON text.
     public func toJSON() -> String { JSONValue.dictionary(metadata).json }
 
+    /// The content type and length, as Couchbase Lite prints a blob.
     public var description: String { "Blob[\(contentType ?? "application/octet-stream"); \(length) bytes; \(digest)]" }
 
     /// Two blobs are equal when their contents are (their digests are).

@@ -25,12 +25,17 @@ public class DictionaryObject: DictionaryProtocol, @unchecked Sendable {
     /// The members, as they are now.
     var members: [ByteString: JSONValue] { state.withLock { $0.values } }
 
+    /// The number of members.
     public var count: Int { members.count }
+    /// The member names, sorted.
     public var keys: [String] { members.keys.sorted().map(\.string) }
+    /// The member `key` (see ``DictionaryProtocol/value(forKey:)``), nil when absent.
     public func value(forKey key: String) -> Any? {
         state.withLock { $0.values[ByteString(key)] }?.anyValue(in: database.database)
     }
+    /// The members as Swift dictionaries and arrays.
     public func toDictionary() -> [String: Any] { members.mapValues(\.plainValue).stringKeyed }
+    /// The dictionary as JSON text.
     public func toJSON() -> String { JSONValue.dictionary(members).json }
     /// A mutable copy.
     public func toMutable() -> MutableDictionaryObject {
@@ -41,6 +46,7 @@ public class DictionaryObject: DictionaryProtocol, @unchecked Sendable {
 /// A JSON object that can be changed and then stored in a document. Each call
 /// takes the object's lock, as ``MutableDocument``'s do.
 public final class MutableDictionaryObject: DictionaryObject, MutableDictionaryProtocol, @unchecked Sendable {
+    /// An empty dictionary.
     public convenience init() { self.init([:]) }
 
     fileprivate convenience init(_ copied: ContainerState<[ByteString: JSONValue]>, database: Database?) {
@@ -63,6 +69,8 @@ public final class MutableDictionaryObject: DictionaryObject, MutableDictionaryP
         for (key, value) in data { setValue(value, forKey: key) }
     }
 
+    /// Stores `value` (the types of ``MutableDocument/setValue(_:forKey:)``); a value
+    /// a document cannot hold is not stored, and the save of the document it is put in throws.
     @discardableResult
     public func setValue(_ value: Any?, forKey key: String) -> Self {
         store(.any(value), forKey: key)
@@ -82,6 +90,7 @@ public final class MutableDictionaryObject: DictionaryObject, MutableDictionaryP
         }
     }
 
+    /// Removes the member `key`.
     @discardableResult
     public func removeValue(forKey key: String) -> Self {
         state.withLock { state in
@@ -108,11 +117,15 @@ public class ArrayObject: ArrayProtocol, @unchecked Sendable {
     /// The items, as they are now.
     var items: [JSONValue] { state.withLock { $0.values } }
 
+    /// The number of values.
     public var count: Int { state.withLock { $0.values.count } }
+    /// The value at `index` (see ``ArrayProtocol/value(at:)``), nil when out of range.
     public func value(at index: Int) -> Any? {
         state.withLock { $0.values.indices.contains(index) ? $0.values[index] : nil }?.anyValue(in: database.database)
     }
+    /// The values as Swift arrays and dictionaries.
     public func toArray() -> [Any] { items.map(\.plainValue) }
+    /// The array as JSON text.
     public func toJSON() -> String { JSONValue.array(items).json }
     /// A mutable copy.
     public func toMutable() -> MutableArrayObject {
@@ -126,6 +139,7 @@ public class ArrayObject: ArrayProtocol, @unchecked Sendable {
 /// saving the document the array is put in throws its error (Couchbase Lite
 /// raises an exception for the index).
 public final class MutableArrayObject: ArrayObject, MutableArrayProtocol, @unchecked Sendable {
+    /// An empty array.
     public convenience init() { self.init([]) }
 
     fileprivate convenience init(_ copied: ContainerState<[JSONValue]>, database: Database?) {

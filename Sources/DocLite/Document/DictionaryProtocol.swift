@@ -85,10 +85,13 @@ extension MutableDictionaryProtocol {
 
 /// Read access to a JSON array by index, with Couchbase Lite's typed getters.
 public protocol ArrayProtocol: AnyObject {
+    /// The number of values.
     var count: Int { get }
     /// The value at `index` (types as ``DictionaryProtocol/value(forKey:)``), nil when out of range.
     func value(at index: Int) -> Any?
+    /// The array as Swift arrays and dictionaries.
     func toArray() -> [Any]
+    /// The array as JSON text.
     func toJSON() -> String
 }
 

@@ -193,13 +193,18 @@ public class Document: DictionaryProtocol, @unchecked Sendable {
     /// it its database, as Couchbase Lite's document keeps them).
     public var collection: Collection? { state.withLock { $0.collection } }
 
+    /// The number of properties.
     public var count: Int { members.count }
+    /// The property names, sorted.
     public var keys: [String] { members.keys.sorted().map(\.string) }
+    /// The property `key` (see ``DictionaryProtocol/value(forKey:)``), nil when absent.
     public func value(forKey key: String) -> Any? {
         let (property, collection) = state.withLock { ($0.readableContent().property(key), $0.collection) }
         return property?.anyValue(in: collection?.database)
     }
+    /// The properties as Swift dictionaries and arrays.
     public func toDictionary() -> [String: Any] { members.mapValues(\.plainValue).stringKeyed }
+    /// The properties as JSON text.
     public func toJSON() -> String { state.withLock { $0.content }.json }
 
     /// Every property, as a tree.
@@ -276,6 +281,7 @@ public final class MutableDocument: Document, MutableDictionaryProtocol, @unchec
         return self
     }
 
+    /// Removes the property `key`.
     @discardableResult
     public func removeValue(forKey key: String) -> Self {
         state.withLock { state in

@@ -146,7 +146,7 @@ public struct ArrayIndexConfiguration: IndexConfiguration {
 /// An index built with ``IndexBuilder``, for ``Collection/createIndex(_:name:)``.
 public protocol Index: Sendable {}
 
-/// A value index over items (``IndexBuilder/valueIndex(items:)``).
+/// A value index over items (`IndexBuilder/valueIndex(items:)`).
 public struct ValueIndex: Index {
     let items: [ValueIndexItem]
 }
@@ -162,7 +162,7 @@ public struct ValueIndexItem: Sendable {
     public static func property(_ path: String) -> ValueIndexItem { ValueIndexItem(path: path) }
 }
 
-/// A full-text index over items (``IndexBuilder/fullTextIndex(items:)``).
+/// A full-text index over items (`IndexBuilder/fullTextIndex(items:)`).
 public struct FullTextIndex: Index, Setting {
     let items: [FullTextIndexItem]
     var ignoresAccents = false

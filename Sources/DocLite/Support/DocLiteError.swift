@@ -17,13 +17,66 @@ public struct DocLiteError: Error, Equatable, CustomStringConvertible, Sendable 
 
     /// Error codes in the ``Domain/docLite`` domain, numbered as Couchbase Lite's `CBLErrorCode`.
     public enum Code: Int32, Sendable {
-        case assertionFailed = 1, unimplemented, unsupportedEncryption, badRevisionID,
-             corruptRevisionData, notOpen, notFound, conflict, invalidParameter,
-             unexpectedError, cantOpenFile, ioError, memoryError, notWriteable,
-             corruptData, busy, notInTransaction, transactionNotClosed, unsupported,
-             notADatabaseFile, wrongFormat, crypto, invalidQuery, missingIndex,
-             invalidQueryParam, remoteError, databaseTooOld, databaseTooNew, badDocID,
-             cantUpgradeDatabase
+        /// An internal consistency check failed.
+        case assertionFailed = 1
+        /// The operation is not implemented.
+        case unimplemented
+        /// The database asks for an encryption this build does not have.
+        case unsupportedEncryption
+        /// A revision ID is malformed.
+        case badRevisionID
+        /// A revision's properties cannot be stored (a reserved top-level key).
+        case corruptRevisionData
+        /// The database is closed, or the collection deleted.
+        case notOpen
+        /// No such document, blob or collection.
+        case notFound
+        /// The document changed since it was read.
+        case conflict
+        /// An argument is invalid: a value a document cannot hold, a NULL, a bad name.
+        case invalidParameter
+        /// Something that should not happen happened.
+        case unexpectedError
+        /// The database file cannot be opened.
+        case cantOpenFile
+        /// Reading or writing the file failed.
+        case ioError
+        /// Memory ran out.
+        case memoryError
+        /// The file cannot be written.
+        case notWriteable
+        /// Stored data is damaged.
+        case corruptData
+        /// The database is locked by another connection.
+        case busy
+        /// The operation needs a transaction.
+        case notInTransaction
+        /// A batch or transaction is still open.
+        case transactionNotClosed
+        /// The operation is not supported.
+        case unsupported
+        /// The file is not a DocLite database.
+        case notADatabaseFile
+        /// The file is a database of another format or version.
+        case wrongFormat
+        /// Encryption or decryption failed.
+        case crypto
+        /// A query cannot be parsed or compiled.
+        case invalidQuery
+        /// No index has that name.
+        case missingIndex
+        /// A query parameter is invalid.
+        case invalidQueryParam
+        /// A remote peer failed.
+        case remoteError
+        /// The file was written by a version too old to open.
+        case databaseTooOld
+        /// The file was written by a newer version.
+        case databaseTooNew
+        /// A document ID is invalid.
+        case badDocID
+        /// The file cannot be upgraded.
+        case cantUpgradeDatabase
         /// A document that does not decode as a model's type (Couchbase Lite Swift's `CBLError.decodingError`).
         case decodingError = 18001
         /// A model that cannot be stored as a document (Couchbase Lite Swift's `CBLError.encodingError`).
@@ -32,7 +85,20 @@ public struct DocLiteError: Error, Equatable, CustomStringConvertible, Sendable 
 
     /// Error codes in the ``Domain/fleece`` domain, numbered as Fleece's `FLError`.
     public enum FleeceCode: Int32, Sendable {
-        case memoryError = 1, outOfRange, invalidData, encodeError, jsonError, unknownValue, internalError
+        /// Memory ran out.
+        case memoryError = 1
+        /// An index or position is out of range.
+        case outOfRange
+        /// A value cannot be encoded or is malformed.
+        case invalidData
+        /// Encoding a value failed.
+        case encodeError
+        /// JSON text is malformed.
+        case jsonError
+        /// A stored value is of an unknown kind.
+        case unknownValue
+        /// Something that should not happen happened.
+        case internalError
     }
 
     /// Which numbering `code` belongs to.

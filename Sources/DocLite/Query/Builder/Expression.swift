@@ -12,6 +12,7 @@ protocol ExpressionNode: ExpressionProtocol {
 }
 
 extension ExpressionNode {
+    /// The expression in LiteCore's JSON query language.
     public var description: String { JSONQueryWriter.json(node).json }
 }
 
@@ -247,7 +248,7 @@ struct PropertyExpression: PropertyExpressionProtocol, ExpressionNode {
 }
 
 /// A full-text index named in ``FullTextFunction/match(_:query:)`` and
-/// ``FullTextFunction/rank(_:)``: Couchbase Lite's `FullTextIndexExpressionProtocol`.
+/// `FullTextFunction/rank(_:)`: Couchbase Lite's `FullTextIndexExpressionProtocol`.
 public protocol FullTextIndexExpressionProtocol: Sendable {
     /// The index of the data source named `alias`.
     func from(_ alias: String) -> FullTextIndexExpressionProtocol

@@ -72,7 +72,7 @@ public class BuilderQuery: CustomStringConvertible, @unchecked Sendable {   // i
         }
     }
 
-    /// The parameter values used by the next ``execute()``; setting stores a copy.
+    /// The parameter values used by the next `execute()`; setting stores a copy.
     public var parameters: Parameters? {
         get { lock.withLock { compiled?.parameters ?? storedParameters.map { Parameters(parameters: $0) } } }
         set {
@@ -83,10 +83,10 @@ public class BuilderQuery: CustomStringConvertible, @unchecked Sendable {   // i
         }
     }
 
-    /// Runs the query (see ``Query/execute()``).
+    /// Runs the query (see `Query/execute()`).
     public func execute() throws -> ResultSet { try query().execute() }
 
-    /// Runs the query, reading every row; a cancelled task stops it (see ``Query/execute()-async``).
+    /// Runs the query, reading every row; a cancelled task stops it (see `Query/execute()-async`).
     public func execute() async throws -> ResultSet { try await query().execute() }
 
     /// The SQL, SQLite's query plan and the JSON query (see ``Query/explain()``).
@@ -120,6 +120,7 @@ public class BuilderQuery: CustomStringConvertible, @unchecked Sendable {   // i
     /// The query as SQL++ text (see ``Query/sqlpp``).
     public var sqlpp: String { SQLPPWriter.text(statement) }
 
+    /// The query in LiteCore's JSON query language.
     public var description: String { json }
 
     func adding(_ change: (inout SelectStatement) -> Void) -> SelectStatement {

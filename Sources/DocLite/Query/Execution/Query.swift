@@ -1,4 +1,4 @@
-/// A compiled query on one database: run it with ``execute()``, see how SQLite
+/// A compiled query on one database: run it with `execute()`, see how SQLite
 /// runs it with ``explain()``. Compiled once; compiled again by itself when
 /// the database's indexes change, so that new indexes are used.
 public final class Query: CustomStringConvertible, @unchecked Sendable {   // its variables are behind `lock`
@@ -45,7 +45,7 @@ public final class Query: CustomStringConvertible, @unchecked Sendable {   // it
         return try compiler.compile(statement)
     }
 
-    /// The parameter values used by the next ``execute()``; setting stores a
+    /// The parameter values used by the next `execute()`; setting stores a
     /// copy (and runs a live query again).
     public var parameters: Parameters? {
         get { lock.withLock { storedParameters.map { Parameters(parameters: $0) } } }
@@ -93,6 +93,7 @@ public final class Query: CustomStringConvertible, @unchecked Sendable {   // it
     /// The result column titles.
     public var columnNames: [String] { lock.withLock { compiled.columns.map(\.name) } }
 
+    /// The query in LiteCore's JSON query language.
     public var description: String { json }
 
     /// Runs the query. Rows are read as the result set is iterated, from the

@@ -64,6 +64,7 @@ public final class Result: ArrayProtocol, DictionaryProtocol, Sequence, Sendable
         return members
     }
 
+    /// The column titles, in order.
     public func makeIterator() -> IndexingIterator<[String]> { columns.names.makeIterator() }
 }
 

@@ -1,12 +1,12 @@
 import CSQLite
 
 /// The rows of one run of a query. Outside a batch they are read from one
-/// snapshot of the database as they are iterated (``QueryReader``): a result
+/// snapshot of the database as they are iterated (`QueryReader`): a result
 /// set holds one row at a time unless ``allResults()`` asks for the rest.
 /// Single pass, like Couchbase Lite's.
 ///
 /// Sendable: its variables are read and written with its database's lock held
-/// (but the C API's in-place ``column(_:)``, one thread at a time).
+/// (but the C API's in-place `column(_:)`, one thread at a time).
 public final class ResultSet: Sequence, IteratorProtocol, @unchecked Sendable {
     let database: Database
     /// The reader and statement rows come from (and the statement's key in the
@@ -104,7 +104,7 @@ public final class ResultSet: Sequence, IteratorProtocol, @unchecked Sendable {
     // MARK: The current row, read in place (the C API's getters)
 
     /// Moves to the next row without decoding it; false at the end or after an
-    /// error (see ``error``). Its columns are read with ``column(_:)``.
+    /// error (see ``error``). Its columns are read with `column(_:)`.
     package func moveToNextRow() -> Bool {
         database.lock.withLock { move() }
     }
