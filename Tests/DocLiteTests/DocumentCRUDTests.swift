@@ -76,6 +76,20 @@ final class MutableContainerTests: XCTestCase {
     }
 }
 
+extension MutableContainerTests {
+    /// Couchbase Lite's `setData` on dictionaries and arrays: every value replaced, errors kept for the save.
+    func testSetDataReplacesEverything() {
+        let dictionary = MutableDictionaryObject(data: ["a": 1]).setData(["b": "x", "c": [1, 2]])
+        XCTAssertEqual(dictionary.toJSON(), #"{"b":"x","c":[1,2]}"#)
+        let array = MutableArrayObject(data: [1]).setData(["x", nil, true])
+        XCTAssertEqual(array.toJSON(), #"["x",null,true]"#)
+        let bad = MutableArrayObject().setData([1, Double.nan])
+        XCTAssertEqual(bad.toJSON(), "[1]")
+        XCTAssertTrue(keptError(of: bad)?.message.contains("NaN or infinity") == true)
+        XCTAssertNil(keptError(of: bad.setData([2])), "replacing everything drops the kept error")
+    }
+}
+
 /// `MutableDocument(json:idField:)`, what `doclite import` saves each line with:
 /// the ID is the field's value and not a property; the text is encoded as is.
 final class ImportedDocumentTests: DatabaseTestCase {

@@ -8,6 +8,33 @@ struct ContainerState<Values: Sendable> {
     var unstorable = UnstorableErrors()
 }
 
+extension ContainerState<[ByteString: JSONValue]> {
+    /// Stores a converted value under `key`, or keeps its error.
+    mutating func store(_ value: Conversion, forKey key: String) {
+        switch value {
+        case .storable(let newValue):
+            values[ByteString(key)] = newValue.json
+            unstorable.stored(key: key)
+            newBlobs += newValue.blobs
+        case .unstorable(let error):
+            unstorable.keep(error, key: key)
+        }
+    }
+}
+
+extension ContainerState<[JSONValue]> {
+    /// Appends a converted value, or keeps its error.
+    mutating func append(_ value: Conversion) {
+        switch value {
+        case .storable(let newValue):
+            values.append(newValue.json)
+            newBlobs += newValue.blobs
+        case .unstorable(let error):
+            unstorable.keep(error, key: nil)
+        }
+    }
+}
+
 /// A JSON object inside a document (read-only).
 ///
 /// Sendable: its stored properties are constants and its members are behind a
@@ -66,7 +93,18 @@ public final class MutableDictionaryObject: DictionaryObject, MutableDictionaryP
     /// stored: saving the document it is put in throws its error.
     public convenience init(data: [String: Any?]) {
         self.init([:])
-        for (key, value) in data { setValue(value, forKey: key) }
+        setData(data)
+    }
+
+    /// Replaces every member with `data` (see ``init(data:)``).
+    @discardableResult
+    public func setData(_ data: [String: Any?]) -> Self {
+        let converted = data.map { ($0.key, Conversion.any($0.value)) }
+        state.withLock { state in
+            state = ContainerState(values: [:])
+            for (key, value) in converted { state.store(value, forKey: key) }
+        }
+        return self
     }
 
     /// Stores `value` (the types of ``MutableDocument/setValue(_:forKey:)``); a value
@@ -78,16 +116,7 @@ public final class MutableDictionaryObject: DictionaryObject, MutableDictionaryP
     }
 
     func store(_ value: Conversion, forKey key: String) {
-        state.withLock { state in
-            switch value {
-            case .storable(let newValue):
-                state.values[ByteString(key)] = newValue.json
-                state.unstorable.stored(key: key)
-                state.newBlobs += newValue.blobs
-            case .unstorable(let error):
-                state.unstorable.keep(error, key: key)
-            }
-        }
+        state.withLock { $0.store(value, forKey: key) }
     }
 
     /// Removes the member `key`.
@@ -151,7 +180,18 @@ public final class MutableArrayObject: ArrayObject, MutableArrayProtocol, @unche
     /// saving the document it is put in throws its error.
     public convenience init(data: [Any?]) {
         self.init([])
-        for value in data { addValue(value) }
+        setData(data)
+    }
+
+    /// Replaces every value with `data` (see ``init(data:)``).
+    @discardableResult
+    public func setData(_ data: [Any?]) -> Self {
+        let converted = data.map(Conversion.any)
+        state.withLock { state in
+            state = ContainerState(values: [])
+            for value in converted { state.append(value) }
+        }
+        return self
     }
 
     /// Appends a value.
@@ -162,7 +202,7 @@ public final class MutableArrayObject: ArrayObject, MutableArrayProtocol, @unche
     }
 
     func append(_ value: Conversion) {
-        _ = change(value) { items, newValue in items.append(newValue) }
+        state.withLock { $0.append(value) }
     }
 
     /// Replaces the value at `index`.
@@ -190,13 +230,13 @@ public final class MutableArrayObject: ArrayObject, MutableArrayProtocol, @unche
         return self
     }
 
-    /// When `index` is within `0...count + offset` (or not given), applies
-    /// `edit` to the converted value; otherwise keeps the error for the save.
-    private func change(_ converted: Conversion, at index: Int? = nil, upTo offset: Int = 0,
+    /// When `index` is within `0...count + offset`, applies `edit` to the
+    /// converted value; otherwise keeps the error for the save.
+    private func change(_ converted: Conversion, at index: Int, upTo offset: Int,
                         _ edit: (inout [JSONValue], JSONValue) -> Void) -> Self {
         state.withLock { state in
             let last = state.values.count + offset
-            if let index, index < 0 || index > last {
+            if index < 0 || index > last {
                 state.unstorable.keep(Self.outOfRange(index, last: last), key: nil)
                 return
             }
