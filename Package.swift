@@ -6,10 +6,8 @@ let package = Package(
     products: [
         .library(name: "DocLite", targets: ["DocLite"]),
         .library(name: "DocLiteC", type: .dynamic, targets: ["DocLiteC"]),
-        .executable(name: "doclite", targets: ["doclite"]),
-    ],
-    dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // The query conformance runner, for the `doclite` tool (Tools/, a package of its own).
+        .library(name: "DocLiteConformance", targets: ["DocLiteConformance"]),
     ],
     targets: [
         .systemLibrary(
@@ -36,10 +34,6 @@ let package = Package(
         .target(name: "DocLiteC", dependencies: ["DocLite", "CDocLite"]),
         // Runs the query conformance corpus; used by `doclite conformance` and the tests.
         .target(name: "DocLiteConformance", dependencies: ["DocLite"]),
-        .executableTarget(
-            name: "doclite",
-            dependencies: ["DocLite", "DocLiteConformance", .product(name: "ArgumentParser", package: "swift-argument-parser")]
-        ),
         .executableTarget(
             name: "doclite-example",
             dependencies: ["DocLite"],

@@ -1,14 +1,15 @@
 # The command-line tool: target `doclite-tool`, installed as `doclite` (the
-# library target is `doclite`). swift-argument-parser is built from the
-# checkout SwiftPM resolved for Package.swift (resolved here when it has not
-# been), so both builds compile the same code and Package.swift holds the only
-# pin. Its own CMake project is not added, so none of its options, tests or
+# library target is `doclite`), from Tools/ (a package of its own, so that the
+# library's users never resolve swift-argument-parser). swift-argument-parser is
+# built from the checkout SwiftPM resolved for Tools/Package.swift (resolved here
+# when it has not been), so both builds compile the same code and that manifest
+# holds the only pin. Its own CMake project is not added, so none of its options, tests or
 # install rules apply.
-set(ARGUMENT_PARSER_DIR ${CMAKE_CURRENT_SOURCE_DIR}/.build/checkouts/swift-argument-parser)
+set(ARGUMENT_PARSER_DIR ${CMAKE_CURRENT_SOURCE_DIR}/Tools/.build/checkouts/swift-argument-parser)
 if(NOT EXISTS ${ARGUMENT_PARSER_DIR}/Sources/ArgumentParser)
   find_program(SWIFT_PROGRAM swift HINTS ${SWIFT_BIN_DIR} REQUIRED)
   execute_process(COMMAND ${SWIFT_PROGRAM} package resolve
-    WORKING_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR} RESULT_VARIABLE DOCLITE_RESOLVE_RESULT)
+    WORKING_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}/Tools RESULT_VARIABLE DOCLITE_RESOLVE_RESULT)
   if(NOT DOCLITE_RESOLVE_RESULT EQUAL 0 OR NOT EXISTS ${ARGUMENT_PARSER_DIR}/Sources/ArgumentParser)
     message(FATAL_ERROR "swift package resolve did not check out swift-argument-parser in ${ARGUMENT_PARSER_DIR}")
   endif()
@@ -27,7 +28,7 @@ add_library(DocLiteConformance STATIC ${DOCLITE_CONFORMANCE_SOURCES})
 target_compile_options(DocLiteConformance PRIVATE -package-name DocLite)
 target_link_libraries(DocLiteConformance PUBLIC DocLiteCore)
 
-file(GLOB DOCLITE_TOOL_SOURCES CONFIGURE_DEPENDS Sources/doclite/*.swift)
+file(GLOB DOCLITE_TOOL_SOURCES CONFIGURE_DEPENDS Tools/Sources/doclite/*.swift)
 add_executable(doclite-tool ${DOCLITE_TOOL_SOURCES})
 set_target_properties(doclite-tool PROPERTIES OUTPUT_NAME doclite INSTALL_RPATH "${SWIFT_RUNTIME_DIR}"
   BUILD_WITH_INSTALL_RPATH ON)   # (no empty RUNPATH entries: see libdoclite)

@@ -17,9 +17,10 @@ enum ImportBenchmark {
     }
 
     static func row(file: URL, count: Int, work: URL, rounds: Int, libraryRate: Double?) throws -> Row? {
-        let tool = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("doclite")
+        let tool = ProcessInfo.processInfo.environment["DOCLITE_TOOL"].map(URL.init(fileURLWithPath:))
+            ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("doclite")
         guard FileManager.default.isExecutableFile(atPath: tool.path) else {
-            print("(doclite import skipped: no doclite tool next to \(CommandLine.arguments[0]))")
+            print("(doclite import skipped: no doclite tool at \(tool.path); scripts/bench sets DOCLITE_TOOL)")
             return nil
         }
         var times: [Double] = []

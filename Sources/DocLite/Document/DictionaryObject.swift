@@ -176,6 +176,14 @@ public final class MutableArrayObject: ArrayObject, MutableArrayProtocol, @unche
         state.withLock { $0 = copied }
     }
 
+    /// An array from a JSON array's text; malformed JSON or another kind of value throws.
+    public convenience init(json: String) throws {
+        guard case .array(let items) = try JSONValue(json: json) else {
+            throw DocLiteError(.jsonError, "malformed JSON: an array must be a JSON array")
+        }
+        self.init(items)
+    }
+
     /// An array holding `data`. A value a document cannot hold is not added:
     /// saving the document it is put in throws its error.
     public convenience init(data: [Any?]) {

@@ -246,11 +246,13 @@ public final class MutableDocument: Document, MutableDictionaryProtocol, @unchec
         state.withLock { $0.content = .tree(properties) }
     }
 
-    /// A new document from one imported JSON object: its ID is the value of the
-    /// top-level member `idField` (a string, or a scalar's JSON text; generated
-    /// when absent or null), which is left out of the properties. Saving encodes
-    /// the text straight into the body, as for ``init(id:json:)``.
-    package convenience init(json: String, idField: String) throws {
+    /// A new document from one imported JSON object (what `doclite import`
+    /// saves each line as): its ID is the value of the top-level member
+    /// `idField` (a string, or a scalar's JSON text; generated when absent or
+    /// null), which is left out of the properties. Saving encodes the text
+    /// straight into the body, as for ``init(id:json:)``. Throws for malformed
+    /// JSON, a body that is not an object, or an ID member that is an array or an object.
+    public convenience init(json: String, idField: String) throws {
         let validated = try ValidatedJSON(json, omitting: idField)
         self.init(id: validated.omittedValue)
         state.withLock { $0.content = .json(validated) }

@@ -77,8 +77,9 @@ public final class Parameters: @unchecked Sendable {   // its variables are behi
     /// NaN and infinities, which JSON cannot hold, are remembered (see ``setValue(_:forName:)``).
     @discardableResult public func setFloat(_ value: Float, forName name: String) -> Parameters { setValue(value, forName: name) }
 
-    /// A value that could not be set (the first by name), if any.
-    package var error: DocLiteError? { lock.withLock { Self.first(of: mistakes) } }
+    /// A value that could not be set (the first by name), if any: running a
+    /// query with these parameters throws it.
+    public var error: DocLiteError? { lock.withLock { Self.first(of: mistakes) } }
 
     private static func first(of mistakes: [String: DocLiteError]) -> DocLiteError? {
         mistakes.min { $0.key < $1.key }?.value

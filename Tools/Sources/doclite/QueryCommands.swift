@@ -129,7 +129,10 @@ struct FindCommand: ParsableCommand {
         if explain { return print(try builder.explanation) }
         let context = try namedValues(variables, option: "--var").compactMapValues { $0 }
         let rows = try builder.runQuery(context: context)
-        for row in rows { print(row.result.count == 1 ? row.result.values[0].map(\.json) ?? "null" : row.result.toJSONArray()) }
+        for row in rows {
+            let values = row.result.toJSONArray()   // (one column: the value alone, without the brackets)
+            print(row.result.count == 1 ? String(values.dropFirst().dropLast()) : values)
+        }
         if let error = rows.results.error { throw error }
     }
 }

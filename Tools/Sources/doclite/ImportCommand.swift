@@ -100,10 +100,9 @@ struct ImportInput {
         var lines = LineReader(handle)
         guard try lines.firstNonBlankByte() == UInt8(ascii: "[") else { return .lines(lines, idField: idField) }
         let text = try lines.remainder()
-        let items: [JSONValue]
+        let items: MutableArrayObject
         do {
-            guard case .array(let parsed) = try JSONValue(json: text) else { throw ImportError(line: 1, offset: 0, message: "not a JSON array") }
-            items = parsed
+            items = try MutableArrayObject(json: text)
         } catch let error as DocLiteError {
             throw ImportError(line: 1, offset: error.position ?? 0, message: error.message)
         }
@@ -114,7 +113,7 @@ struct ImportInput {
 /// The documents of an import, read one at a time.
 enum ImportDocuments {
     case lines(LineReader, idField: String)
-    case array([JSONValue], index: Int, idField: String, bytes: Int)
+    case array(MutableArrayObject, index: Int, idField: String, bytes: Int)
 
     /// The next document, nil at the end; throws ``ImportError`` for one that cannot be read.
     mutating func next() throws -> MutableDocument? {
@@ -130,15 +129,10 @@ enum ImportDocuments {
         case .array(let items, let index, let idField, let bytes):
             guard index < items.count else { return nil }
             self = .array(items, index: index + 1, idField: idField, bytes: bytes)
-            guard case .dictionary(var members) = items[index] else {
+            guard let object = items.dictionary(at: index) else {
                 throw ImportError(line: 1, offset: 0, message: "array element \(index + 1) is not a JSON object")
             }
-            let id: String? = switch members.removeValue(forKey: ByteString(idField)) {
-            case .string(let text)?: text
-            case let other?: other.json
-            case nil: nil
-            }
-            return MutableDocument(id: id, properties: members)
+            return try MutableDocument(json: object.toJSON(), idField: idField)   // (as a line is read)
         }
     }
 
