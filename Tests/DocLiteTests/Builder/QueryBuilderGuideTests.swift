@@ -2,9 +2,11 @@ import Foundation
 import XCTest
 @testable import DocLite
 
-/// The Swift examples of the QueryBuilder guide, written as in the
-/// guide, run against a small travel-sample-shaped database (its default
-/// collection, as `DataSource.database` reads it).
+/// The Swift examples of the QueryBuilder guide — their queries as the guide
+/// writes them, their loops turned into assertions — run against a small
+/// travel-sample-shaped database (its default collection, as
+/// `DataSource.database` reads it). Tests/GuideExampleTests has the examples
+/// exactly as written.
 final class QueryBuilderGuideTests: DatabaseTestCase {
     var database: Database!
 
