@@ -97,6 +97,19 @@ private func openQueue(_ directory: URL) throws -> DatabaseQueue {
     return try DatabaseQueue(path: directory.appendingPathComponent("grdb.sqlite").path, configuration: configuration)
 }
 
+/// Reads the five columns `sql` selects (id, name, city, rating, price) as typed values; returns a checksum.
+private func readTypedColumns(_ queue: DatabaseQueue, sql: String) throws -> Int {
+    try queue.read { db in
+        var checksum = 0
+        let rows = try Row.fetchCursor(db, sql: sql)
+        while let row = try rows.next() {
+            let id: String = row[0], name: String = row[1], city: String = row[2], rating: Double = row[3], price: Int = row[4]
+            checksum &+= id.utf8.count &+ name.utf8.count &+ city.utf8.count &+ Int(rating) &+ price
+        }
+        return checksum
+    }
+}
+
 /// GRDB, a relational table written and read through its record type.
 struct GRDBRelational: Contender {
     static let name = "GRDB relational"
@@ -121,15 +134,7 @@ struct GRDBRelational: Contender {
     }
 
     func readRows() throws -> Int {
-        try queue.read { db in
-            var checksum = 0
-            let rows = try Row.fetchCursor(db, sql: "SELECT id, name, city, rating, price FROM hotels")
-            while let row = try rows.next() {
-                let id: String = row[0], name: String = row[1], city: String = row[2], rating: Double = row[3], price: Int = row[4]
-                checksum &+= id.utf8.count &+ name.utf8.count &+ city.utf8.count &+ Int(rating) &+ price
-            }
-            return checksum
-        }
+        try readTypedColumns(queue, sql: "SELECT id, name, city, rating, price FROM hotels")
     }
 
     func get(_ ids: [String]) throws -> Int {
@@ -162,15 +167,7 @@ struct GRDBJSONText: Contender {
     }
 
     func readRows() throws -> Int {
-        try queue.read { db in
-            var checksum = 0
-            let rows = try Row.fetchCursor(db, sql: "SELECT id, body->>'$.name', body->>'$.city', body->>'$.rating', body->>'$.price' FROM hotels")
-            while let row = try rows.next() {
-                let id: String = row[0], name: String = row[1], city: String = row[2], rating: Double = row[3], price: Int = row[4]
-                checksum &+= id.utf8.count &+ name.utf8.count &+ city.utf8.count &+ Int(rating) &+ price
-            }
-            return checksum
-        }
+        try readTypedColumns(queue, sql: "SELECT id, body->>'$.name', body->>'$.city', body->>'$.rating', body->>'$.price' FROM hotels")
     }
 
     func get(_ ids: [String]) throws -> Int {
