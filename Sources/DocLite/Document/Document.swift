@@ -240,12 +240,6 @@ public final class MutableDocument: Document, MutableDictionaryProtocol, @unchec
         setData(data)
     }
 
-    /// A new document with parsed properties (keys as bytes: none merged).
-    package convenience init(id: String?, properties: [ByteString: JSONValue]) {
-        self.init(id: id)
-        state.withLock { $0.content = .tree(properties) }
-    }
-
     /// A new document from one imported JSON object (what `doclite import`
     /// saves each line as): its ID is the value of the top-level member
     /// `idField` (a string, or a scalar's JSON text; generated when absent or

@@ -63,24 +63,22 @@ extension Collection {
         let reference = try DocumentCoding.reference(in: object)
         let document = MutableDocument(id: reference.wrappedValue)
         try DocumentCoding.encode(object, into: document)
-        let base = try reference.revisionID ?? reference.wrappedValue.flatMap { try self.document(id: $0)?.revisionID }
+        let base = try reference.revisionID ?? reference.wrappedValue.flatMap(liveRevisionID)
         document.state.withLock { $0.revisionID = base }
         return (document, reference)
     }
 
-    /// The document a model refers to, as a revision to delete; throws `notFound` when there is none.
+    /// The document a model refers to, as a revision to delete (the model's, else the stored one);
+    /// throws `notFound` when there is none.
     private func storedDocument(for reference: DocumentID) throws -> MutableDocument {
         guard let id = reference.wrappedValue else {
             throw DocLiteError(.notFound, "the model has no document ID: it was never saved")
         }
-        if let revisionID = reference.revisionID {
-            let document = MutableDocument(id: id)
-            document.state.withLock { $0.revisionID = revisionID }
-            return document
-        }
-        guard let stored = try document(id: id) else {
+        guard let revisionID = try reference.revisionID ?? liveRevisionID(of: id) else {
             throw DocLiteError(.notFound, "document \(DocLiteError.quoted(id)) not found in collection \(DocLiteError.quoted(fullName))")
         }
-        return stored.toMutable()
+        let document = MutableDocument(id: id)
+        document.state.withLock { $0.revisionID = revisionID }
+        return document
     }
 }

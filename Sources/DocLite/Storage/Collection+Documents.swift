@@ -294,6 +294,12 @@ extension Collection {
         }
     }
 
+    /// The revision ID of the live document `id` (nil when there is none, or it
+    /// is deleted), read without its body.
+    func liveRevisionID(of id: String) throws -> String? {
+        try read { try storedRevision(id: id, $0) }.flatMap { $0.isDeleted ? nil : $0.revisionID }
+    }
+
     private func storedRevision(id: String, _ connection: SQLiteConnection) throws -> StoredRevision? {
         try connection.withStatement(sql.storedRevision) { select in
             select.bind(1, id)

@@ -53,8 +53,6 @@ public final class Collection: @unchecked Sendable {   // its state changes unde
     public var scopeName: String { state.scopeName }
     var id: Int64 { state.id }
     var sql: CollectionSQL { state.sql }
-    /// Whether the collection was deleted.
-    var isDeleted: Bool { state.detached == .deleted }
     var lastSequence: UInt64 {
         get { state.lastSequence }
         set { state.lastSequence = newValue }
