@@ -208,27 +208,28 @@ extension MutableArrayProtocol {
 
 /// Couchbase Lite's number coercions for the typed getters.
 enum AnyNumber {
-    static func int64(_ value: Any?) -> Int64 {
+    /// A getter's value as the stored value whose coercions (``JSONValue/int64``,
+    /// ``JSONValue/double``, ``JSONValue/boolean``) decide: a number or a
+    /// boolean as itself, nil and `NSNull` as null, any other value as a string
+    /// (not a number, and true).
+    private static func stored(_ value: Any?) -> JSONValue {
         switch value {
-        case let v as Int: return Int64(v)
-        case let v as Int64: return v
-        case let v as UInt64: return Int64(truncatingIfNeeded: v)
-        case let v as Double: return Int64(exactly: v.rounded(.towardZero)) ?? 0
-        case let v as Bool: return v ? 1 : 0
-        default: return 0
+        case let v as Int: return .int(Int64(v))
+        case let v as Int64: return .int(v)
+        case let v as UInt64: return .unsigned(v)
+        case let v as Double: return .double(v)
+        case let v as Bool: return .bool(v)
+        case nil, is NSNull: return .null
+        default: return .string("")
         }
     }
 
-    static func double(_ value: Any?) -> Double {
-        switch value {
-        case let v as Int: return Double(v)
-        case let v as Int64: return Double(v)
-        case let v as UInt64: return Double(v)
-        case let v as Double: return v
-        case let v as Bool: return v ? 1 : 0
-        default: return 0
-        }
-    }
+    static func int64(_ value: Any?) -> Int64 { stored(value).int64 }
+
+    static func double(_ value: Any?) -> Double { stored(value).double }
+
+    /// True for `true`, a non-zero number, or any other non-null value.
+    static func boolean(_ value: Any?) -> Bool { stored(value).boolean }
 
     static func number(_ value: Any?) -> NSNumber? {
         switch value {
@@ -240,14 +241,5 @@ enum AnyNumber {
         default: return nil
         }
     }
-
-    /// True for `true`, a non-zero number, or any other non-null value.
-    static func boolean(_ value: Any?) -> Bool {
-        switch value {
-        case nil, is NSNull: return false
-        case let v as Bool: return v
-        case is Int, is Int64, is UInt64, is Double: return double(value) != 0
-        default: return true
-        }
-    }
 }
+

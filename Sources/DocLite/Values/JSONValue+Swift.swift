@@ -135,8 +135,8 @@ extension JSONValue {
         return nil
     }
 
-    /// Couchbase Lite's integer coercion (``AnyNumber/int64(_:)`` on the value
-    /// `anyValue` gives): a double truncated, `true` as 1, 0 for anything else.
+    /// Couchbase Lite's integer coercion, for every typed getter: a double
+    /// truncated, `true` as 1, 0 for anything else.
     var int64: Int64 {
         switch self {
         case .int(let i): return i
