@@ -179,10 +179,12 @@ final class ConflictAndTombstoneTests: DatabaseTestCase {
         try db.close()
         rawSQL("ALTER TABLE kv_del_1 DROP COLUMN body")
         rawSQL("DROP TABLE blobs")
+        for table in ["replication_peers", "replication_checkpoints", "remote_revisions"] { rawSQL("DROP TABLE \(table)") }
         rawSQL("PRAGMA user_version = 2")
         db = try openDatabase()
         XCTAssertEqual(rawSQL("PRAGMA user_version"), Schema.version)
         XCTAssertEqual(rawSQL("SELECT count(*) FROM blobs"), 0, "schema 4 added the blob store")
+        XCTAssertEqual(rawSQL("SELECT count(*) FROM remote_revisions"), 0, "schema 6 added the replication tables")
         let kept = try stored("kept", #"{"v":2}"#)
         _ = try defaultCollection.delete(document: kept, concurrencyControl: .lastWriteWins, keepingProperties: true)
         let rows = try db.createQuery(json: #"{"WHAT": [["._id"], [".v"]], "WHERE": ["._deleted"]}"#).execute().allResults()

@@ -159,6 +159,7 @@ final class HostileFileTests: DatabaseTestCase {
         let table = try XCTUnwrap(IndexKind.sqlName(type: IndexKind.fullTextTypeName, collection: 1, index: "words"))
         try tamper("CREATE TRIGGER \(table)_ins AFTER INSERT ON kv_1 BEGIN DELETE FROM kv_1; END",
                    "CREATE TRIGGER \(table)_del AFTER DELETE ON kv_1 BEGIN DELETE FROM \(table) WHERE docid = old.sequence; END",
+                   "DROP TABLE replication_peers", "DROP TABLE replication_checkpoints", "DROP TABLE remote_revisions",
                    "PRAGMA user_version = 4")
         db = try openDatabase()
         XCTAssertEqual(rawSQL("PRAGMA user_version"), Schema.version)

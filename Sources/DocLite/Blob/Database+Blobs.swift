@@ -89,6 +89,11 @@ extension Database {
     }
 
     /// The row of the stored blob `digest`, nil when it is not stored.
+    /// Whether the database stores the content of blob `digest`.
+    func hasBlob(digest: String) throws -> Bool {
+        try read { try blobRowID(digest: digest, $0) != nil }
+    }
+
     func blobRowID(digest: String, _ connection: SQLiteConnection) throws -> Int64? {
         try connection.withStatement("SELECT id FROM blobs WHERE digest = ?") { select in
             select.bind(1, digest)
@@ -164,6 +169,21 @@ extension Database {
 /// `"@type": "blob"`, at any depth, and every entry of a top-level
 /// `_attachments` dictionary (Couchbase Lite 1.x's form), with a string `digest`.
 enum BlobReferences {
+    /// Adds the digests of the blobs in `value` (a tree) to `digests`.
+    static func collect(in value: JSONValue, into digests: inout Set<String>) {
+        switch value {
+        case .array(let elements):
+            for element in elements { collect(in: element, into: &digests) }
+        case .dictionary(let members):
+            if members[ByteString(Blob.typeKey)]?.stringValue == Blob.typeValue, let digest = members["digest"]?.stringValue {
+                digests.insert(digest)
+            }
+            for member in members.values { collect(in: member, into: &digests) }
+        default:
+            break
+        }
+    }
+
     /// Adds the digests in `body` to `digests`: its blobs' and, unless
     /// `includingAttachments` is false, its legacy `_attachments`'. The caller holds `keys.lock`.
     static func collect(in body: Body, keys: SharedKeys, includingAttachments: Bool = true, into digests: inout Set<String>) {

@@ -67,6 +67,28 @@ enum RevisionID {
         return New(text: decode(stored: stored), stored: stored)
     }
 
+    /// `text` in its stored form, or nil when it is not a revision ID DocLite
+    /// writes (`<generation>-<40 lowercase hex digits>`, generation 1 or more).
+    static func parse(_ text: String) -> New? {
+        let parts = text.utf8.split(separator: UInt8(ascii: "-"), omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].count <= 9, parts[0].first != UInt8(ascii: "0"), parts[1].count == 40,
+              let generation = UInt32(Substring(parts[0])), generation > 0 else { return nil }
+        var stored: [UInt8] = []
+        stored.reserveCapacity(24)
+        withUnsafeBytes(of: generation.bigEndian) { stored.append(contentsOf: $0) }
+        var high: UInt8?
+        for digit in parts[1] {
+            guard let value = hexDigits.firstIndex(of: digit) else { return nil }
+            if let first = high {
+                stored.append(first << 4 | UInt8(value))
+                high = nil
+            } else {
+                high = UInt8(value)
+            }
+        }
+        return New(text: text, stored: stored)
+    }
+
     /// The revision ID whose stored form (``New/stored``) is `bytes`.
     static func decode<Bytes: RandomAccessCollection<UInt8>>(stored bytes: Bytes) -> String where Bytes.Index == Int {
         guard bytes.count == 24 else { return String(decoding: bytes, as: UTF8.self) }

@@ -3,7 +3,7 @@ import Foundation
 /// Reading, saving, deleting, purging and expiring documents.
 extension Collection {
     /// The current revision of a stored document: live, or a tombstone.
-    private struct StoredRevision {
+    struct StoredRevision {
         let revisionID: String
         let isDeleted: Bool
         let expiration: Int64?
@@ -227,7 +227,10 @@ extension Collection {
             let removed = try updatingDerivedRows(of: id, in: database, connection) {
                 try run(sql.deleteLive, id: id, connection) + run(sql.deleteTombstone, id: id, connection)
             }
-            if removed > 0 { database.transaction.recordChange(self, id) }
+            if removed > 0 {
+                try run(sql.deleteRemoteRevisions, id: id, connection)   // (a purge is not replicated: the document is as never seen)
+                database.transaction.recordChange(self, id)
+            }
             return removed > 0
         }
         guard removed else { throw DocLiteError(.notFound, "document \(DocLiteError.quoted(id)) not found in collection '\(fullName)'") }
@@ -269,7 +272,7 @@ extension Collection {
     // MARK: Helpers
 
     /// Whether the collection may hold tombstones, asked of the file once (``hasTombstones``).
-    private func mayHoldTombstones(_ connection: SQLiteConnection) throws -> Bool {
+    func mayHoldTombstones(_ connection: SQLiteConnection) throws -> Bool {
         if let known = hasTombstones { return known }
         let exists = try connection.withStatement(sql.hasTombstones) { exists in
             try exists.step()
@@ -283,7 +286,7 @@ extension Collection {
     /// collection's derived-row indexes (``DerivedRows``) in step: the
     /// document's rows are removed before and added after, all or nothing (a
     /// predictive model that fails fails the write).
-    private func updatingDerivedRows<R>(of id: String, in database: Database, _ connection: SQLiteConnection,
+    func updatingDerivedRows<R>(of id: String, in database: Database, _ connection: SQLiteConnection,
                                         _ change: () throws -> R) throws -> R {
         guard let indexes = database.derivedRows[self.id], !indexes.isEmpty else { return try change() }
         return try connection.atomically {
@@ -300,7 +303,7 @@ extension Collection {
         try read { try storedRevision(id: id, $0) }.flatMap { $0.isDeleted ? nil : $0.revisionID }
     }
 
-    private func storedRevision(id: String, _ connection: SQLiteConnection) throws -> StoredRevision? {
+    func storedRevision(id: String, _ connection: SQLiteConnection) throws -> StoredRevision? {
         try connection.withStatement(sql.storedRevision) { select in
             select.bind(1, id)
             guard try select.step() else { return nil }
@@ -310,7 +313,7 @@ extension Collection {
 
     /// Runs `sql` with document ID `id` as `?1`; the number of rows it changed.
     @discardableResult
-    private func run(_ sql: StatementKey, id: String, _ connection: SQLiteConnection) throws -> Int {
+    func run(_ sql: StatementKey, id: String, _ connection: SQLiteConnection) throws -> Int {
         try connection.withStatement(sql) { statement in
             statement.bind(1, id)
             try statement.run()

@@ -3,15 +3,17 @@
 enum Schema {
     /// The current schema version (2 added the `indexes` table, 3 the
     /// tombstones' `body`, 4 the `blobs` table; 5 dropped the triggers that
-    /// kept derived-row indexes, which the save path now keeps).
-    static let version: Int64 = 5
+    /// kept derived-row indexes, which the save path now keeps; 6 added the
+    /// replication tables).
+    static let version: Int64 = 6
 
     /// Creates the tables of a new database and its default collection.
     static let create: [String] = [
         createSharedKeysTable,
         createCollectionsTable,
         "INSERT INTO collections (id, scope, name) VALUES (1, '_default', '_default')",
-    ] + createCollectionTables(id: 1) + [createIndexesTable, createBlobsTable, "PRAGMA user_version = \(version)"]
+    ] + createCollectionTables(id: 1) + [createIndexesTable, createBlobsTable] + createReplicationTables
+        + ["PRAGMA user_version = \(version)"]
 
     /// The keys of dicts stored by ID in bodies (``SharedKeys``).
     static let createSharedKeysTable = "CREATE TABLE shared_keys (id INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE)"
@@ -49,13 +51,37 @@ enum Schema {
             content BLOB NOT NULL)
         """
 
+    /// What replicators keep: the peers a database syncs with (by address,
+    /// with the random client ID it has there), their checkpoints, and per
+    /// document the revision last known to be on each peer (its remote ancestor).
+    static let createReplicationTables = [
+        "CREATE TABLE replication_peers (id INTEGER PRIMARY KEY, address TEXT NOT NULL UNIQUE, client TEXT NOT NULL)",
+        """
+        CREATE TABLE replication_checkpoints (
+            peer INTEGER NOT NULL,
+            id TEXT NOT NULL,
+            body TEXT NOT NULL,
+            PRIMARY KEY (peer, id)) WITHOUT ROWID
+        """,
+        """
+        CREATE TABLE remote_revisions (
+            peer INTEGER NOT NULL,
+            collection INTEGER NOT NULL,
+            key TEXT NOT NULL,
+            revid BLOB NOT NULL,
+            PRIMARY KEY (peer, collection, key)) WITHOUT ROWID
+        """,
+    ]
+
     /// Brings a verified file of schema `version` (``SchemaVerifier``) up to date.
     static func upgrade(from version: Int64, _ file: SchemaVerifier.Verified) -> [String] {
-        (version < 5 ? file.triggers.map { "DROP TRIGGER IF EXISTS main.\(SQLLiteral.identifier($0))" } : [])
-            + (version < 2 ? [createIndexesTable] : [])
-            + (version < 3 ? file.collectionIDs.map { "ALTER TABLE \(deletedTable($0)) ADD COLUMN body BLOB" } : [])
-            + (version < 4 ? [createBlobsTable] : [])
-            + ["PRAGMA user_version = \(Self.version)"]
+        var statements: [String] = []
+        if version < 5 { statements += file.triggers.map { "DROP TRIGGER IF EXISTS main.\(SQLLiteral.identifier($0))" } }
+        if version < 2 { statements.append(createIndexesTable) }
+        if version < 3 { statements += file.collectionIDs.map { "ALTER TABLE \(deletedTable($0)) ADD COLUMN body BLOB" } }
+        if version < 4 { statements.append(createBlobsTable) }
+        if version < 6 { statements += createReplicationTables }
+        return statements + ["PRAGMA user_version = \(Self.version)"]
     }
 
     /// The live-document table of collection `id`: the row ID is the sequence, so
@@ -114,6 +140,7 @@ struct CollectionSQL {
     let insertTombstone: StatementKey
     let deleteLive: StatementKey
     let deleteTombstone: StatementKey
+    let deleteRemoteRevisions: StatementKey
     let setExpiration: [String]        // live table first, then tombstones
     let purgeExpired: [String]         // both tables: `DELETE … RETURNING key`
     let earliestExpiration: [String]   // both tables
@@ -139,6 +166,7 @@ struct CollectionSQL {
             """)
         deleteLive = StatementKey("DELETE FROM \(live) WHERE key = ?")
         deleteTombstone = StatementKey("DELETE FROM \(deleted) WHERE key = ?")
+        deleteRemoteRevisions = StatementKey("DELETE FROM remote_revisions WHERE collection = \(id) AND key = ?")
         setExpiration = [live, deleted].map { "UPDATE \($0) SET expiration = ? WHERE key = ?" }
         purgeExpired = [live, deleted].map { "DELETE FROM \($0) WHERE expiration <= ? RETURNING key" }
         earliestExpiration = [live, deleted].map { "SELECT min(expiration) FROM \($0) WHERE expiration IS NOT NULL" }

@@ -53,6 +53,7 @@ struct SchemaVerifier {
         expect("CREATE TABLE sqlite_sequence(name,seq)")
         if version >= 2 { expect(Schema.createIndexesTable) }
         if version >= 4 { expect(Schema.createBlobsTable) }
+        if version >= 6 { Schema.createReplicationTables.forEach { expect($0) } }
         for statistics in ["CREATE TABLE sqlite_stat1(tbl,idx,stat)", "CREATE TABLE sqlite_stat4(tbl,idx,neq,nlt,ndlt,sample)"] {
             expect(statistics)
             optional.insert(Self.name(of: statistics).name)

@@ -13,6 +13,11 @@ public struct DocLiteError: Error, Equatable, CustomStringConvertible, Sendable 
         case sqlite = 3
         /// An encoding error; the code is a ``FleeceCode`` (JSON and body errors).
         case fleece = 4
+        /// A network failure reaching a replication peer; the code is a ``NetworkCode``.
+        case network = 5
+        /// A replication peer's refusal, numbered as an HTTP status (401: bad
+        /// credentials, 403: not allowed, 409: conflict), as Couchbase Lite's WebSocket domain.
+        case webSocket = 6
     }
 
     /// Error codes in the ``Domain/docLite`` domain, numbered as Couchbase Lite's `CBLErrorCode`.
@@ -101,6 +106,24 @@ public struct DocLiteError: Error, Equatable, CustomStringConvertible, Sendable 
         case internalError
     }
 
+    /// Error codes in the ``Domain/network`` domain, numbered as Couchbase Lite's `CBLNetworkErrorCode`.
+    public enum NetworkCode: Int32, Sendable {
+        /// The host name is not known.
+        case unknownHost = 2
+        /// The peer did not answer in time.
+        case timeout = 3
+        /// The peer's address (a connection string) is malformed.
+        case invalidURL = 4
+        /// The TLS handshake failed.
+        case tlsHandshakeFailed = 6
+        /// Another network failure.
+        case unknown = 13
+        /// The connection was lost.
+        case connectionReset = 18
+        /// The peer refused the connection, or is not running.
+        case connectionRefused = 19
+    }
+
     /// Which numbering `code` belongs to.
     public let domain: Domain
     /// The error code within `domain` (a ``Code`` in the DocLite domain).
@@ -121,6 +144,11 @@ public struct DocLiteError: Error, Equatable, CustomStringConvertible, Sendable 
     public init(_ code: Code, _ message: String, position: Int? = nil) {
         self.init(domain: .docLite, code: code.rawValue, message: message)
         self.position = position
+    }
+
+    /// An error in the network domain.
+    public init(_ code: NetworkCode, _ message: String) {
+        self.init(domain: .network, code: code.rawValue, message: message)
     }
 
     /// An error in the Fleece (encoding) domain.

@@ -1,0 +1,312 @@
+import Foundation
+
+/// The push and pull of one collection over a connection to the server
+/// (docs/sync.md): revisions move in batches, each batch's outcome is
+/// recorded here (remote ancestors, then the checkpoint) before the next.
+final class CollectionSync {
+    /// A revision as the server holds it.
+    private struct RemoteRevision {
+        let sequence: Int64
+        let id: String
+        let revisionID: RevisionID.New
+        /// Its ancestors, newest first (bounded: ``ServerSchema/maxHistory``).
+        let history: [String]
+        let deleted: Bool
+        let json: String
+    }
+
+    static let batchSize = 500
+
+    let plan: ReplicationPlan
+    private let connection: PostgreSQLConnection
+    private let events: ReplicationEvents
+    private var checkpoint = ReplicationPlan.Checkpoint()
+    /// Set by a push that found the server's revision newer: pull, then push again.
+    private(set) var hasPushConflicts = false
+
+    init(plan: ReplicationPlan, connection: PostgreSQLConnection, events: ReplicationEvents) {
+        self.plan = plan
+        self.connection = connection
+        self.events = events
+    }
+
+    private var clientID: String { "\(plan.client)/\(plan.checkpointID)" }
+
+    /// Reads the checkpoint saved here and its copy on the server: a server
+    /// that lost its copy (a new or restored server) is synced from the start.
+    func readCheckpoint(reset: Bool) throws {
+        let local = try plan.localCheckpoint()
+        let remote = try connection.query("SELECT body::text FROM doclite.checkpoints WHERE client = $1", [.text(clientID)]) { rows in
+            rows.count == 0 ? nil : rows.string(0, 0).flatMap(ReplicationPlan.Checkpoint.init(json:))
+        }
+        guard !reset, let local, let remote else {
+            checkpoint = ReplicationPlan.Checkpoint()
+            return
+        }
+        checkpoint = ReplicationPlan.Checkpoint(local: min(local.local, remote.local), remote: min(local.remote, remote.remote))
+    }
+
+    /// Saves the checkpoint on the server, then here (Couchbase Lite's order).
+    private func saveCheckpoint() throws {
+        try connection.execute("""
+            INSERT INTO doclite.checkpoints (client, body) VALUES ($1, $2::jsonb)
+            ON CONFLICT (client) DO UPDATE SET body = excluded.body
+            """, [.text(clientID), .text(checkpoint.json)])
+        try plan.saveLocalCheckpoint(checkpoint)
+    }
+
+    // MARK: Push
+
+    /// Pushes every change since the checkpoint.
+    func push(stopRequested: () -> Bool) throws {
+        hasPushConflicts = false
+        while !stopRequested() {
+            let batch = try plan.collection.changes(since: checkpoint.local, limit: Self.batchSize, peer: plan.peer)
+            guard let last = batch.last else { return }
+            let revisions = try batch.filter { try plan.shouldPush($0) }
+            events.found(revisions.count)
+            if !revisions.isEmpty { try push(revisions) }
+            checkpoint.local = last.sequence
+            try saveCheckpoint()
+        }
+    }
+
+    private func push(_ revisions: [LocalRevision]) throws {
+        try pushBlobs(of: revisions)
+        var json = "["
+        for (i, revision) in revisions.enumerated() {
+            if i > 0 { json += "," }
+            json += #"{"id":\#(JSONValue.string(revision.id).json),"rev":"\#(revision.revisionID)","#
+            json += #""parent":\#(revision.remoteRevisionID.map { "\"\($0)\"" } ?? "null"),"deleted":\#(revision.deleted),"#
+            json += #""body":\#(revision.json)}"#
+        }
+        json += "]"
+        let outcomes: [(id: String, status: Int, current: String?)] = try connection.query(
+            "SELECT id, status, current_revid FROM doclite.push($1, $2::jsonb)", [.text(plan.remoteName), .text(json)]) { rows in
+            (0..<rows.count).map { (rows.string($0, 0) ?? "", Int(rows.int64($0, 1) ?? 500), rows.string($0, 2)) }
+        }
+        let byID = Dictionary(revisions.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var documents: [ReplicatedDocument] = []
+        try plan.collection.openDatabase().inBatch {
+            for outcome in outcomes {
+                guard let revision = byID[outcome.id] else { continue }
+                let flags: DocumentFlags = revision.deleted ? .deleted : []
+                switch outcome.status {
+                case 0, 304:
+                    // (304: the server has it; unless it is the current one, the server is newer and a pull brings that.)
+                    if outcome.status == 0 || outcome.current == revision.revisionID, let known = RevisionID.parse(revision.revisionID) {
+                        try plan.collection.setRemoteRevisionID(known, of: revision.id, peer: plan.peer)
+                    }
+                    if outcome.status == 0 { documents.append(event(revision.id, flags, nil)) }
+                case 409 where plan.pulls:
+                    hasPushConflicts = true
+                default:
+                    let reason = outcome.status == 409 ? "conflicts with a newer server revision"
+                        : outcome.status == 403 ? "is another user's on the server" : "was rejected by the server"
+                    documents.append(event(revision.id, flags, DocLiteError(domain: .webSocket, code: Int32(clamping: outcome.status),
+                                                                            message: "document '\(revision.id)' \(reason)")))
+                }
+            }
+        }
+        events.completed(documents, isPush: true)
+    }
+
+    /// Sends the content of the blobs `revisions` refer to that the server lacks.
+    private func pushBlobs(of revisions: [LocalRevision]) throws {
+        let digests = Set(revisions.flatMap(\.blobDigests))
+        guard !digests.isEmpty else { return }
+        let present: Set<String> = try connection.query("SELECT digest FROM doclite.blobs WHERE digest = ANY ($1::text[])",
+                                                        [.text(Self.arrayLiteral(digests.sorted()))]) { rows in
+            Set((0..<rows.count).compactMap { rows.string($0, 0) })
+        }
+        let database = try plan.collection.openDatabase()
+        for digest in digests.subtracting(present).sorted() {
+            let content = try database.blobContent(digest: digest)
+            try connection.execute("INSERT INTO doclite.blobs (digest, content) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+                                   [.text(digest), .bytes([UInt8](content))])
+        }
+    }
+
+    // MARK: Pull
+
+    /// Pulls every server change since the checkpoint.
+    func pull(stopRequested: () -> Bool) throws {
+        // Pulling into an empty collection skips the server's tombstones (Couchbase Lite's "active only").
+        let activeOnly = checkpoint.remote == 0 && plan.collection.lastSequence == 0
+        while !stopRequested() {
+            var sql = "SELECT sequence, id, revid, array_to_string(history, ','), deleted, body::text FROM doclite.documents "
+                + "WHERE collection = $1 AND sequence > $2"
+            var parameters: [PostgreSQLConnection.Parameter] = [.text(plan.remoteName), .text(String(checkpoint.remote))]
+            if let channels = plan.config.channels {
+                parameters.append(.text(Self.arrayLiteral(channels)))
+                sql += " AND channels && $\(parameters.count)::text[]"
+            }
+            if let ids = plan.documentIDs {
+                parameters.append(.text(Self.arrayLiteral(ids.sorted())))
+                sql += " AND id = ANY ($\(parameters.count)::text[])"
+            }
+            sql += " ORDER BY sequence LIMIT \(Self.batchSize)"
+            var malformed: [ReplicatedDocument] = []
+            var lastSequence: Int64?
+            let rows: [RemoteRevision] = try connection.query(sql, parameters) { rows in
+                (0..<rows.count).compactMap { row in
+                    let id = rows.string(row, 1) ?? ""
+                    lastSequence = rows.int64(row, 0)
+                    guard let sequence = lastSequence, let text = rows.string(row, 2), let revisionID = RevisionID.parse(text),
+                          (try? DocumentIDs.validate(id)) != nil else {
+                        malformed.append(event(id, [], DocLiteError(domain: .webSocket, code: 400,
+                                                                    message: "the server's revision of document '\(id)' is malformed")))
+                        return nil
+                    }
+                    return RemoteRevision(sequence: sequence, id: id, revisionID: revisionID,
+                                          history: (rows.string(row, 3) ?? "").split(separator: ",").map(String.init),
+                                          deleted: rows.string(row, 4) == "t", json: rows.string(row, 5) ?? "{}")
+                }
+            }
+            guard let lastSequence else { return }
+            events.found(rows.count)
+            try apply(rows.filter { !(activeOnly && $0.deleted) })
+            events.completed(malformed, isPush: false)
+            checkpoint.remote = lastSequence
+            try saveCheckpoint()
+        }
+    }
+
+    /// Stores the pulled `revisions`: fast-forwards, conflicts resolved.
+    private func apply(_ revisions: [RemoteRevision]) throws {
+        var documents: [ReplicatedDocument] = []
+        var conflicts: [(RemoteRevision, LocalState)] = []
+        try fetchBlobs(of: revisions, failing: &documents)
+        let failed = Set(documents.map(\.id))
+        let states = try plan.collection.localStates(of: revisions.map(\.id), peer: plan.peer)
+        try plan.collection.openDatabase().inBatch {
+            for revision in revisions where !failed.contains(revision.id) {
+                guard try passesPullFilter(revision, &documents) else { continue }
+                let local = states[revision.id]
+                switch decide(revision, local) {
+                case .store:
+                    documents.append(store(revision, replacing: local?.revisionID))
+                case .markSynced:
+                    try plan.collection.setRemoteRevisionID(revision.revisionID, of: revision.id, peer: plan.peer)
+                case .keepLocal:
+                    break
+                case .conflict:
+                    if let local { conflicts.append((revision, local)) }
+                }
+            }
+        }
+        for (revision, local) in conflicts { documents.append(resolve(revision, local)) }
+        events.completed(documents, isPush: false)
+    }
+
+    private enum Decision { case store, markSynced, keepLocal, conflict }
+
+    /// What a pulled revision does to the document here (docs/sync.md, "Conflicts").
+    private func decide(_ revision: RemoteRevision, _ local: LocalState?) -> Decision {
+        guard let local else { return .store }
+        if local.revisionID == revision.revisionID.text {
+            return local.remoteRevisionID == local.revisionID ? .keepLocal : .markSynced
+        }
+        if local.remoteRevisionID == local.revisionID || revision.history.contains(local.revisionID) { return .store }
+        if local.remoteRevisionID == revision.revisionID.text { return .keepLocal }   // the server has not moved; the push sends ours
+        if local.deleted && revision.deleted { return .store }
+        return .conflict
+    }
+
+    /// Stores `revision` over `expected` (a local save meanwhile makes it a conflict, resolved at once).
+    private func store(_ revision: RemoteRevision, replacing expected: String?) -> ReplicatedDocument {
+        let flags: DocumentFlags = revision.deleted ? .deleted : []
+        do {
+            if try plan.collection.storeRevision(revision.revisionID, of: revision.id, deleted: revision.deleted, json: revision.json,
+                                                 remote: revision.revisionID, peer: plan.peer, replacing: expected) {
+                return event(revision.id, flags, nil)
+            }
+            guard let local = try plan.collection.localStates(of: [revision.id], peer: plan.peer)[revision.id] else {
+                return store(revision, replacing: nil)
+            }
+            return resolve(revision, local)
+        } catch {
+            return event(revision.id, flags, error)
+        }
+    }
+
+    /// Resolves a conflict with the collection's resolver and stores the
+    /// outcome: the server's revision, or a new revision whose parent is the
+    /// server's (so that the push that follows is accepted), holding the local
+    /// properties, the resolver's merge, or a deletion.
+    private func resolve(_ revision: RemoteRevision, _ local: LocalState, attempt: Int = 0) -> ReplicatedDocument {
+        let id = revision.id
+        do {
+            let localDocument = local.deleted ? nil : try plan.collection.document(id: id)
+            let remoteDocument = revision.deleted ? nil : try plan.document(id, revisionID: revision.revisionID.text, json: revision.json)
+            let resolver = plan.config.conflictResolver ?? ConflictResolver.default
+            let resolved = resolver.resolve(conflict: Conflict(documentID: id, localDocument: localDocument, remoteDocument: remoteDocument))
+            let deleted: Bool, json: String
+            if let resolved, resolved === remoteDocument || !(resolved is MutableDocument) && resolved.revisionID == revision.revisionID.text {
+                return store(revision, replacing: local.revisionID)
+            } else if let resolved {
+                deleted = false
+                json = resolved.toJSON()
+            } else {
+                deleted = true
+                json = "{}"
+            }
+            let sha1 = try SHA1()
+            let merged = RevisionID.next(after: revision.revisionID.text, deleted: deleted, body: Array(json.utf8), sha1: sha1)
+            if try plan.collection.storeRevision(merged, of: id, deleted: deleted, json: json, remote: revision.revisionID,
+                                                 peer: plan.peer, replacing: local.revisionID) {
+                return event(id, deleted ? .deleted : [], nil)
+            }
+            // A local save came first: resolve again against it (Couchbase Lite tries 10 times).
+            guard attempt < 10, let now = try plan.collection.localStates(of: [id], peer: plan.peer)[id] else {
+                return event(id, [], DocLiteError(.conflict, "document '\(id)' kept changing while its conflict was resolved"))
+            }
+            return resolve(revision, now, attempt: attempt + 1)
+        } catch {
+            return event(id, revision.deleted ? .deleted : [], error)
+        }
+    }
+
+    private func passesPullFilter(_ revision: RemoteRevision, _ documents: inout [ReplicatedDocument]) throws -> Bool {
+        guard let filter = plan.config.pullFilter else { return true }
+        let flags: DocumentFlags = revision.deleted ? .deleted : []
+        let document = try plan.document(revision.id, revisionID: revision.revisionID.text, json: revision.json)
+        if filter(document, flags) { return true }
+        documents.append(event(revision.id, flags, DocLiteError(domain: .webSocket, code: 403,
+                                                                message: "document '\(revision.id)' was rejected by the pull filter")))
+        return false
+    }
+
+    /// Fetches the blobs the revisions refer to that this database lacks,
+    /// checking each against its digest; a revision whose blob fails is not stored.
+    private func fetchBlobs(of revisions: [RemoteRevision], failing documents: inout [ReplicatedDocument]) throws {
+        let database = try plan.collection.openDatabase()
+        for revision in revisions where revision.json.contains(#""digest""#) {
+            guard case .dictionary(let members)? = try? JSONValue(json: revision.json) else { continue }
+            var digests = Set<String>()
+            BlobReferences.collect(in: .dictionary(members), into: &digests)
+            for digest in digests.sorted() where try !database.hasBlob(digest: digest) {
+                let content = try connection.query("SELECT content FROM doclite.blobs WHERE digest = $1", [.text(digest)], binary: true) {
+                    $0.count == 0 ? nil : $0.bytes(0, 0)
+                }
+                let blob = content.map { Blob(contentType: nil, data: Data($0)) }
+                guard let blob, blob.digest == digest else {
+                    let problem = content == nil ? "is not on the server" : "does not match its digest on the server"
+                    documents.append(event(revision.id, [], DocLiteError(.notFound, "blob \(digest) of document '\(revision.id)' \(problem)")))
+                    break
+                }
+                try database.saveBlob(blob: blob)
+            }
+        }
+    }
+
+    private func event(_ id: String, _ flags: DocumentFlags, _ error: (any Error)?) -> ReplicatedDocument {
+        ReplicatedDocument(id: id, flags: flags, error: error, scope: plan.collection.scopeName, collection: plan.collection.name)
+    }
+
+    /// `values` as a PostgreSQL array literal (`{"a","b"}`), for a `text[]` parameter.
+    static func arrayLiteral(_ values: some Sequence<String>) -> String {
+        "{" + values.map { "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
+            .joined(separator: ",") + "}"
+    }
+}

@@ -1,0 +1,193 @@
+/// The schema DocLite keeps in a PostgreSQL database it syncs with, in the
+/// schema `doclite` (docs/sync.md): the documents of every collection with
+/// their revision, ancestors, deletion flag, JSONB body, server sequence,
+/// owner and last writer; blobs by digest; replicators' checkpoints; and the
+/// channels granted to each role. Row-level security keeps each role to the
+/// documents it owns or whose channels it was granted; writes go through
+/// `doclite.push`, which compares and sets. The version is recorded in
+/// `doclite.schema_version`, so a later DocLite can upgrade it.
+enum ServerSchema {
+    /// The version this DocLite writes and reads.
+    static let version = 1
+
+    /// The group role whose members may sync (`GRANT doclite_sync TO alice`).
+    static let syncRole = "doclite_sync"
+
+    /// How many ancestor revision IDs the server keeps per document.
+    static let maxHistory = 50
+
+    /// The version a server holds, nil when it has no DocLite schema.
+    static func installedVersion(_ connection: PostgreSQLConnection) throws -> Int? {
+        let exists = try connection.query("SELECT to_regclass('doclite.schema_version') IS NOT NULL") { $0.string(0, 0) == "t" }
+        guard exists else { return nil }
+        return try connection.query("SELECT max(version) FROM doclite.schema_version") { $0.int64(0, 0).map { Int($0) } }
+    }
+
+    /// Checks that the server holds the schema this DocLite reads, creating it
+    /// first when `create` is set and the server has none.
+    static func prepare(_ connection: PostgreSQLConnection, create: Bool) throws {
+        switch try installedVersion(connection) {
+        case nil where create:
+            try install(connection)
+        case nil:
+            throw DocLiteError(.remoteError, "the PostgreSQL database has no DocLite schema: run `doclite sync init` with its "
+                                + "connection string, or let the endpoint create it (createsSchema)")
+        case let found? where found > version:
+            throw DocLiteError(.remoteError, "the PostgreSQL database holds DocLite's server schema version \(found), newer than "
+                                + "version \(version), which this DocLite reads: upgrade DocLite")
+        case let found? where found < version:
+            throw DocLiteError(.remoteError, "the PostgreSQL database holds DocLite's server schema version \(found): "
+                                + "run `doclite sync init` to upgrade it")
+        default:
+            return
+        }
+    }
+
+    /// Creates the schema (in one transaction; a concurrent creator waits,
+    /// then finds it made). Needs the right to create schemas and roles.
+    static func install(_ connection: PostgreSQLConnection) throws {
+        try connection.execute("BEGIN")
+        do {
+            try connection.execute("SELECT pg_advisory_xact_lock(hashtext('doclite.schema'))")
+            if try installedVersion(connection) == nil {
+                for statement in statements { try connection.execute(statement) }
+            }
+            try connection.execute("COMMIT")
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    static let statements: [String] = [
+        """
+        DO $$ BEGIN
+            IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '\(syncRole)') THEN CREATE ROLE \(syncRole) NOLOGIN; END IF;
+        END $$
+        """,
+        "CREATE SCHEMA doclite",
+        "GRANT USAGE ON SCHEMA doclite TO \(syncRole)",
+        "CREATE TABLE doclite.schema_version (version integer NOT NULL)",
+        "INSERT INTO doclite.schema_version VALUES (\(version))",
+        "GRANT SELECT ON doclite.schema_version TO \(syncRole)",
+        // A document's channels: its `channels` property, a string or an array
+        // of strings (Sync Gateway's default sync function reads the same).
+        """
+        CREATE FUNCTION doclite.channels_of(body jsonb) RETURNS text[] LANGUAGE sql IMMUTABLE STRICT AS $$
+            SELECT CASE jsonb_typeof(body -> 'channels')
+                WHEN 'string' THEN ARRAY[body ->> 'channels']
+                WHEN 'array' THEN ARRAY(SELECT jsonb_array_elements_text(body -> 'channels'))
+                ELSE '{}'::text[] END
+        $$
+        """,
+        "CREATE SEQUENCE doclite.change_sequence",
+        "GRANT USAGE ON SEQUENCE doclite.change_sequence TO \(syncRole)",
+        """
+        CREATE TABLE doclite.documents (
+            collection text NOT NULL,
+            id text NOT NULL,
+            revid text NOT NULL,
+            history text[] NOT NULL DEFAULT '{}',
+            deleted boolean NOT NULL DEFAULT false,
+            body jsonb NOT NULL DEFAULT '{}',
+            sequence bigint NOT NULL,
+            owner name NOT NULL DEFAULT current_user,
+            author name NOT NULL DEFAULT current_user,
+            channels text[] GENERATED ALWAYS AS (doclite.channels_of(body)) STORED,
+            PRIMARY KEY (collection, id))
+        """,
+        "CREATE INDEX documents_by_sequence ON doclite.documents (collection, sequence)",
+        "GRANT SELECT, INSERT, UPDATE ON doclite.documents TO \(syncRole)",
+        """
+        CREATE TABLE doclite.channel_access (
+            role name NOT NULL,
+            channel text NOT NULL,
+            PRIMARY KEY (role, channel))
+        """,
+        "GRANT SELECT ON doclite.channel_access TO \(syncRole)",
+        "ALTER TABLE doclite.channel_access ENABLE ROW LEVEL SECURITY",
+        "CREATE POLICY own_grants ON doclite.channel_access USING (role = current_user)",
+        """
+        CREATE FUNCTION doclite.granted_channels() RETURNS text[] LANGUAGE sql STABLE AS $$
+            SELECT coalesce(array_agg(channel), '{}') FROM doclite.channel_access WHERE role = current_user
+        $$
+        """,
+        "ALTER TABLE doclite.documents ENABLE ROW LEVEL SECURITY",
+        """
+        CREATE POLICY owner_or_channel ON doclite.documents
+            USING (owner = current_user OR channels && doclite.granted_channels())
+            WITH CHECK (owner = current_user OR channels && doclite.granted_channels())
+        """,
+        // Who may not see a document that exists (a push of it is refused, 403).
+        """
+        CREATE FUNCTION doclite.hidden_ids(p_collection text, p_ids text[]) RETURNS SETOF text
+        LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+            SELECT d.id FROM doclite.documents d
+            WHERE d.collection = p_collection AND d.id = ANY (p_ids)
+              AND NOT (d.owner = current_user OR d.channels && doclite.granted_channels())
+        $$
+        """,
+        """
+        CREATE TABLE doclite.blobs (
+            digest text PRIMARY KEY,
+            content bytea NOT NULL,
+            author name NOT NULL DEFAULT current_user)
+        """,
+        "GRANT SELECT, INSERT ON doclite.blobs TO \(syncRole)",
+        """
+        CREATE TABLE doclite.checkpoints (
+            client text PRIMARY KEY,
+            body jsonb NOT NULL,
+            owner name NOT NULL DEFAULT current_user)
+        """,
+        "GRANT SELECT, INSERT, UPDATE ON doclite.checkpoints TO \(syncRole)",
+        "ALTER TABLE doclite.checkpoints ENABLE ROW LEVEL SECURITY",
+        "CREATE POLICY own_checkpoints ON doclite.checkpoints USING (owner = current_user) WITH CHECK (owner = current_user)",
+        // The compare-and-set of a batch of revisions of one collection, each
+        // {id, rev, parent, deleted, body}: a revision is written when its
+        // parent is the server's current revision (or the document is new, or
+        // deleted and the revision has no parent); the answer per document is
+        // 0 (written), 304 (the server has that revision already), 409 (its
+        // parent is not the server's current revision, which is returned),
+        // 400 (malformed) or 403 (the document is another role's). Writes of a
+        // collection are serialized, so sequences commit in order and a pull
+        // by sequence misses nothing.
+        """
+        CREATE FUNCTION doclite.push(p_collection text, p_revisions jsonb)
+        RETURNS TABLE (id text, status integer, current_revid text)
+        LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+        BEGIN
+            PERFORM pg_advisory_xact_lock(hashtextextended('doclite.documents ' || p_collection, 0));
+            CREATE TEMPORARY TABLE IF NOT EXISTS doclite_push_decisions (
+                id text, rev text, deleted boolean, body jsonb, status integer,
+                current_revid text, history text[]) ON COMMIT DELETE ROWS;
+            TRUNCATE doclite_push_decisions;
+            INSERT INTO doclite_push_decisions
+            SELECT r.id, r.rev, coalesce(r.deleted, false), coalesce(r.body, '{}'),
+                CASE WHEN r.id IS NULL OR r.rev IS NULL OR r.rev !~ '^[0-9]{1,9}-[0-9a-f]{40}$'
+                          OR jsonb_typeof(coalesce(r.body, '{}')) <> 'object' THEN 400
+                     WHEN h.hidden IS NOT NULL THEN 403
+                     WHEN d.id IS NULL THEN 0
+                     WHEN d.revid = r.rev OR r.rev = ANY (d.history) THEN 304
+                     WHEN d.revid = r.parent OR (d.deleted AND r.parent IS NULL) THEN 0
+                     ELSE 409 END,
+                d.revid,
+                CASE WHEN d.id IS NOT NULL THEN (d.revid || d.history)[1:\(maxHistory)]
+                     WHEN r.parent IS NOT NULL THEN ARRAY[r.parent] ELSE '{}' END
+            FROM jsonb_to_recordset(p_revisions) AS r(id text, rev text, parent text, deleted boolean, body jsonb)
+            LEFT JOIN doclite.documents d ON d.collection = p_collection AND d.id = r.id
+            LEFT JOIN doclite.hidden_ids(p_collection, ARRAY(SELECT x ->> 'id' FROM jsonb_array_elements(p_revisions) x))
+                AS h(hidden) ON h.hidden = r.id;
+            INSERT INTO doclite.documents AS d (collection, id, revid, history, deleted, body, sequence)
+            SELECT p_collection, p.id, p.rev, p.history, p.deleted, p.body, nextval('doclite.change_sequence')
+            FROM doclite_push_decisions p WHERE p.status = 0
+            ON CONFLICT ON CONSTRAINT documents_pkey DO UPDATE SET revid = excluded.revid, history = excluded.history,
+                deleted = excluded.deleted, body = excluded.body, sequence = excluded.sequence, author = current_user;
+            IF FOUND THEN PERFORM pg_notify('doclite_changes', p_collection); END IF;
+            RETURN QUERY SELECT p.id, p.status, p.current_revid FROM doclite_push_decisions p;
+        END
+        $$
+        """,
+        "GRANT EXECUTE ON FUNCTION doclite.push(text, jsonb) TO \(syncRole)",
+    ]
+}

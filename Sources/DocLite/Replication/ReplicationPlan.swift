@@ -1,0 +1,103 @@
+import Foundation
+
+/// What a replicator knows of one collection before it connects: the peer's
+/// local ID, the checkpoint's ID, the filters; and what the next push would
+/// send (``Replicator/pendingDocumentIds(collection:)``).
+struct ReplicationPlan {
+    /// A checkpoint: the local sequence up to which every change was pushed,
+    /// and the server sequence up to which every change was pulled.
+    struct Checkpoint: Equatable {
+        var local: UInt64 = 0
+        var remote: Int64 = 0
+
+        init(local: UInt64 = 0, remote: Int64 = 0) {
+            self.local = local
+            self.remote = remote
+        }
+
+        init?(json: String) {
+            guard case .dictionary(let members)? = try? JSONValue(json: json),
+                  let local = members["local"]?.int64, let remote = members["remote"]?.int64, local >= 0, remote >= 0 else { return nil }
+            self.local = UInt64(local)
+            self.remote = remote
+        }
+
+        var json: String { #"{"local":\#(local),"remote":\#(remote)}"# }
+    }
+
+    let collection: Collection
+    let config: CollectionConfiguration
+    let replicatorType: ReplicatorType
+    /// The peer's ID in this database, and this database's client ID there.
+    let peer: Int64
+    let client: String
+    /// Names the checkpoint: the collection, the direction, the channels and
+    /// document IDs (a change of any starts over, as in Couchbase Lite).
+    let checkpointID: String
+    let documentIDs: Set<String>?
+
+    /// The collection's name on the server.
+    var remoteName: String { collection.fullName }
+    var pushes: Bool { replicatorType != .pull }
+    var pulls: Bool { replicatorType != .push }
+
+    init(config: ReplicatorConfiguration, collection: CollectionConfiguration) throws {
+        guard let endpoint = config.target as? PostgreSQLEndpoint, let synced = collection.collection else {
+            throw DocLiteError(.invalidParameter, "the replicator's endpoint is not one DocLite syncs with")
+        }
+        self.collection = synced
+        self.config = collection
+        replicatorType = config.replicatorType
+        (peer, client) = try synced.openDatabase().replicationPeer(address: try PostgreSQLConnection.address(of: endpoint.connectionString))
+        documentIDs = collection.documentIDs.map(Set.init)
+        let identity = JSONValue.array([
+            .string(synced.fullName), .int(Int64(config.replicatorType.rawValue)),
+            collection.channels.map { .array($0.sorted().map(JSONValue.string)) } ?? .null,
+            collection.documentIDs.map { .array($0.sorted().map(JSONValue.string)) } ?? .null,
+        ]).json
+        var digest: [UInt8] = []
+        let sha1 = try SHA1()
+        sha1.begin()
+        identity.utf8CString.withUnsafeBytes { sha1.update(UnsafeRawBufferPointer(rebasing: $0.dropLast())) }
+        sha1.finish(appendingTo: &digest)
+        checkpointID = "cp-" + digest.map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// The checkpoint saved here (zero when none).
+    func localCheckpoint() throws -> Checkpoint? {
+        try collection.openDatabase().checkpoint(peer: peer, id: checkpointID).map { Checkpoint(json: $0) ?? Checkpoint() }
+    }
+
+    func saveLocalCheckpoint(_ checkpoint: Checkpoint) throws {
+        try collection.openDatabase().saveCheckpoint(peer: peer, id: checkpointID, body: checkpoint.json)
+    }
+
+    /// The revisions the next push would send.
+    func pendingRevisions(documentID: String?) throws -> [LocalRevision] {
+        let since = try localCheckpoint()?.local ?? 0
+        var pending: [LocalRevision] = []
+        var after = since
+        while true {
+            let batch = try collection.changes(since: after, limit: 1000, peer: peer)
+            guard let last = batch.last else { return pending }
+            pending += try batch.filter { try ($0.id == documentID || documentID == nil) && shouldPush($0) }
+            after = last.sequence
+        }
+    }
+
+    /// Whether `revision` is to be pushed: the server does not have it, and
+    /// the document IDs and the push filter allow it.
+    func shouldPush(_ revision: LocalRevision) throws -> Bool {
+        guard revision.remoteRevisionID != revision.revisionID, allows(revision.id) else { return false }
+        guard let filter = config.pushFilter else { return true }
+        return filter(try document(revision.id, revisionID: revision.revisionID, json: revision.json),
+                      revision.deleted ? .deleted : [])
+    }
+
+    func allows(_ documentID: String) -> Bool { documentIDs?.contains(documentID) ?? true }
+
+    /// A read-only document of this collection with properties `json`.
+    func document(_ id: String, revisionID: String, json: String) throws -> Document {
+        Document(id: id, revisionID: revisionID, sequence: 0, collection: collection, content: .json(try ValidatedJSON(json)))
+    }
+}

@@ -1,0 +1,167 @@
+import Foundation
+
+/// Progress and document events of a run, passed on to the replicator.
+final class ReplicationEvents {
+    private let replicator: Replicator
+    private var completed: UInt64 = 0
+    private var total: UInt64 = 0
+
+    init(replicator: Replicator) {
+        self.replicator = replicator
+    }
+
+    var progress: Replicator.Progress { Replicator.Progress(completed: completed, total: total) }
+
+    /// `count` more documents to replicate.
+    func found(_ count: Int) {
+        total += UInt64(count)
+    }
+
+    /// Documents done (or failed): counted, and told to the document listeners.
+    func completed(_ documents: [ReplicatedDocument], isPush: Bool) {
+        completed = min(total, completed + UInt64(documents.count))
+        replicator.report(documents, isPush: isPush)
+    }
+}
+
+/// A replicator's run, on a thread of its own: connect, then pull and push
+/// each collection until caught up; continuous, wait for a change here or
+/// a notification from the server and go again. A failure to reach the
+/// server is retried after 2, 4, 8 … seconds (at most `maxAttemptWaitTime`),
+/// `maxAttempts` times in all, as Couchbase Lite's; any other error stops it.
+final class ReplicationWorker: @unchecked Sendable {   // `stopRequested` is behind `lock`; the rest is the thread's
+    private let replicator: Replicator
+    private let config: ReplicatorConfiguration
+    private let reset: Bool
+    private let lock = Lock()
+    private var stopRequested = false
+    /// A pipe whose read end wakes the thread's waits (a stop, a local change).
+    private var wakeUp: [Int32] = [-1, -1]
+
+    init(replicator: Replicator, reset: Bool) {
+        self.replicator = replicator
+        self.config = replicator.config
+        self.reset = reset
+    }
+
+    deinit {
+        for descriptor in wakeUp where descriptor >= 0 { Foundation.close(descriptor) }
+    }
+
+    func start() {
+        if pipe(&wakeUp) == 0 {
+            _ = fcntl(wakeUp[0], F_SETFL, O_NONBLOCK)
+            _ = fcntl(wakeUp[1], F_SETFL, O_NONBLOCK)
+        }
+        let thread = Thread { [self] in run() }
+        thread.name = "DocLite replicator"
+        thread.start()
+    }
+
+    func stop() {
+        lock.withLock { stopRequested = true }
+        wake()
+    }
+
+    private var isStopping: Bool { lock.withLock { stopRequested } }
+
+    private func wake() {
+        var byte: UInt8 = 1
+        _ = write(wakeUp[1], &byte, 1)
+    }
+
+    /// Empties the wake-up pipe; whether anything was in it.
+    private func drainWakeUps() -> Bool {
+        var buffer = [UInt8](repeating: 0, count: 64)
+        var any = false
+        while read(wakeUp[0], &buffer, buffer.count) > 0 { any = true }
+        return any
+    }
+
+    private func run() {
+        let events = ReplicationEvents(replicator: replicator)
+        var plans: [ReplicationPlan] = []
+        do {
+            try config.validate()
+            plans = try config.collectionConfigs.map { try ReplicationPlan(config: config, collection: $0) }
+        } catch {
+            replicator.report(.stopped, error: error, finished: self)
+            return
+        }
+        // Local changes wake a continuous replicator.
+        let tokens = config.continuous ? plans.map { plan in
+            plan.collection.addChangeListener(queue: DispatchQueue.global()) { [weak self] _ in self?.wake() }
+        } : []
+        defer { tokens.forEach { $0.remove() } }
+
+        var attempts: UInt = 0
+        var reset = self.reset
+        while !isStopping {
+            attempts += 1
+            replicator.report(.connecting, progress: events.progress)
+            do {
+                try runConnected(plans: plans, events: events, reset: reset)
+                replicator.report(.stopped, progress: events.progress, finished: self)
+                return
+            } catch let error as DocLiteError where Self.isTransient(error) && attempts < config.effectiveMaxAttempts && !isStopping {
+                reset = false
+                replicator.report(.offline, progress: events.progress, error: error)
+                let delay = min(pow(2, Double(min(attempts, 30))), config.maxAttemptWaitTime)
+                waitForWakeUp(timeout: delay)
+                _ = drainWakeUps()
+            } catch {
+                replicator.report(.stopped, progress: events.progress, error: error, finished: self)
+                return
+            }
+        }
+        replicator.report(.stopped, progress: events.progress, finished: self)
+    }
+
+    /// Connects and replicates until caught up (one-shot) or stopped (continuous).
+    private func runConnected(plans: [ReplicationPlan], events: ReplicationEvents, reset: Bool) throws {
+        guard let endpoint = config.target as? PostgreSQLEndpoint else { return }
+        let connection = try PostgreSQLConnection(endpoint.connectionString)
+        defer { connection.close() }
+        try ServerSchema.prepare(connection, create: endpoint.createsSchema)
+        if config.continuous { try connection.execute("LISTEN doclite_changes") }
+        let syncs = plans.map { CollectionSync(plan: $0, connection: connection, events: events) }
+        for sync in syncs { try sync.readCheckpoint(reset: reset) }
+        while !isStopping {
+            replicator.report(.busy, progress: events.progress)
+            _ = drainWakeUps()
+            try replicateOnce(syncs)
+            guard config.continuous else { return }
+            replicator.report(.idle, progress: events.progress)
+            if try !connection.waitForNotification(timeout: config.heartbeat, wakeUp: wakeUp[0]), !isStopping, !drainWakeUps() {
+                try connection.execute("SELECT 1")   // the heartbeat: a dead connection fails here and is retried
+            }
+        }
+    }
+
+    /// Pulls, then pushes, each collection; again while a push met a newer
+    /// server revision (the pull resolves it), a few times at most.
+    private func replicateOnce(_ syncs: [CollectionSync]) throws {
+        for round in 0..<4 where !isStopping {
+            var conflicts = false
+            for sync in syncs {
+                if sync.plan.pulls { try sync.pull(stopRequested: { isStopping }) }
+                if sync.plan.pushes {
+                    try sync.push(stopRequested: { isStopping })
+                    conflicts = conflicts || sync.hasPushConflicts
+                }
+            }
+            if !conflicts || round == 3 { return }
+        }
+    }
+
+    private func waitForWakeUp(timeout: TimeInterval) {
+        var descriptor = pollfd(fd: wakeUp[0], events: Int16(POLLIN), revents: 0)
+        _ = poll(&descriptor, 1, Int32(min(timeout, 86_400) * 1000))
+    }
+
+    /// Whether `error` may pass by itself (the server down or unreachable), so worth retrying.
+    static func isTransient(_ error: DocLiteError) -> Bool {
+        error.domain == .network && error.code != DocLiteError.NetworkCode.invalidURL.rawValue
+            || error.domain == .webSocket && [408, 429, 502, 503, 504].contains(error.code)
+    }
+}

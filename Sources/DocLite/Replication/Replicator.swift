@@ -1,0 +1,139 @@
+import Foundation
+
+/// Syncs collections with a server (Couchbase Lite's `Replicator`): pushes
+/// local changes, pulls the server's, resolves conflicts, and keeps
+/// checkpoints so that a restart resumes where it was. The work runs on a
+/// thread of its own; status and document events reach the listeners on
+/// their queues (the main queue when none is given, as Couchbase Lite's).
+public final class Replicator: @unchecked Sendable {   // `state` is behind `lock`
+    private struct State {
+        var status = Status(activity: .stopped, progress: Progress(completed: 0, total: 0), error: nil)
+        var worker: ReplicationWorker?
+        var changeListeners: [Int: (ListenerQueue, @Sendable (ReplicatorChange) -> Void)] = [:]
+        var documentListeners: [Int: (ListenerQueue, @Sendable (DocumentReplication) -> Void)] = [:]
+        var nextListenerID = 1
+    }
+
+    /// The configuration, as it was when the replicator was made.
+    public let config: ReplicatorConfiguration
+    private let lock = Lock()
+    private var state = State()
+
+    /// A replicator for `config`; it starts with ``start()``. A configuration
+    /// DocLite cannot run (no collection, collections of two databases, a
+    /// closed database) makes ``start()`` stop at once with the error.
+    public init(config: ReplicatorConfiguration) {
+        self.config = config
+    }
+
+    /// The current status.
+    public var status: Status { lock.withLock { state.status } }
+
+    /// Starts replicating from the saved checkpoints; nothing when it runs already.
+    public func start() {
+        start(reset: false)
+    }
+
+    /// Starts replicating; with `reset`, from the beginning, as if never run
+    /// (documents the server has already are not sent again). The status is
+    /// ``ActivityLevel/connecting`` when it returns.
+    public func start(reset: Bool) {
+        lock.withLock {
+            guard state.worker == nil else { return }
+            let worker = ReplicationWorker(replicator: self, reset: reset)
+            state.worker = worker
+            state.status = Status(activity: .connecting, progress: Progress(completed: 0, total: 0), error: nil)
+            worker.start()
+        }
+    }
+
+    /// Stops the replicator; it reports ``ActivityLevel/stopped`` once its
+    /// current step ends.
+    public func stop() {
+        lock.withLock { state.worker }?.stop()
+    }
+
+    /// The IDs of the documents of `collection` that the next push would
+    /// send: changed since the last push, and allowed by its document IDs and
+    /// push filter. Throws `unsupported` for a pull-only replicator and
+    /// `invalidParameter` for a collection it does not sync.
+    public func pendingDocumentIds(collection: Collection) throws -> Set<String> {
+        Set(try pendingRevisions(collection: collection, documentID: nil).map(\.id))
+    }
+
+    /// Whether the next push would send document `documentID` of `collection`.
+    public func isDocumentPending(_ documentID: String, collection: Collection) throws -> Bool {
+        try !pendingRevisions(collection: collection, documentID: documentID).isEmpty
+    }
+
+    private func pendingRevisions(collection: Collection, documentID: String?) throws -> [LocalRevision] {
+        guard config.replicatorType != .pull else {
+            throw DocLiteError(.unsupported, "a pull-only replicator pushes no document")
+        }
+        guard let collectionConfig = config.collectionConfig(collection) else {
+            throw DocLiteError(.invalidParameter, "the replicator does not sync collection '\(collection.fullName)'")
+        }
+        let plan = try ReplicationPlan(config: config, collection: collectionConfig)
+        return try plan.pendingRevisions(documentID: documentID)
+    }
+
+    // MARK: Listeners
+
+    /// Calls `listener` with every change of status, on the main queue.
+    @discardableResult
+    public func addChangeListener(_ listener: @escaping @Sendable (ReplicatorChange) -> Void) -> ListenerToken {
+        addChangeListener(withQueue: nil, listener)
+    }
+
+    /// Calls `listener` with every change of status, on `queue` (the main queue for nil).
+    @discardableResult
+    public func addChangeListener(withQueue queue: DispatchQueue?, _ listener: @escaping @Sendable (ReplicatorChange) -> Void) -> ListenerToken {
+        let id = lock.withLock {
+            defer { state.nextListenerID += 1 }
+            state.changeListeners[state.nextListenerID] = (ListenerQueue(queue), listener)
+            return state.nextListenerID
+        }
+        return ListenerToken { [weak self] in self?.lock.withLock { _ = self?.state.changeListeners.removeValue(forKey: id) } }
+    }
+
+    /// Calls `listener` with the documents pushed and pulled, batch by batch, on the main queue.
+    @discardableResult
+    public func addDocumentReplicationListener(_ listener: @escaping @Sendable (DocumentReplication) -> Void) -> ListenerToken {
+        addDocumentReplicationListener(withQueue: nil, listener)
+    }
+
+    /// Calls `listener` with the documents pushed and pulled, on `queue` (the main queue for nil).
+    @discardableResult
+    public func addDocumentReplicationListener(withQueue queue: DispatchQueue?,
+                                               _ listener: @escaping @Sendable (DocumentReplication) -> Void) -> ListenerToken {
+        let id = lock.withLock {
+            defer { state.nextListenerID += 1 }
+            state.documentListeners[state.nextListenerID] = (ListenerQueue(queue), listener)
+            return state.nextListenerID
+        }
+        return ListenerToken { [weak self] in self?.lock.withLock { _ = self?.state.documentListeners.removeValue(forKey: id) } }
+    }
+
+    // MARK: What the worker reports
+
+    var hasDocumentListeners: Bool { lock.withLock { !state.documentListeners.isEmpty } }
+
+    /// Records a new status and tells the change listeners.
+    func report(_ activity: ActivityLevel, progress: Progress? = nil, error: (any Error)? = nil, finished worker: ReplicationWorker? = nil) {
+        let (status, listeners) = lock.withLock {
+            state.status = Status(activity: activity, progress: progress ?? state.status.progress, error: error)
+            if let worker, state.worker === worker { state.worker = nil }
+            return (state.status, Array(state.changeListeners.values))
+        }
+        let change = ReplicatorChange(replicator: self, status: status)
+        for (queue, listener) in listeners { queue.async { listener(change) } }
+    }
+
+    /// Tells the document listeners of a batch.
+    func report(_ documents: [ReplicatedDocument], isPush: Bool) {
+        guard !documents.isEmpty else { return }
+        let listeners = lock.withLock { Array(state.documentListeners.values) }
+        let event = DocumentReplication(replicator: self, isPush: isPush, documents: documents)
+        for (queue, listener) in listeners { queue.async { listener(event) } }
+    }
+}
