@@ -108,23 +108,24 @@ enum ServerSchema {
         "ALTER TABLE doclite.channel_access ENABLE ROW LEVEL SECURITY",
         "CREATE POLICY own_grants ON doclite.channel_access USING (role = current_user)",
         """
-        CREATE FUNCTION doclite.granted_channels() RETURNS text[] LANGUAGE sql STABLE AS $$
-            SELECT coalesce(array_agg(channel), '{}') FROM doclite.channel_access WHERE role = current_user
+        CREATE FUNCTION doclite.granted_channels(p_role name) RETURNS text[] LANGUAGE sql STABLE AS $$
+            SELECT coalesce(array_agg(channel), '{}') FROM doclite.channel_access WHERE role = p_role
         $$
         """,
         "ALTER TABLE doclite.documents ENABLE ROW LEVEL SECURITY",
         """
         CREATE POLICY owner_or_channel ON doclite.documents
-            USING (owner = current_user OR channels && doclite.granted_channels())
-            WITH CHECK (owner = current_user OR channels && doclite.granted_channels())
+            USING (owner = current_user OR channels && doclite.granted_channels(current_user))
+            WITH CHECK (owner = current_user OR channels && doclite.granted_channels(current_user))
         """,
-        // Who may not see a document that exists (a push of it is refused, 403).
+        // Which of `p_ids` exist but are hidden from `p_role` (a push of them is
+        // refused, 403, rather than failing the batch on the policy).
         """
-        CREATE FUNCTION doclite.hidden_ids(p_collection text, p_ids text[]) RETURNS SETOF text
+        CREATE FUNCTION doclite.hidden_ids(p_collection text, p_ids text[], p_role name) RETURNS SETOF text
         LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
             SELECT d.id FROM doclite.documents d
             WHERE d.collection = p_collection AND d.id = ANY (p_ids)
-              AND NOT (d.owner = current_user OR d.channels && doclite.granted_channels())
+              AND NOT (d.owner = p_role OR d.channels && doclite.granted_channels(p_role))
         $$
         """,
         """
@@ -176,7 +177,7 @@ enum ServerSchema {
                      WHEN r.parent IS NOT NULL THEN ARRAY[r.parent] ELSE '{}' END
             FROM jsonb_to_recordset(p_revisions) AS r(id text, rev text, parent text, deleted boolean, body jsonb)
             LEFT JOIN doclite.documents d ON d.collection = p_collection AND d.id = r.id
-            LEFT JOIN doclite.hidden_ids(p_collection, ARRAY(SELECT x ->> 'id' FROM jsonb_array_elements(p_revisions) x))
+            LEFT JOIN doclite.hidden_ids(p_collection, ARRAY(SELECT x ->> 'id' FROM jsonb_array_elements(p_revisions) x), current_user)
                 AS h(hidden) ON h.hidden = r.id;
             INSERT INTO doclite.documents AS d (collection, id, revid, history, deleted, body, sequence)
             SELECT p_collection, p.id, p.rev, p.history, p.deleted, p.body, nextval('doclite.change_sequence')

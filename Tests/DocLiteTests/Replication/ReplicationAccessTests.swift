@@ -1,0 +1,69 @@
+import Foundation
+import XCTest
+@testable import DocLite
+
+/// Who may read and write what on the server: row-level security by owner
+/// and by channel, through DocLite and through SQL.
+final class ReplicationAccessTests: SyncTestCase {
+    func testAUserCannotSeeOrChangeAnotherUsersDocuments() throws {
+        try makeUser("alice", password: "alice-pw")
+        try makeUser("bob", password: "bob-pw")
+        let alice = try openDatabase("alice"), bob = try openDatabase("bob")
+        let aliceCollection = try alice.defaultCollection(), bobCollection = try bob.defaultCollection()
+        try aliceCollection.save(document: MutableDocument(id: "diary", data: ["text": "alice's secret"]))
+        sync(try configuration([aliceCollection], user: "alice", password: "alice-pw"))
+        try bobCollection.save(document: MutableDocument(id: "diary", data: ["text": "bob overwrites"]))
+        try bobCollection.save(document: MutableDocument(id: "notes", data: ["text": "bob's own"]))
+
+        let (status, documents) = replicate(try configuration([bobCollection], user: "bob", password: "bob-pw"))
+        XCTAssertNil(status.error)
+        XCTAssertEqual(documents.filter { $0.error == nil }.map(\.id), ["notes"])
+        let refused = try XCTUnwrap(documents.first { $0.id == "diary" }?.error as? DocLiteError)
+        XCTAssertEqual(refused.domain, .webSocket)
+        XCTAssertEqual(refused.code, 403)
+        XCTAssertEqual(try bobCollection.document(id: "diary")?.string(forKey: "text"), "bob overwrites", "bob's copy is untouched")
+        XCTAssertEqual(try admin("SELECT body->>'text' FROM doclite.documents WHERE id = 'diary'"), ["alice's secret"])
+
+        // Through SQL, as bob: alice's document is invisible and cannot be changed.
+        let asBob = try PostgreSQLConnection(serverString(user: "bob", password: "bob-pw"))
+        defer { asBob.close() }
+        XCTAssertEqual(try asBob.query("SELECT id FROM doclite.documents ORDER BY id") { rows in (0..<rows.count).map { rows.string($0, 0) } },
+                       ["notes"])
+        try asBob.execute("UPDATE doclite.documents SET body = '{\"text\":\"hacked\"}' WHERE id = 'diary'")
+        assertThrows(domain: .webSocket, code: 403) {
+            try asBob.execute("UPDATE doclite.documents SET owner = 'alice' WHERE id = 'notes'")
+        }
+        assertThrows(domain: .webSocket, code: 403) { try asBob.execute("DELETE FROM doclite.documents") }
+        XCTAssertEqual(try admin("SELECT body->>'text' FROM doclite.documents WHERE id = 'diary'"), ["alice's secret"])
+
+        // Alice pulls nothing of bob's.
+        sync(try configuration([aliceCollection], user: "alice", password: "alice-pw"))
+        XCTAssertNil(try aliceCollection.document(id: "notes"))
+    }
+
+    func testAChannelGrantSharesDocumentsAndAChannelFilterNarrowsThePull() throws {
+        try makeUser("carol", password: "carol-pw")
+        try makeUser("dave", password: "dave-pw")
+        let carol = try openDatabase("carol"), dave = try openDatabase("dave")
+        let carolCollection = try carol.defaultCollection(), daveCollection = try dave.defaultCollection()
+        try carolCollection.save(document: MutableDocument(id: "team-plan", data: ["channels": ["team"], "v": 1]))
+        try carolCollection.save(document: MutableDocument(id: "news", data: ["channels": "public", "v": 2]))
+        try carolCollection.save(document: MutableDocument(id: "private", data: ["v": 3]))
+        sync(try configuration([carolCollection], user: "carol", password: "carol-pw"))
+        try admin("INSERT INTO doclite.channel_access VALUES ('dave', 'team'), ('dave', 'public')")
+
+        sync(try configuration([daveCollection], type: .pull, user: "dave", password: "dave-pw") { $0.channels = ["team"] })
+        XCTAssertEqual(try contents(daveCollection).keys.sorted(), ["team-plan"])
+        sync(try configuration([daveCollection], type: .pull, user: "dave", password: "dave-pw"))
+        XCTAssertEqual(try contents(daveCollection).keys.sorted(), ["news", "team-plan"])
+
+        // Dave may edit a document of a channel granted to him; carol sees the edit.
+        let edited = try XCTUnwrap(daveCollection.document(id: "team-plan")).toMutable()
+        edited.setInt(10, forKey: "v")
+        try daveCollection.save(document: edited)
+        sync(try configuration([daveCollection], user: "dave", password: "dave-pw"))
+        sync(try configuration([carolCollection], user: "carol", password: "carol-pw"))
+        XCTAssertEqual(try carolCollection.document(id: "team-plan")?.int(forKey: "v"), 10)
+        XCTAssertEqual(try admin("SELECT owner || ' ' || author FROM doclite.documents WHERE id = 'team-plan'"), ["carol dave"])
+    }
+}
