@@ -86,7 +86,7 @@ final class CollectionSync {
             (0..<rows.count).map { (rows.string($0, 0) ?? "", Int(rows.int64($0, 1) ?? 500), rows.string($0, 2)) }
         }
         let byID = Dictionary(revisions.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        var documents: [ReplicatedDocument] = []
+        var documents: [ReplicatedDocument] = [], conflicting: [String] = []
         try plan.collection.openDatabase().inBatch {
             for outcome in outcomes {
                 guard let revision = byID[outcome.id] else { continue }
@@ -99,7 +99,7 @@ final class CollectionSync {
                     }
                     if outcome.status == 0 { documents.append(event(revision.id, flags, nil)) }
                 case 409 where plan.pulls:
-                    hasPushConflicts = true
+                    conflicting.append(revision.id)
                 default:
                     let reason = outcome.status == 409 ? "conflicts with a newer server revision"
                         : outcome.status == 403 ? "is another user's on the server" : "was rejected by the server"
@@ -109,6 +109,10 @@ final class CollectionSync {
             }
         }
         events.completed(documents, isPush: true)
+        if !conflicting.isEmpty {
+            try pullConflicting(conflicting)
+            hasPushConflicts = true
+        }
     }
 
     /// Sends the content of the blobs `revisions` refer to that the server lacks.
@@ -134,42 +138,59 @@ final class CollectionSync {
         // Pulling into an empty collection skips the server's tombstones (Couchbase Lite's "active only").
         let activeOnly = checkpoint.remote == 0 && plan.collection.lastSequence == 0
         while !stopRequested() {
-            var sql = "SELECT sequence, id, revid, array_to_string(history, ','), deleted, body::text FROM doclite.documents "
-                + "WHERE collection = $1 AND sequence > $2"
+            var condition = "sequence > $2"
             var parameters: [PostgreSQLConnection.Parameter] = [.text(plan.remoteName), .text(String(checkpoint.remote))]
             if let channels = plan.config.channels {
                 parameters.append(.text(Self.arrayLiteral(channels)))
-                sql += " AND channels && $\(parameters.count)::text[]"
+                condition += " AND channels && $\(parameters.count)::text[]"
             }
             if let ids = plan.documentIDs {
                 parameters.append(.text(Self.arrayLiteral(ids.sorted())))
-                sql += " AND id = ANY ($\(parameters.count)::text[])"
+                condition += " AND id = ANY ($\(parameters.count)::text[])"
             }
-            sql += " ORDER BY sequence LIMIT \(Self.batchSize)"
-            var malformed: [ReplicatedDocument] = []
-            var lastSequence: Int64?
-            let rows: [RemoteRevision] = try connection.query(sql, parameters) { rows in
-                (0..<rows.count).compactMap { row in
-                    let id = rows.string(row, 1) ?? ""
-                    lastSequence = rows.int64(row, 0)
-                    guard let sequence = lastSequence, let text = rows.string(row, 2), let revisionID = RevisionID.parse(text),
-                          (try? DocumentIDs.validate(id)) != nil else {
-                        malformed.append(event(id, [], DocLiteError(domain: .webSocket, code: 400,
-                                                                    message: "the server's revision of document '\(id)' is malformed")))
-                        return nil
-                    }
-                    return RemoteRevision(sequence: sequence, id: id, revisionID: revisionID,
-                                          history: (rows.string(row, 3) ?? "").split(separator: ",").map(String.init),
-                                          deleted: rows.string(row, 4) == "t", json: rows.string(row, 5) ?? "{}")
-                }
-            }
-            guard let lastSequence else { return }
-            events.found(rows.count)
-            try apply(rows.filter { !(activeOnly && $0.deleted) })
-            events.completed(malformed, isPush: false)
+            let batch = try remoteRevisions(condition + " ORDER BY sequence LIMIT \(Self.batchSize)", parameters)
+            guard let lastSequence = batch.lastSequence else { return }
+            events.found(batch.revisions.count + batch.malformed.count)
+            try apply(batch.revisions.filter { !(activeOnly && $0.deleted) })
+            events.completed(batch.malformed, isPush: false)
             checkpoint.remote = lastSequence
             try saveCheckpoint()
         }
+    }
+
+    /// Pulls the server's current revisions of `ids`, which a push found newer
+    /// than the local ones' ancestors: the conflicts are resolved now (the
+    /// pull's checkpoint may be past those revisions: a document purged here
+    /// and made again), and the next push sends the outcome.
+    private func pullConflicting(_ ids: [String]) throws {
+        let batch = try remoteRevisions("id = ANY ($2::text[])", [.text(plan.remoteName), .text(Self.arrayLiteral(ids))])
+        try apply(batch.revisions)
+        events.completed(batch.malformed, isPush: false)
+    }
+
+    /// The server's revisions of the collection that meet `condition` ($1 is the collection).
+    private func remoteRevisions(_ condition: String, _ parameters: [PostgreSQLConnection.Parameter]) throws
+        -> (revisions: [RemoteRevision], malformed: [ReplicatedDocument], lastSequence: Int64?) {
+        var malformed: [ReplicatedDocument] = []
+        var lastSequence: Int64?
+        let sql = "SELECT sequence, id, revid, array_to_string(history, ','), deleted, body::text FROM doclite.documents "
+            + "WHERE collection = $1 AND " + condition
+        let revisions: [RemoteRevision] = try connection.query(sql, parameters) { rows in
+            (0..<rows.count).compactMap { row in
+                let id = rows.string(row, 1) ?? ""
+                lastSequence = rows.int64(row, 0)
+                guard let sequence = lastSequence, let text = rows.string(row, 2), let revisionID = RevisionID.parse(text),
+                      (try? DocumentIDs.validate(id)) != nil else {
+                    malformed.append(event(id, [], DocLiteError(domain: .webSocket, code: 400,
+                                                                message: "the server's revision of document '\(id)' is malformed")))
+                    return nil
+                }
+                return RemoteRevision(sequence: sequence, id: id, revisionID: revisionID,
+                                      history: (rows.string(row, 3) ?? "").split(separator: ",").map(String.init),
+                                      deleted: rows.string(row, 4) == "t", json: rows.string(row, 5) ?? "{}")
+            }
+        }
+        return (revisions, malformed, lastSequence)
     }
 
     /// Stores the pulled `revisions`: fast-forwards, conflicts resolved.

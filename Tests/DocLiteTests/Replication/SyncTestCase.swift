@@ -134,12 +134,13 @@ class SyncTestCase: XCTestCase {
     func replicate(_ config: ReplicatorConfiguration, reset: Bool = false, file: StaticString = #filePath, line: UInt = #line)
         -> (status: Replicator.Status, documents: [ReplicatedDocument]) {
         let replicator = Replicator(config: config)
-        let documents = DocumentLog()
-        let token = replicator.addDocumentReplicationListener(withQueue: DispatchQueue(label: "test")) { documents.add($0.documents) }
-        defer { token.remove() }
+        let documents = DocumentLog(), queue = DispatchQueue(label: "replication events"), stopped = DispatchSemaphore(value: 0)
+        let tokens = [replicator.addDocumentReplicationListener(withQueue: queue) { documents.add($0.documents) },
+                      replicator.addChangeListener(withQueue: queue) { if $0.status.activity == .stopped { stopped.signal() } }]
+        defer { tokens.forEach { $0.remove() } }
         replicator.start(reset: reset)
-        XCTAssertTrue(waitUntil(timeout: 60) { replicator.status.activity == .stopped }, "the replicator did not stop", file: file, line: line)
-        Thread.sleep(forTimeInterval: 0.05)   // (the listener's queue delivers the last batch)
+        XCTAssertEqual(stopped.wait(timeout: .now() + 60), .success, "the replicator did not stop", file: file, line: line)
+        queue.sync {}   // (the document events reported before the stop)
         return (replicator.status, documents.all)
     }
 
