@@ -35,6 +35,8 @@ final class ReplicationWorker: @unchecked Sendable {   // `stopRequested` is beh
     private let reset: Bool
     private let lock = Lock()
     private var stopRequested = false
+    /// Connection attempts since the last that succeeded.
+    private var attempts: UInt = 0
     /// A pipe whose read end wakes the thread's waits (a stop, a local change).
     private var wakeUp: [Int32] = [-1, -1]
 
@@ -94,7 +96,6 @@ final class ReplicationWorker: @unchecked Sendable {   // `stopRequested` is beh
         } : []
         defer { tokens.forEach { $0.remove() } }
 
-        var attempts: UInt = 0
         var reset = self.reset
         while !isStopping {
             attempts += 1
@@ -122,6 +123,7 @@ final class ReplicationWorker: @unchecked Sendable {   // `stopRequested` is beh
         guard let endpoint = config.target as? PostgreSQLEndpoint else { return }
         let connection = try PostgreSQLConnection(endpoint.connectionString)
         defer { connection.close() }
+        attempts = 0   // (each connection restores the full retry budget, as in Couchbase Lite)
         try ServerSchema.prepare(connection, create: endpoint.createsSchema)
         if config.continuous { try connection.execute("LISTEN doclite_changes") }
         let syncs = plans.map { CollectionSync(plan: $0, connection: connection, events: events) }
