@@ -60,4 +60,20 @@ table=$("$tool" query "$work/sums" --format table "SELECT SUM(v) AS s, 0.1 + 0.2
 [ "$("$tool" query "$work/sums" --format table "SELECT 4.0 / 2 AS two FROM _ LIMIT 1" | tail -n 1 | tr -d ' ')" = "2.0" ] \
   || fail "a whole double in the table"
 [ "$("$tool" query "$work/sums" "SELECT 0.1 + 0.2 AS t FROM _ LIMIT 1")" = '{"t":0.30000000000000004}' ] || fail "JSON doubles"
+# Sync: two databases converge through a PostgreSQL server of the test's own (when PostgreSQL is installed).
+pg=$(mktemp -d -u /tmp/doclite-tool-pg.XXXXXX)
+postgres_server="$(dirname "$0")/../../scripts/postgres-server"
+if server=$("$postgres_server" start "$pg" 2>"$work/pg-err"); then
+    trap '"$postgres_server" stop "$pg" >/dev/null 2>&1; rm -rf "$work" "$pg"' EXIT
+    "$tool" sync init "$server" >/dev/null || fail "sync init"
+    "$tool" sync "$work/beers" "$server" 2>"$work/sync-log" || fail "sync push: $(cat "$work/sync-log")"
+    tail -n 1 "$work/sync-log" | grep -qx "stopped 12/12 documents" || fail "sync progress: $(cat "$work/sync-log")"
+    "$tool" sync "$work/copy" "$server" --pull 2>/dev/null || fail "sync pull"
+    [ "$("$tool" query "$work/copy" "SELECT COUNT(*) AS n FROM _ WHERE type = 'beer'")" = '{"n":9}' ] || fail "the pulled copy"
+    if "$tool" sync "$work/copy" "${server/password=*/password=wrong}" 2>"$work/err"; then fail "a wrong password synced"; fi
+    grep -q "refused the credentials" "$work/err" || fail "wrong password message: $(cat "$work/err")"
+else
+    [ $? -eq 3 ] || fail "the PostgreSQL server did not start: $(cat "$work/pg-err")"
+    echo "tool_test: sync skipped: $(cat "$work/pg-err")"
+fi
 echo "tool_test: passed"
