@@ -6,8 +6,9 @@
 // relational SQLite (R) doing the same work in the same run (and JSON text
 // with json_extract (J) for the insert): interleaved rounds, medians, row
 // counts checked equal. Then what parsing SQL++ costs next to compiling.
-// Usage: doclite-bench [--rounds N] [--docs N] [--insert-only] [--profile SCENARIO N] [--collections N]
-// (--collections N creates N collections and opens their file, and stops: CollectionsBenchmark;
+// Usage: doclite-bench [--rounds N] [--docs N] [--insert-only] [--profile SCENARIO N] [--collections N] [--sync]
+// (--sync pushes and pulls through a PostgreSQL server beside COPY, times an edit's round trip, and
+// stops: SyncBenchmark; --collections N creates N collections and opens their file, and stops: CollectionsBenchmark;
 // --profile runs one query scenario, q0 … q4, q0-indexed or q1-indexed, N times on each
 // side and stops: scripts/bench-instructions runs it under callgrind for instructions per query.)
 import CSQLite
@@ -19,6 +20,7 @@ var documentCount = 100_000
 var insertOnly = false
 var profiled: (scenario: String, count: Int)?
 var collectionCount: Int?
+var syncOnly = false
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -27,7 +29,8 @@ while let argument = arguments.popFirst() {
     case "--insert-only": insertOnly = true   // for profiling the insert path
     case "--profile": profiled = (arguments.popFirst() ?? "", Int(arguments.popFirst() ?? "") ?? 100)
     case "--collections": collectionCount = Int(arguments.popFirst() ?? "") ?? 10_000
-    default: print("usage: doclite-bench [--rounds N] [--docs N] [--insert-only] [--profile SCENARIO N] [--collections N]"); exit(2)
+    case "--sync": syncOnly = true
+    default: print("usage: doclite-bench [--rounds N] [--docs N] [--insert-only] [--profile SCENARIO N] [--collections N] [--sync]"); exit(2)
     }
 }
 
@@ -44,6 +47,10 @@ guard FileManager.default.fileExists(atPath: shared.appendingPathComponent("benc
 }
 let data = try Dataset.load(count: documentCount, shared: shared, cache: work)
 let hotels = data.hotels
+if syncOnly {
+    try SyncBenchmark.run(hotels: hotels, root: root, work: work)
+    exit(0)
+}
 print("DocLite benchmark: \(hotels.count) documents, \(rounds) interleaved rounds, medians of thread CPU time\n")
 
 // MARK: Insert
