@@ -98,7 +98,7 @@ extension Collection {
                                                 + "has a damaged body in the database file")
                         }
                         json = DocumentContent.encoded(body: body, keys: database.sharedKeys).json
-                        if json.contains(#""digest""#) {
+                        if json.containsUTF8(#""digest""#) {
                             database.sharedKeys.lock.withLock {
                                 body.withUnsafeBytes { BlobReferences.collect(in: Body($0), keys: database.sharedKeys, includingAttachments: false, into: &digests) }
                             }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Prefix and suffix tests on the UTF-8 bytes. Swift's `hasPrefix`,
 /// `hasSuffix` and `dropFirst` work on Characters (grapheme clusters), so a
 /// `.` followed by a combining mark or a zero-width joiner is one Character
@@ -7,6 +9,25 @@ extension String {
     /// Whether the UTF-8 bytes begin with those of `prefix`.
     func hasUTF8Prefix(_ prefix: String) -> Bool {
         utf8.starts(with: prefix.utf8)
+    }
+
+    /// Whether the UTF-8 bytes hold those of `part` (a byte search: Foundation's
+    /// `contains` compares Unicode-aware and was a tenth of a pull's time).
+    func containsUTF8(_ part: String) -> Bool {
+        var text = self, part = part
+        return text.withUTF8 { text in
+            part.withUTF8 { part in
+                guard let first = part.first, let needle = part.baseAddress else { return true }
+                guard text.count >= part.count, var start = text.baseAddress else { return false }
+                let end = start + (text.count - part.count + 1)   // (past the last place it may start)
+                while start < end, let found = memchr(start, Int32(first), end - start) {
+                    let candidate = found.assumingMemoryBound(to: UInt8.self)
+                    if memcmp(candidate, needle, part.count) == 0 { return true }
+                    start = UnsafePointer(candidate) + 1
+                }
+                return false
+            }
+        }
     }
 
     /// Whether the UTF-8 bytes end with those of `suffix`.
