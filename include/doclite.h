@@ -138,7 +138,20 @@ enum {
     kCBLSQLiteDomain = 3, /**< An SQLite result code: SQLite itself failed (I/O, a full disk). A query
                                SQLite refuses and errors raised by DocLite's own SQL functions (a bad
                                regex, PCRE2's match limit, a bad LIMIT parameter) are in kCBLDomain. */
-    kCBLFleeceDomain = 4  /**< An encoding error: kCBLFleeceErrorJSON for malformed JSON or bad UTF-8. */
+    kCBLFleeceDomain = 4, /**< An encoding error: kCBLFleeceErrorJSON for malformed JSON or bad UTF-8. */
+    kCBLNetworkDomain = 5,  /**< A replication peer cannot be reached: a CBLNetworkErrorCode. */
+    kCBLWebSocketDomain = 6 /**< A replication peer refused, numbered as an HTTP status: 401 bad credentials,
+                                 403 not allowed, 404 no such database, 409 a newer server revision. */
+};
+
+/** Error codes in kCBLNetworkDomain (Couchbase Lite's numbering); a replicator retries them. */
+enum {
+    kCBLNetErrUnknownHost = 2,        /**< The host name is not known. */
+    kCBLNetErrTimeout = 3,            /**< The server did not answer in time. */
+    kCBLNetErrInvalidURL = 4,         /**< The connection string is malformed (not retried). */
+    kCBLNetErrTLSHandshakeFailed = 6, /**< TLS failed. */
+    kCBLNetErrConnectionReset = 18,   /**< The connection was lost (or the server restarted). */
+    kCBLNetErrConnectionRefused = 19  /**< The server refused the connection, or is not running. */
 };
 
 /** Error codes in kCBLDomain (Couchbase Lite's numbering). */
@@ -168,6 +181,7 @@ enum {
     kCBLErrorMissingIndex = 24,        /**< MATCH() or RANK() names a full-text index the collection does not have. */
     kCBLErrorInvalidQueryParam = 25,   /**< A parameter the query does not use was set, or a LIMIT/OFFSET
                                             parameter is unset or not an integer. */
+    kCBLErrorRemoteError = 26,         /**< The sync server has no DocLite schema, or a newer one; the message says what to run. */
     kCBLErrorDatabaseTooNew = 28,      /**< The file was written by a newer DocLite. */
     kCBLErrorBadDocID = 29             /**< A document ID breaks the rules (1-240 bytes, no control characters, no leading '_'). */
 };
@@ -1317,6 +1331,120 @@ void CBLDatabase_SendNotifications(CBLDatabase* db);
     from inside its own call), so its context may be freed then. (So two calls running
     at once that remove each other's listeners wait for each other for ever.) */
 void CBLListener_Remove(CBLListenerToken* token);
+
+/* ---- Replication (docs/sync.md) ---------------------------------------------- */
+
+/** Where a replicator syncs to: a PostgreSQL server. */
+typedef struct CBLEndpoint CBLEndpoint;
+/** A replicator: pushes and pulls a database's collections to and from a server. */
+typedef struct CBLReplicator CBLReplicator;
+
+/** A PostgreSQL server, by libpq connection string ("postgresql://alice:secret@host/app" or
+    "host=... dbname=..."; TLS settings pass through). With `createsSchema`, the first connection
+    creates DocLite's server schema when missing. NULL with kCBLNetErrInvalidURL for a malformed
+    string, kCBLErrorUnsupported when libpq is not installed. Returns +1. */
+CBLEndpoint* CBLEndpoint_CreateWithPostgreSQL(const char* connectionString, bool createsSchema, CBLError* outError);
+
+/** Creates (or checks) DocLite's schema in the server's database, as `doclite sync init` does. */
+bool CBLEndpoint_InitializeServer(const CBLEndpoint* endpoint, CBLError* outError);
+
+/** Which way revisions move. */
+typedef uint8_t CBLReplicatorType;
+enum {
+    kCBLReplicatorTypePushAndPull = 0, /**< Both ways. */
+    kCBLReplicatorTypePush,            /**< Local changes to the server. */
+    kCBLReplicatorTypePull             /**< Server changes to the local database. */
+};
+
+/** What a replicator is doing. */
+typedef uint8_t CBLReplicatorActivityLevel;
+enum {
+    kCBLReplicatorStopped,    /**< Not running: finished, stopped, or failed (see the status's error). */
+    kCBLReplicatorOffline,    /**< The server cannot be reached; it will try again. */
+    kCBLReplicatorConnecting, /**< Connecting. */
+    kCBLReplicatorIdle,       /**< Caught up, waiting for changes (continuous). */
+    kCBLReplicatorBusy        /**< Moving revisions. */
+};
+
+/** How far a replicator got: `complete` from 0 to 1 (documents, approximate). */
+typedef struct {
+    float complete;
+    uint64_t documentCount;
+} CBLReplicatorProgress;
+
+/** A replicator's activity, progress and error (code 0 when none). */
+typedef struct {
+    CBLReplicatorActivityLevel activity;
+    CBLReplicatorProgress progress;
+    CBLError error;
+} CBLReplicatorStatus;
+
+/** One collection a replicator syncs. Channels and document IDs are JSON arrays of strings
+    (couchbase-lite-C's FLArray), or NULL for all. */
+typedef struct {
+    CBLCollection* collection;
+    const char* channelsJSON;    /**< Pull only documents in these channels. */
+    const char* documentIDsJSON; /**< Push and pull only these documents. */
+} CBLReplicationCollection;
+
+/** What a replicator syncs, with whom and how; zero fields take Couchbase Lite's defaults
+    (maxAttempts 10 one-shot, unlimited continuous; maxAttemptWaitTime 300 s; heartbeat 300 s). */
+typedef struct {
+    CBLReplicationCollection* collections; /**< Collections of one database. */
+    size_t collectionCount;
+    CBLEndpoint* endpoint;
+    CBLReplicatorType replicatorType;
+    bool continuous;
+    unsigned maxAttempts;
+    unsigned maxAttemptWaitTime;
+    unsigned heartbeat;
+} CBLReplicatorConfiguration;
+
+/** A replicator for `config` (its handles are retained, its strings copied); NULL with
+    kCBLErrorInvalidParameter for no collection, collections of two databases, a NULL endpoint
+    or malformed JSON. Returns +1. */
+CBLReplicator* CBLReplicator_Create(const CBLReplicatorConfiguration* config, CBLError* outError);
+
+/** Starts replicating (a running replicator is left as it is); with `resetCheckpoint`, from
+    the start. The activity is kCBLReplicatorConnecting when it returns. */
+void CBLReplicator_Start(CBLReplicator* replicator, bool resetCheckpoint);
+
+/** Stops the replicator; it reports kCBLReplicatorStopped once its current step ends. */
+void CBLReplicator_Stop(CBLReplicator* replicator);
+
+/** The current status (all zero for a NULL or released handle). */
+CBLReplicatorStatus CBLReplicator_Status(CBLReplicator* replicator);
+
+/** The IDs the next push would send of `collection`, as an owned JSON array (CBL_FreeString). */
+char* CBLReplicator_PendingDocumentIDs2(CBLReplicator* replicator, const CBLCollection* collection, CBLError* outError);
+
+/** Whether the next push would send document `docID` of `collection`. */
+bool CBLReplicator_IsDocumentPending2(CBLReplicator* replicator, const char* docID, const CBLCollection* collection,
+                                      CBLError* outError);
+
+/** Called on a DocLite thread at each change of status; `status` is borrowed for the call. */
+typedef void (*CBLReplicatorChangeListener)(void* context, CBLReplicator* replicator, const CBLReplicatorStatus* status);
+
+/** Calls `listener` at each change of status. `context` must outlive the token. Returns +1. */
+CBLListenerToken* CBLReplicator_AddChangeListener(CBLReplicator* replicator, CBLReplicatorChangeListener listener,
+                                                  void* context, CBLError* outError);
+
+/** A document pushed or pulled; `error` has code 0 when it replicated. Strings are borrowed for the call. */
+typedef struct {
+    const char* ID;
+    bool deleted;
+    CBLError error;
+    const char* scope;
+    const char* collection;
+} CBLReplicatedDocument;
+
+/** Called on a DocLite thread with a batch of documents pushed (`isPush`) or pulled. */
+typedef void (*CBLDocumentReplicationListener)(void* context, CBLReplicator* replicator, bool isPush,
+                                               unsigned numDocuments, const CBLReplicatedDocument* documents);
+
+/** Calls `listener` with the documents pushed and pulled, batch by batch. `context` must outlive the token. Returns +1. */
+CBLListenerToken* CBLReplicator_AddDocumentReplicationListener(CBLReplicator* replicator, CBLDocumentReplicationListener listener,
+                                                               void* context, CBLError* outError);
 
 #ifdef __cplusplus
 }

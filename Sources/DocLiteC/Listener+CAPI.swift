@@ -143,7 +143,7 @@ public func CBLListener_Remove(_ token: OpaquePointer?) {
 }
 
 /// A handle value captured by a listener closure.
-private struct HandleBox: @unchecked Sendable {   // a number, looked up in the locked HandleRegistry
+struct HandleBox: @unchecked Sendable {   // a number, looked up in the locked HandleRegistry
     let handle: OpaquePointer
     init(_ handle: OpaquePointer) { self.handle = handle }
 }

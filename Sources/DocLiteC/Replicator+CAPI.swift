@@ -1,0 +1,174 @@
+import CDocLite
+import DocLite
+import Foundation
+
+/// An endpoint handle (the Swift endpoint is a value).
+final class EndpointRef {
+    let endpoint: PostgreSQLEndpoint
+
+    init(_ endpoint: PostgreSQLEndpoint) {
+        self.endpoint = endpoint
+    }
+}
+
+private func replicator(_ handle: OpaquePointer?) throws -> Replicator {
+    try HandleRegistry.shared.object(handle, as: Replicator.self, "replicator")
+}
+
+/// The strings of a JSON array argument (nil for NULL).
+private func stringArray(_ json: UnsafePointer<CChar>?, _ role: String) throws -> [String]? {
+    guard let text = try optionalString(json, role) else { return nil }
+    guard case .array(let elements) = try JSONValue(json: text) else {
+        throw DocLiteError(.invalidParameter, "\(role) is not a JSON array")
+    }
+    return try elements.map { element in
+        guard case .string(let value) = element else { throw DocLiteError(.invalidParameter, "\(role) holds a value that is not a string") }
+        return value
+    }
+}
+
+@c @implementation
+public func CBLEndpoint_CreateWithPostgreSQL(_ connectionString: UnsafePointer<CChar>?, _ createsSchema: Bool,
+                                             _ outError: UnsafeMutablePointer<CBLError>?) -> OpaquePointer? {
+    bridge(outError, failure: nil) {
+        HandleRegistry.shared.register(EndpointRef(try PostgreSQLEndpoint(connectionString: string(connectionString, "connection string"),
+                                                                          createsSchema: createsSchema)))
+    }
+}
+
+@c @implementation
+public func CBLEndpoint_InitializeServer(_ endpoint: OpaquePointer?, _ outError: UnsafeMutablePointer<CBLError>?) -> Bool {
+    bridge(outError, failure: false) {
+        try HandleRegistry.shared.object(endpoint, as: EndpointRef.self, "endpoint").endpoint.initializeServer()
+        return true
+    }
+}
+
+@c @implementation
+public func CBLReplicator_Create(_ config: UnsafePointer<CBLReplicatorConfiguration>?,
+                                 _ outError: UnsafeMutablePointer<CBLError>?) -> OpaquePointer? {
+    bridge(outError, failure: nil) {
+        guard let c = config?.pointee else { throw DocLiteError(.invalidParameter, "config is NULL") }
+        let endpoint = try HandleRegistry.shared.object(c.endpoint, as: EndpointRef.self, "endpoint").endpoint
+        guard c.collectionCount > 0, let collections = c.collections else {
+            throw DocLiteError(.invalidParameter, "the replicator configuration has no collection")
+        }
+        var swift = ReplicatorConfiguration(target: endpoint)
+        for entry in UnsafeBufferPointer(start: collections, count: c.collectionCount) {
+            let collectionRef = try HandleRegistry.shared.object(entry.collection, as: CollectionRef.self, "collection")
+            var collectionConfig = CollectionConfiguration()
+            collectionConfig.channels = try stringArray(entry.channelsJSON, "channelsJSON")
+            collectionConfig.documentIDs = try stringArray(entry.documentIDsJSON, "documentIDsJSON")
+            swift.addCollection(collectionRef.collection, config: collectionConfig)
+        }
+        guard let database = swift.collections.first?.database, swift.collections.allSatisfy({ $0.database === database }) else {
+            throw DocLiteError(.invalidParameter, "the replicator's collections belong to different databases")
+        }
+        guard c.replicatorType <= UInt8(kCBLReplicatorTypePull), let type = ReplicatorType(rawValue: c.replicatorType) else {
+            throw DocLiteError(.invalidParameter, "replicatorType \(c.replicatorType) is not a CBLReplicatorType")
+        }
+        swift.replicatorType = type
+        swift.continuous = c.continuous
+        if c.maxAttempts > 0 { swift.maxAttempts = UInt(c.maxAttempts) }
+        if c.maxAttemptWaitTime > 0 { swift.maxAttemptWaitTime = TimeInterval(c.maxAttemptWaitTime) }
+        if c.heartbeat > 0 { swift.heartbeat = TimeInterval(c.heartbeat) }
+        return HandleRegistry.shared.register(Replicator(config: swift))
+    }
+}
+
+@c @implementation
+public func CBLReplicator_Start(_ handle: OpaquePointer?, _ resetCheckpoint: Bool) {
+    (try? replicator(handle))?.start(reset: resetCheckpoint)
+}
+
+@c @implementation
+public func CBLReplicator_Stop(_ handle: OpaquePointer?) {
+    (try? replicator(handle))?.stop()
+}
+
+/// The C form of a status.
+private func cStatus(_ status: Replicator.Status) -> CBLReplicatorStatus {
+    let progress = status.progress
+    let complete: Float = progress.total == 0 ? (status.activity == .stopped || status.activity == .idle ? 1 : 0)
+        : Float(progress.completed) / Float(progress.total)
+    return CBLReplicatorStatus(activity: status.activity.rawValue,
+                               progress: CBLReplicatorProgress(complete: min(complete, 1), documentCount: progress.completed),
+                               error: status.error.map(cblError) ?? CBLError())
+}
+
+@c @implementation
+public func CBLReplicator_Status(_ handle: OpaquePointer?) -> CBLReplicatorStatus {
+    guard let replicator = try? replicator(handle) else { return CBLReplicatorStatus() }
+    return cStatus(replicator.status)
+}
+
+@c @implementation
+public func CBLReplicator_PendingDocumentIDs2(_ handle: OpaquePointer?, _ collection: OpaquePointer?,
+                                              _ outError: UnsafeMutablePointer<CBLError>?) -> UnsafeMutablePointer<CChar>? {
+    bridge(outError, failure: nil) {
+        let collectionRef = try HandleRegistry.shared.object(collection, as: CollectionRef.self, "collection")
+        return namesJSON(try replicator(handle).pendingDocumentIds(collection: collectionRef.collection).sorted())
+    }
+}
+
+@c @implementation
+public func CBLReplicator_IsDocumentPending2(_ handle: OpaquePointer?, _ docID: UnsafePointer<CChar>?, _ collection: OpaquePointer?,
+                                             _ outError: UnsafeMutablePointer<CBLError>?) -> Bool {
+    bridge(outError, failure: false) {
+        let collectionRef = try HandleRegistry.shared.object(collection, as: CollectionRef.self, "collection")
+        return try replicator(handle).isDocumentPending(string(docID, "document ID"), collection: collectionRef.collection)
+    }
+}
+
+/// Registers a C listener of the replicator behind `handle`: its calls run on a
+/// queue of their own (couchbase-lite-C calls them on a replicator thread). Returns the token (+1).
+private func addReplicatorListener(_ handle: OpaquePointer?,
+                                   _ register: (Replicator, DispatchQueue, HandleBox, ListenerTokenRef) -> ListenerToken) throws -> OpaquePointer {
+    let replicator = try replicator(handle)
+    let ref = ListenerTokenRef(ownerHandle: handle!)
+    ref.listen(register(replicator, DispatchQueue(label: "DocLite replicator listener"), HandleBox(handle!), ref))
+    return HandleRegistry.shared.register(ref)
+}
+
+@c @implementation
+public func CBLReplicator_AddChangeListener(_ handle: OpaquePointer?, _ listener: CBLReplicatorChangeListener?,
+                                            _ context: UnsafeMutableRawPointer?,
+                                            _ outError: UnsafeMutablePointer<CBLError>?) -> OpaquePointer? {
+    bridge(outError, failure: nil) {
+        guard let listener else { throw DocLiteError(.invalidParameter, "listener is NULL") }
+        let callback = CCallback(function: listener, context: context)
+        return try addReplicatorListener(handle) { replicator, queue, owner, ref in
+            replicator.addChangeListener(withQueue: queue) { [weak ref] change in
+                ref?.call {
+                    var status = cStatus(change.status)
+                    callback.function(callback.context, owner.handle, &status)
+                }
+            }
+        }
+    }
+}
+
+@c @implementation
+public func CBLReplicator_AddDocumentReplicationListener(_ handle: OpaquePointer?, _ listener: CBLDocumentReplicationListener?,
+                                                         _ context: UnsafeMutableRawPointer?,
+                                                         _ outError: UnsafeMutablePointer<CBLError>?) -> OpaquePointer? {
+    bridge(outError, failure: nil) {
+        guard let listener else { throw DocLiteError(.invalidParameter, "listener is NULL") }
+        let callback = CCallback(function: listener, context: context)
+        return try addReplicatorListener(handle) { replicator, queue, owner, ref in
+            replicator.addDocumentReplicationListener(withQueue: queue) { [weak ref] replication in
+                ref?.call {
+                    let strings = replication.documents.map { [strdup($0.id), strdup($0.scope), strdup($0.collection)] }
+                    defer { strings.joined().forEach { free($0) } }
+                    let documents = zip(replication.documents, strings).map { document, text in
+                        CBLReplicatedDocument(ID: text[0], deleted: document.flags.contains(.deleted),
+                                              error: document.error.map(cblError) ?? CBLError(), scope: text[1], collection: text[2])
+                    }
+                    documents.withUnsafeBufferPointer { buffer in
+                        callback.function(callback.context, owner.handle, replication.isPush, UInt32(buffer.count), buffer.baseAddress)
+                    }
+                }
+            }
+        }
+    }
+}
