@@ -57,6 +57,12 @@ pub enum ErrorKind {
     InvalidColumn,
     /// The DocLite library could not be loaded.
     Library,
+    /// A sync server cannot be reached (the network domain: refused, unknown host, lost
+    /// connection, a malformed connection string); a replicator retries all but the last.
+    Network,
+    /// A sync server refused, by HTTP status ([`Error::code`]): 401 bad credentials,
+    /// 403 not allowed, 404 no such database, 409 a newer server revision.
+    Refused,
     /// Anything else; the message says what.
     Other,
 }
@@ -156,6 +162,8 @@ fn kind_of(error: &sys::CBLError) -> ErrorKind {
         sys::kCBLSQLiteDomain if code == sys::kCBLSQLiteErrorInterrupted => ErrorKind::Interrupted,
         sys::kCBLPOSIXDomain | sys::kCBLSQLiteDomain => ErrorKind::Io,
         sys::kCBLFleeceDomain => ErrorKind::InvalidJson,
+        sys::kCBLNetworkDomain => ErrorKind::Network,
+        sys::kCBLWebSocketDomain => ErrorKind::Refused,
         _ => ErrorKind::Other,
     }
 }

@@ -61,6 +61,7 @@ mod prediction;
 mod progress;
 mod query;
 mod registry;
+mod replicator;
 mod rows;
 mod scope;
 
@@ -78,6 +79,7 @@ pub use listener::{CollectionChange, ListenerToken};
 pub use predicate::PredicateQueryBuilder;
 pub use prediction::{register_model, unregister_model};
 pub use query::{ColumnIndex, DeserializedRows, Interrupter, Query, QueryChange, ResultSet, Row};
+pub use replicator::{initialize_server, ActivityLevel, ReplicatedDocument, Replicator, ReplicatorOptions, ReplicatorStatus, ReplicatorType};
 pub use scope::Scope;
 
 /// The version of the loaded DocLite library (`"0.1.0"`).

@@ -22,6 +22,7 @@ use crate::collection::Collection;
 use crate::error::{Error, Result};
 use crate::ffi::{self, c_string, handle, loaded};
 use crate::query::{Query, QueryChange, ResultSet};
+use crate::replicator::{ReplicatedDocument, Replicator, ReplicatorStatus};
 
 /// A registered listener. Dropping the token (or [`remove`](ListenerToken::remove))
 /// unregisters it, and frees its closure once no call of it is running; a listener may
@@ -274,5 +275,57 @@ where
     register(listener, |context, error| unsafe {
         // Safety: a live query; the context lives until the token is dropped.
         loaded().CBLQuery_AddChangeListener(query.as_ptr(), Some(query_changed::<F>), context, error)
+    })
+}
+
+/// A replicator's listener, with the replicator it reports on.
+struct ReplicatorListener<F> {
+    callback: F,
+}
+
+unsafe extern "C" fn replicator_changed<F>(context: *mut c_void, _replicator: *mut sys::CBLReplicator,
+                                           status: *const sys::CBLReplicatorStatus)
+where
+    F: Fn(&ReplicatorStatus) + Send + Sync + 'static,
+{
+    boundary::guard("a replicator listener", (), || {
+        // Safety: DocLite calls with the context registered with this function and a status borrowed for the call.
+        let (registration, status) = unsafe { (Registration::<ReplicatorListener<F>>::from_context(context), ReplicatorStatus::from_c(&*status)) };
+        deliver(registration, move |listener| (listener.callback)(&status));
+    });
+}
+
+pub(crate) fn add_replicator_listener<F>(replicator: &Replicator, callback: F) -> Result<ListenerToken>
+where
+    F: Fn(&ReplicatorStatus) + Send + Sync + 'static,
+{
+    register(ReplicatorListener { callback }, |context, error| unsafe {
+        // Safety: a live replicator; the context lives until the token is dropped.
+        loaded().CBLReplicator_AddChangeListener(replicator.as_ptr(), Some(replicator_changed::<F>), context, error)
+    })
+}
+
+unsafe extern "C" fn documents_replicated<F>(context: *mut c_void, _replicator: *mut sys::CBLReplicator, is_push: bool,
+                                             count: std::os::raw::c_uint, documents: *const sys::CBLReplicatedDocument)
+where
+    F: Fn(bool, &[ReplicatedDocument]) + Send + Sync + 'static,
+{
+    boundary::guard("a replicator listener", (), || {
+        // Safety: as in replicator_changed; `documents` holds `count` entries borrowed for the call.
+        let registration = unsafe { Registration::<ReplicatorListener<F>>::from_context(context) };
+        let documents: Vec<ReplicatedDocument> = (0..count as usize)
+            .map(|i| unsafe { ReplicatedDocument::from_c(&*documents.add(i)) })
+            .collect();
+        deliver(registration, move |listener| (listener.callback)(is_push, &documents));
+    });
+}
+
+pub(crate) fn add_document_replication_listener<F>(replicator: &Replicator, callback: F) -> Result<ListenerToken>
+where
+    F: Fn(bool, &[ReplicatedDocument]) + Send + Sync + 'static,
+{
+    register(ReplicatorListener { callback }, |context, error| unsafe {
+        // Safety: a live replicator; the context lives until the token is dropped.
+        loaded().CBLReplicator_AddDocumentReplicationListener(replicator.as_ptr(), Some(documents_replicated::<F>), context, error)
     })
 }

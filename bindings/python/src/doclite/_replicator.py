@@ -1,0 +1,210 @@
+"""Sync with a PostgreSQL server (docs/sync.md): Couchbase Lite's Replicator.
+
+    server = "postgresql://alice:secret@db.example.com/app"
+    with doclite.Replicator([db.default_collection()], server) as replicator:
+        status = replicator.run()     # push and pull until caught up
+"""
+
+import json
+import time
+from typing import Any, Callable, List, Optional, Sequence, Set
+
+from ._errors import DocLiteError, error_from, new_error, owned_result
+from ._ffi import Handle, borrowed_text, c_callback, ffi, lib, text
+from ._listeners import ListenerToken, _Listener
+
+_ACTIVITIES = ["stopped", "offline", "connecting", "idle", "busy"]
+_TYPES = {"push_and_pull": 0, "push": 1, "pull": 2}
+
+
+def initialize_server(server: str) -> None:
+    """Creates (or checks) DocLite's schema in a PostgreSQL database, as `doclite sync init` does;
+    `server` is a libpq connection string."""
+    endpoint = _endpoint(server, False)
+    try:
+        error = new_error()
+        if not lib.CBLEndpoint_InitializeServer(endpoint.pointer, error):
+            raise error_from(error)
+    finally:
+        endpoint.release()
+
+
+def _endpoint(server: str, create_schema: bool) -> Handle:
+    error = new_error()
+    pointer = lib.CBLEndpoint_CreateWithPostgreSQL(text(server, "the server"), create_schema, error)
+    if pointer == ffi.NULL:
+        raise error_from(error)
+    return Handle(pointer)
+
+
+def _error(error: Any) -> Optional[DocLiteError]:
+    """The exception of a `CBLError` held in a struct, None for code 0."""
+    if not error.code:
+        return None
+    copy = new_error()
+    copy[0] = error
+    return error_from(copy)
+
+
+class ReplicatorStatus:
+    """What a replicator is doing: `activity` ("stopped", "offline", "connecting", "idle",
+    "busy"), `complete` (0 to 1), `document_count`, and `error` (None, or why it stopped)."""
+
+    activity: str
+    complete: float
+    document_count: int
+    error: Optional[DocLiteError]
+
+    def __init__(self, status: Any) -> None:
+        self.activity = _ACTIVITIES[status.activity] if status.activity < len(_ACTIVITIES) else "stopped"
+        self.complete = float(status.progress.complete)
+        self.document_count = int(status.progress.documentCount)
+        self.error = _error(status.error)
+
+    def __repr__(self) -> str:
+        return f"ReplicatorStatus({self.activity!r}, documents={self.document_count}, error={self.error!r})"
+
+
+class ReplicatedDocument:
+    """A document pushed or pulled: `id`, `deleted`, `error` (None when it replicated)."""
+
+    def __init__(self, document: Any, is_push: bool) -> None:
+        self.id: str = borrowed_text(document.ID) or ""
+        self.deleted: bool = bool(document.deleted)
+        self.is_push = is_push
+        self.scope: str = borrowed_text(document.scope) or ""
+        self.collection: str = borrowed_text(document.collection) or ""
+        self.error: Optional[DocLiteError] = _error(document.error)
+
+
+class Replicator:
+    """Pushes and pulls `collections` (of one database) to and from a PostgreSQL server,
+    given as a libpq connection string. `type`: "push_and_pull", "push" or "pull";
+    `continuous`: keep syncing until stopped; `channels`, `document_ids`: narrow it;
+    `create_schema`: make DocLite's server schema when missing. A context manager: the
+    replicator is stopped and released when the block ends."""
+
+    def __init__(self, collections: Sequence[Any], server: str, *, type: str = "push_and_pull", continuous: bool = False,
+                 channels: Optional[Sequence[str]] = None, document_ids: Optional[Sequence[str]] = None,
+                 create_schema: bool = False, max_attempts: int = 0, max_attempt_wait_time: int = 0,
+                 heartbeat: int = 0) -> None:
+        if type not in _TYPES:
+            raise ValueError(f"type must be one of {', '.join(_TYPES)}, not {type!r}")
+        endpoint = _endpoint(server, create_schema)
+        try:
+            keep: List[Any] = []   # the C strings, alive until the replicator copied them
+            entries = ffi.new("CBLReplicationCollection[]", len(collections) or 1)
+            for i, collection in enumerate(collections):
+                entries[i].collection = collection._pointer()
+                for field, values in (("channelsJSON", channels), ("documentIDsJSON", document_ids)):
+                    if values is not None:
+                        keep.append(ffi.new("char[]", json.dumps(list(values)).encode("utf-8")))
+                        setattr(entries[i], field, keep[-1])
+            config = ffi.new("CBLReplicatorConfiguration*")
+            config.collections, config.collectionCount, config.endpoint = entries, len(collections), endpoint.pointer
+            config.replicatorType, config.continuous = _TYPES[type], continuous
+            config.maxAttempts, config.maxAttemptWaitTime, config.heartbeat = max_attempts, max_attempt_wait_time, heartbeat
+            error = new_error()
+            pointer = lib.CBLReplicator_Create(config, error)
+            if pointer == ffi.NULL:
+                raise error_from(error)
+        finally:
+            endpoint.release()
+        self._handle: Optional[Handle] = Handle(pointer)
+        self._collections = list(collections)
+        self._tokens: List[ListenerToken] = []   # removed by close()
+
+    def _pointer(self) -> Any:
+        if self._handle is None:
+            raise DocLiteError("the replicator is closed", 1, 6)
+        return self._handle.pointer
+
+    def start(self, reset: bool = False) -> None:
+        """Starts replicating (with `reset`, from the start); it runs on a thread of its own."""
+        lib.CBLReplicator_Start(self._pointer(), reset)
+
+    def stop(self) -> None:
+        """Stops it; `status.activity` is "stopped" once its current step ends."""
+        lib.CBLReplicator_Stop(self._pointer())
+
+    @property
+    def status(self) -> ReplicatorStatus:
+        """The current status."""
+        return ReplicatorStatus(lib.CBLReplicator_Status(self._pointer()))
+
+    def wait(self, timeout: Optional[float] = None) -> ReplicatorStatus:
+        """Waits until the replicator stops (or `timeout` seconds pass); the status then."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while (status := self.status).activity != "stopped" and (deadline is None or time.monotonic() < deadline):
+            time.sleep(0.01)
+        return status
+
+    def run(self, reset: bool = False) -> ReplicatorStatus:
+        """Starts, waits until it stops, and returns the status; raises its error, if any."""
+        self.start(reset)
+        status = self.wait()
+        if status.error is not None:
+            raise status.error
+        return status
+
+    def pending_document_ids(self, collection: Any) -> Set[str]:
+        """The IDs the next push would send of `collection`."""
+        ids: List[str] = json.loads(owned_result(lib.CBLReplicator_PendingDocumentIDs2, self._pointer(), collection._pointer()))
+        return set(ids)
+
+    def is_document_pending(self, document_id: str, collection: Any) -> bool:
+        """Whether the next push would send document `document_id` of `collection`."""
+        error = new_error()
+        pending = bool(lib.CBLReplicator_IsDocumentPending2(self._pointer(), text(document_id, "the document ID"),
+                                                            collection._pointer(), error))
+        if error.code:
+            raise error_from(error)
+        return pending
+
+    def add_change_listener(self, function: Callable[[ReplicatorStatus], object]) -> ListenerToken:
+        """Calls `function(status)` at each change of status, on a thread of the library's,
+        until the token is removed or the replicator closed."""
+        guarded = _Listener(function)
+
+        @c_callback("void(void*, CBLReplicator*, const CBLReplicatorStatus*)")
+        def callback(context: Any, replicator: Any, status: Any) -> None:
+            guarded(ReplicatorStatus(status))
+
+        error = new_error()
+        pointer = lib.CBLReplicator_AddChangeListener(self._pointer(), callback, ffi.NULL, error)
+        if pointer == ffi.NULL:
+            raise error_from(error)
+        self._tokens.append(ListenerToken(pointer, callback, guarded))
+        return self._tokens[-1]
+
+    def add_document_listener(self, function: Callable[[List[ReplicatedDocument]], object]) -> ListenerToken:
+        """Calls `function(documents)` with each batch of documents pushed or pulled."""
+        guarded = _Listener(function)
+
+        @c_callback("void(void*, CBLReplicator*, bool, unsigned, const CBLReplicatedDocument*)")
+        def callback(context: Any, replicator: Any, is_push: bool, count: int, documents: Any) -> None:
+            guarded([ReplicatedDocument(documents[i], bool(is_push)) for i in range(count)])
+
+        error = new_error()
+        pointer = lib.CBLReplicator_AddDocumentReplicationListener(self._pointer(), callback, ffi.NULL, error)
+        if pointer == ffi.NULL:
+            raise error_from(error)
+        self._tokens.append(ListenerToken(pointer, callback, guarded))
+        return self._tokens[-1]
+
+    def close(self) -> None:
+        """Stops the replicator, waits for it, removes its listeners and releases it (again: nothing)."""
+        if self._handle is not None:
+            self.stop()
+            self.wait(timeout=60)
+            for token in self._tokens:
+                token.remove()
+            self._handle.release()
+            self._handle = None
+
+    def __enter__(self) -> "Replicator":
+        return self
+
+    def __exit__(self, *exception: object) -> None:
+        self.close()
+

@@ -1,0 +1,117 @@
+"""Sync through a PostgreSQL server the tests start (scripts/postgres-server in the
+source tree); skipped, saying why, when PostgreSQL or the script is not there."""
+
+import gc
+import pathlib
+import subprocess
+import threading
+import time
+import uuid
+
+import pytest
+
+import doclite
+
+SCRIPT = pathlib.Path(__file__).resolve().parents[3] / "scripts" / "postgres-server"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """The superuser's connection string to a fresh database of a private server."""
+    if not SCRIPT.exists():
+        pytest.skip(f"{SCRIPT} is not there (tests run outside the source tree)")
+    directory = pathlib.Path("/tmp") / f"doclite-py-pg-{uuid.uuid4().hex[:8]}"
+    started = subprocess.run([str(SCRIPT), "start", str(directory)], capture_output=True, text=True)
+    if started.returncode == 3:
+        pytest.skip(started.stderr.strip())
+    assert started.returncode == 0, started.stderr
+    admin = started.stdout.strip()
+    yield admin
+    subprocess.run([str(SCRIPT), "stop", str(directory)], capture_output=True)
+    subprocess.run(["rm", "-rf", str(directory)])
+
+
+@pytest.fixture
+def database_url(server):
+    """A fresh server database with DocLite's schema; the test must leave no library handle behind."""
+    before = doclite.instance_count()
+    name = "py_" + uuid.uuid4().hex[:12]
+    subprocess.run(["psql", server, "-qc", f"CREATE DATABASE {name}"], check=True)
+    url = server.replace("dbname=postgres", f"dbname={name}")
+    doclite.initialize_server(url)
+    yield url
+    gc.collect()
+    assert doclite.instance_count() == before
+
+
+def test_two_databases_converge_through_the_server(tmp_path, database_url):
+    with doclite.open(tmp_path / "a") as a, doclite.open(tmp_path / "b") as b:
+        a_docs, b_docs = a.default_collection(), b.default_collection()
+        for i in range(25):
+            a_docs[f"doc-{i}"] = {"n": i, "city": "Paris"}
+        pushed = []
+        with doclite.Replicator([a_docs], database_url, type="push") as replicator:
+            token = replicator.add_document_listener(lambda documents: pushed.extend(documents))
+            status = replicator.run()
+            token.remove()
+        assert status.activity == "stopped" and status.error is None
+        assert status.document_count == 25 and status.complete == 1.0
+        assert sorted(d.id for d in pushed) == sorted(f"doc-{i}" for i in range(25))
+        with doclite.Replicator([b_docs], database_url) as replicator:
+            replicator.run()
+        assert b_docs["doc-7"].properties == {"n": 7, "city": "Paris"}
+        assert len(b_docs) == 25
+
+        del b_docs["doc-3"]
+        b_docs["from-b"] = {"from": "b"}
+        with doclite.Replicator([b_docs], database_url) as replicator:
+            replicator.run()
+        with doclite.Replicator([a_docs], database_url) as replicator:
+            levels = []
+            replicator.add_change_listener(lambda status: levels.append(status.activity))
+            replicator.run()
+            deadline = time.monotonic() + 5   # (the listener is called on the library's thread, after the status changed)
+            while levels[-1:] != ["stopped"] and time.monotonic() < deadline:
+                time.sleep(0.01)
+        assert "doc-3" not in a_docs and a_docs["from-b"].properties == {"from": "b"}
+        assert levels[0] == "connecting" and levels[-1] == "stopped"
+
+
+def test_pending_documents_and_a_continuous_replicator(tmp_path, database_url):
+    with doclite.open(tmp_path / "a") as a, doclite.open(tmp_path / "b") as b:
+        a_docs, b_docs = a.default_collection(), b.default_collection()
+        a_docs["one"] = {"v": 1}
+        with doclite.Replicator([a_docs], database_url, type="push") as pusher:
+            assert pusher.pending_document_ids(a_docs) == {"one"}
+            assert pusher.is_document_pending("one", a_docs)
+            pusher.run()
+            assert pusher.pending_document_ids(a_docs) == set()
+        arrived = threading.Event()
+        token = b_docs.add_change_listener(lambda change: "two" in change.document_ids and arrived.set())
+        with doclite.Replicator([b_docs], database_url, continuous=True) as follower:
+            follower.start()
+            a_docs["two"] = {"v": 2}
+            with doclite.Replicator([a_docs], database_url, type="push") as pusher:
+                pusher.run()
+            assert arrived.wait(5), "the continuous replicator did not pull the change"
+        token.remove()
+        assert b_docs["two"].properties == {"v": 2}
+
+
+def test_bad_input_is_an_error(tmp_path, database_url):
+    with pytest.raises(doclite.DocLiteError) as bad_url:
+        doclite.Replicator([], "postgresql://[bad")
+    assert bad_url.value.domain == 5 and bad_url.value.code == 4
+    with doclite.open(tmp_path / "a") as a:
+        docs = a.default_collection()
+        with pytest.raises(ValueError):
+            doclite.Replicator([docs], database_url, type="sideways")
+        with pytest.raises(doclite.InvalidParameterError):
+            doclite.Replicator([], database_url)
+        wrong = database_url.rsplit("password=", 1)[0] + "password=wrong"
+        docs["kept"] = {"v": 1}
+        with doclite.Replicator([docs], wrong) as replicator:
+            with pytest.raises(doclite.DocLiteError) as refused:
+                replicator.run()
+        assert refused.value.domain == 6 and refused.value.code == 401
+        assert docs["kept"].properties == {"v": 1}

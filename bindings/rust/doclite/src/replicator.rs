@@ -1,0 +1,277 @@
+//! Sync with a PostgreSQL server (docs/sync.md): Couchbase Lite's replicator.
+
+use std::time::{Duration, Instant};
+
+use doclite_sys as sys;
+
+use crate::collection::Collection;
+use crate::error::{Error, Result};
+use crate::ffi::{self, c_string, handle, loaded, Handle};
+use crate::listener::{self, ListenerToken};
+
+/// Which way a replicator moves revisions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ReplicatorType {
+    /// Both ways.
+    #[default]
+    PushAndPull,
+    /// Local changes to the server.
+    Push,
+    /// Server changes to the local database.
+    Pull,
+}
+
+/// What a replicator is doing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ActivityLevel {
+    /// Not running: finished, stopped, or failed (see [`ReplicatorStatus::error`]).
+    Stopped,
+    /// The server cannot be reached; it will try again.
+    Offline,
+    /// Connecting.
+    Connecting,
+    /// Caught up, waiting for changes (continuous).
+    Idle,
+    /// Moving revisions.
+    Busy,
+}
+
+/// A replicator's activity, progress and error.
+#[derive(Debug)]
+pub struct ReplicatorStatus {
+    /// What it is doing.
+    pub activity: ActivityLevel,
+    /// How far it got, from 0 to 1 (documents, approximate).
+    pub complete: f32,
+    /// Documents replicated.
+    pub document_count: u64,
+    /// Why it is offline or stopped, if not by request.
+    pub error: Option<Error>,
+}
+
+impl ReplicatorStatus {
+    pub(crate) fn from_c(status: &sys::CBLReplicatorStatus) -> ReplicatorStatus {
+        let activity = match u32::from(status.activity) {
+            sys::kCBLReplicatorOffline => ActivityLevel::Offline,
+            sys::kCBLReplicatorConnecting => ActivityLevel::Connecting,
+            sys::kCBLReplicatorIdle => ActivityLevel::Idle,
+            sys::kCBLReplicatorBusy => ActivityLevel::Busy,
+            _ => ActivityLevel::Stopped,
+        };
+        ReplicatorStatus {
+            activity,
+            complete: status.progress.complete,
+            document_count: status.progress.documentCount,
+            error: (status.error.code != 0).then(|| Error::from_c(&status.error)),
+        }
+    }
+}
+
+/// A document pushed or pulled.
+#[derive(Debug)]
+pub struct ReplicatedDocument {
+    /// Its ID.
+    pub id: String,
+    /// Whether the revision is a deletion.
+    pub deleted: bool,
+    /// Why it did not replicate; `None` when it did.
+    pub error: Option<Error>,
+    /// Its scope's name.
+    pub scope: String,
+    /// Its collection's name.
+    pub collection: String,
+}
+
+impl ReplicatedDocument {
+    /// Safety: `document`'s strings are valid for the call.
+    pub(crate) unsafe fn from_c(document: &sys::CBLReplicatedDocument) -> ReplicatedDocument {
+        ReplicatedDocument {
+            id: ffi::copy_string(document.ID).unwrap_or_default(),
+            deleted: document.deleted,
+            error: (document.error.code != 0).then(|| Error::from_c(&document.error)),
+            scope: ffi::copy_string(document.scope).unwrap_or_default(),
+            collection: ffi::copy_string(document.collection).unwrap_or_default(),
+        }
+    }
+}
+
+/// How a replicator runs; the default pushes and pulls once, every document, with
+/// Couchbase Lite's retry defaults.
+#[derive(Debug, Clone, Default)]
+pub struct ReplicatorOptions {
+    /// Which way revisions move.
+    pub replicator_type: ReplicatorType,
+    /// Keep syncing changes as they happen, until stopped.
+    pub continuous: bool,
+    /// Pull only documents in these channels (their `channels` property).
+    pub channels: Option<Vec<String>>,
+    /// Push and pull only these documents.
+    pub document_ids: Option<Vec<String>>,
+    /// Create DocLite's schema on the server when it has none.
+    pub create_schema: bool,
+    /// Attempts to reach the server before stopping with the error (0: the default).
+    pub max_attempts: u32,
+    /// The longest wait between attempts, in seconds (0: 300).
+    pub max_attempt_wait_time: u32,
+    /// How often an idle continuous replicator checks the connection, in seconds (0: 300).
+    pub heartbeat: u32,
+}
+
+/// A PostgreSQL server, by libpq connection string.
+fn endpoint(server: &str, create_schema: bool) -> Result<Handle<sys::CBLEndpoint>> {
+    let server = c_string(server, "the server")?;
+    // Safety: the string outlives the call.
+    handle(|error| unsafe { loaded().CBLEndpoint_CreateWithPostgreSQL(server.as_ptr(), create_schema, error) })
+}
+
+/// Creates (or checks) DocLite's schema in a PostgreSQL database, as `doclite sync init` does.
+pub fn initialize_server(server: &str) -> Result<()> {
+    ffi::lib()?;
+    let endpoint = endpoint(server, false)?;
+    // Safety: a live endpoint handle.
+    ffi::check(|error| unsafe { loaded().CBLEndpoint_InitializeServer(endpoint.as_ptr(), error) })
+}
+
+/// Pushes and pulls collections of one database to and from a PostgreSQL server
+/// (docs/sync.md). Dropping it stops it and waits for it to stop.
+pub struct Replicator {
+    handle: Handle<sys::CBLReplicator>,
+    _collections: Vec<Collection>,
+}
+
+// Safety: the C API allows a replicator handle to be used from several threads at once.
+unsafe impl Send for Replicator {}
+unsafe impl Sync for Replicator {}
+
+impl Replicator {
+    /// A replicator of `collections` with the server `server` (a libpq connection string,
+    /// `postgresql://alice:secret@host/app`); it starts with [`start`](Self::start) or [`run`](Self::run).
+    pub fn new(collections: &[&Collection], server: &str, options: &ReplicatorOptions) -> Result<Replicator> {
+        ffi::lib()?;
+        let endpoint = endpoint(server, options.create_schema)?;
+        let json = |values: &Option<Vec<String>>| -> Result<Option<std::ffi::CString>> {
+            values.as_ref().map(|values| c_string(&serde_json::to_string(values)?, "the list")).transpose()
+        };
+        let (channels, document_ids) = (json(&options.channels)?, json(&options.document_ids)?);
+        let entries: Vec<sys::CBLReplicationCollection> = collections
+            .iter()
+            .map(|collection| sys::CBLReplicationCollection {
+                collection: collection.as_ptr(),
+                channelsJSON: ffi::optional_ptr(&channels),
+                documentIDsJSON: ffi::optional_ptr(&document_ids),
+            })
+            .collect();
+        let config = sys::CBLReplicatorConfiguration {
+            collections: entries.as_ptr() as *mut sys::CBLReplicationCollection,
+            collectionCount: entries.len(),
+            endpoint: endpoint.as_ptr(),
+            replicatorType: match options.replicator_type {
+                ReplicatorType::PushAndPull => sys::kCBLReplicatorTypePushAndPull,
+                ReplicatorType::Push => sys::kCBLReplicatorTypePush,
+                ReplicatorType::Pull => sys::kCBLReplicatorTypePull,
+            } as u8,
+            continuous: options.continuous,
+            maxAttempts: options.max_attempts,
+            maxAttemptWaitTime: options.max_attempt_wait_time,
+            heartbeat: options.heartbeat,
+        };
+        // Safety: the configuration and what it points to outlive the call, which copies them.
+        let handle = handle(|error| unsafe { loaded().CBLReplicator_Create(&config, error) })?;
+        Ok(Replicator { handle, _collections: collections.iter().map(|c| (*c).clone()).collect() })
+    }
+
+    pub(crate) fn as_ptr(&self) -> *mut sys::CBLReplicator {
+        self.handle.as_ptr()
+    }
+
+    /// Starts replicating on a thread of the library's; with `reset`, from the start.
+    pub fn start(&self, reset: bool) {
+        // Safety: a live replicator handle.
+        unsafe { loaded().CBLReplicator_Start(self.as_ptr(), reset) }
+    }
+
+    /// Stops it; the status is [`ActivityLevel::Stopped`] once its current step ends.
+    pub fn stop(&self) {
+        // Safety: a live replicator handle.
+        unsafe { loaded().CBLReplicator_Stop(self.as_ptr()) }
+    }
+
+    /// The current status.
+    pub fn status(&self) -> ReplicatorStatus {
+        // Safety: a live replicator handle.
+        ReplicatorStatus::from_c(&unsafe { loaded().CBLReplicator_Status(self.as_ptr()) })
+    }
+
+    /// Waits until it stops (or `timeout` passes); the status then.
+    pub fn wait(&self, timeout: Option<Duration>) -> ReplicatorStatus {
+        let deadline = timeout.map(|timeout| Instant::now() + timeout);
+        loop {
+            let status = self.status();
+            if status.activity == ActivityLevel::Stopped || deadline.is_some_and(|deadline| Instant::now() >= deadline) {
+                return status;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    /// Starts, waits until it stops, and returns the status, or the error it stopped with.
+    pub fn run(&self, reset: bool) -> Result<ReplicatorStatus> {
+        self.start(reset);
+        let mut status = self.wait(None);
+        match status.error.take() {
+            Some(error) => Err(error),
+            None => Ok(status),
+        }
+    }
+
+    /// The IDs the next push would send of `collection`.
+    pub fn pending_document_ids(&self, collection: &Collection) -> Result<Vec<String>> {
+        // Safety: live handles.
+        let json = ffi::owned_string(|error| unsafe {
+            loaded().CBLReplicator_PendingDocumentIDs2(self.as_ptr(), collection.as_ptr(), error)
+        })?;
+        Ok(serde_json::from_str(&json)?)
+    }
+
+    /// Whether the next push would send document `id` of `collection`.
+    pub fn is_document_pending(&self, id: &str, collection: &Collection) -> Result<bool> {
+        let id = c_string(id, "the document ID")?;
+        // Safety: live handles; the ID outlives the call.
+        let (pending, error) = ffi::with_error(|error| unsafe {
+            loaded().CBLReplicator_IsDocumentPending2(self.as_ptr(), id.as_ptr(), collection.as_ptr(), error)
+        });
+        if error.code != 0 {
+            return Err(Error::from_c(&error));
+        }
+        Ok(pending)
+    }
+
+    /// Calls `callback` at each change of status, on a thread of the library's.
+    pub fn add_change_listener<F>(&self, callback: F) -> Result<ListenerToken>
+    where
+        F: Fn(&ReplicatorStatus) + Send + Sync + 'static,
+    {
+        listener::add_replicator_listener(self, callback)
+    }
+
+    /// Calls `callback(is_push, documents)` with each batch of documents pushed or pulled.
+    pub fn add_document_listener<F>(&self, callback: F) -> Result<ListenerToken>
+    where
+        F: Fn(bool, &[ReplicatedDocument]) + Send + Sync + 'static,
+    {
+        listener::add_document_replication_listener(self, callback)
+    }
+}
+
+impl Drop for Replicator {
+    fn drop(&mut self) {
+        self.stop();
+        self.wait(Some(Duration::from_secs(60)));
+    }
+}
+
+impl std::fmt::Debug for Replicator {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Replicator").field("status", &self.status()).finish()
+    }
+}

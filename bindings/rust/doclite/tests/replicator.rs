@@ -1,0 +1,95 @@
+//! Sync through a PostgreSQL server the test starts (scripts/postgres-server);
+//! skipped, saying why, when PostgreSQL is not installed.
+
+mod common;
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+use common::TestDatabase;
+use doclite::{ErrorKind, Replicator, ReplicatorOptions, ReplicatorType};
+use serde_json::json;
+
+/// A private server, stopped and deleted with the value.
+struct Server {
+    script: PathBuf,
+    directory: PathBuf,
+    url: String,
+}
+
+impl Server {
+    /// A server for the test `name` (tests run at once, each with its own).
+    fn start(name: &str) -> Option<Server> {
+        let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../scripts/postgres-server");
+        let directory = PathBuf::from(format!("/tmp/doclite-rust-pg-{}-{name}", std::process::id()));
+        let output = Command::new(&script).arg("start").arg(&directory).output().expect("the server script runs");
+        if output.status.code() == Some(3) {
+            eprintln!("skipped: {}", String::from_utf8_lossy(&output.stderr));
+            return None;
+        }
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        let url = String::from_utf8(output.stdout).unwrap().trim().to_string();
+        Some(Server { script, directory, url })
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = Command::new(&self.script).arg("stop").arg(&self.directory).output();
+        let _ = std::fs::remove_dir_all(&self.directory);
+    }
+}
+
+#[test]
+fn two_databases_converge_through_the_server() -> doclite::Result<()> {
+    let Some(server) = Server::start("converge") else { return Ok(()) };
+    doclite::initialize_server(&server.url)?;
+    let (a, b) = (TestDatabase::new("sync-a"), TestDatabase::new("sync-b"));
+    let (a_docs, b_docs) = (a.default_collection()?, b.default_collection()?);
+    a_docs.save_many((0..30).map(|i| (format!("doc-{i}"), json!({"n": i, "city": "Paris"}))))?;
+
+    let push = ReplicatorOptions { replicator_type: ReplicatorType::Push, ..Default::default() };
+    let pusher = Replicator::new(&[&a_docs], &server.url, &push)?;
+    assert_eq!(pusher.pending_document_ids(&a_docs)?.len(), 30);
+    assert!(pusher.is_document_pending("doc-1", &a_docs)?);
+    let pushed = Arc::new(AtomicUsize::new(0));
+    let counter = pushed.clone();
+    let token = pusher.add_document_listener(move |is_push, documents| {
+        assert!(is_push);
+        counter.fetch_add(documents.iter().filter(|d| d.error.is_none()).count(), Ordering::SeqCst);
+    })?;
+    let statuses = Arc::new(AtomicUsize::new(0));
+    let status_counter = statuses.clone();
+    let status_token = pusher.add_change_listener(move |_| {
+        status_counter.fetch_add(1, Ordering::SeqCst);
+    })?;
+    let status = pusher.run(false)?;
+    std::thread::sleep(std::time::Duration::from_millis(50));
+    drop((token, status_token));
+    assert_eq!(status.document_count, 30);
+    assert_eq!(pushed.load(Ordering::SeqCst), 30);
+    assert!(statuses.load(Ordering::SeqCst) >= 3);
+    assert!(pusher.pending_document_ids(&a_docs)?.is_empty());
+
+    Replicator::new(&[&b_docs], &server.url, &ReplicatorOptions::default())?.run(false)?;
+    assert_eq!(b_docs.count()?, 30);
+    assert_eq!(b_docs.document("doc-7")?.expect("pulled").properties()["city"], json!("Paris"));
+    Ok(())
+}
+
+#[test]
+fn bad_input_is_an_error() -> doclite::Result<()> {
+    let Some(server) = Server::start("bad") else { return Ok(()) };
+    let bad = Replicator::new(&[], "postgresql://[bad", &ReplicatorOptions::default()).unwrap_err();
+    assert_eq!((bad.kind(), bad.domain(), bad.code()), (ErrorKind::Network, 5, 4));
+    let db = TestDatabase::new("sync-bad");
+    let docs = db.default_collection()?;
+    let none = Replicator::new(&[], &server.url, &ReplicatorOptions::default()).unwrap_err();
+    assert_eq!(none.kind(), ErrorKind::InvalidParameter);
+    let wrong = format!("{}password=wrong", &server.url[..server.url.find("password=").unwrap()]);
+    let refused = Replicator::new(&[&docs], &wrong, &ReplicatorOptions::default())?.run(false).unwrap_err();
+    assert_eq!((refused.kind(), refused.code()), (ErrorKind::Refused, 401));
+    Ok(())
+}
