@@ -120,13 +120,22 @@ public func CBLReplicator_IsDocumentPending2(_ handle: OpaquePointer?, _ docID: 
     }
 }
 
-/// Registers a C listener of the replicator behind `handle`: its calls run on a
-/// queue of their own (couchbase-lite-C calls them on a replicator thread). Returns the token (+1).
-private func addReplicatorListener(_ handle: OpaquePointer?,
-                                   _ register: (Replicator, DispatchQueue, HandleBox, ListenerTokenRef) -> ListenerToken) throws -> OpaquePointer {
+/// Makes one C call of a replicator listener: the body gets the callback and the replicator's handle.
+private typealias ReplicatorCall<Function> = @Sendable (_ body: (CCallback<Function>, OpaquePointer) -> Void) -> Void
+
+/// Registers a C listener of the replicator behind `handle`: `register` adds the Swift
+/// listener, on a queue of its own (couchbase-lite-C calls them on a replicator thread),
+/// making its C calls through the call it is given. Returns the token (+1).
+private func addReplicatorListener<Function>(_ handle: OpaquePointer?, _ listener: Function?, _ context: UnsafeMutableRawPointer?,
+                                             _ register: (Replicator, DispatchQueue, @escaping ReplicatorCall<Function>) -> ListenerToken)
+    throws -> OpaquePointer {
+    guard let listener else { throw DocLiteError(.invalidParameter, "listener is NULL") }
     let replicator = try replicator(handle)
+    let callback = CCallback(function: listener, context: context), owner = HandleBox(handle!)
     let ref = ListenerTokenRef(ownerHandle: handle!)
-    ref.listen(register(replicator, DispatchQueue(label: "DocLite replicator listener"), HandleBox(handle!), ref))
+    ref.listen(register(replicator, DispatchQueue(label: "DocLite replicator listener")) { [weak ref] body in
+        ref?.call { body(callback, owner.handle) }
+    })
     return HandleRegistry.shared.register(ref)
 }
 
@@ -135,13 +144,11 @@ public func CBLReplicator_AddChangeListener(_ handle: OpaquePointer?, _ listener
                                             _ context: UnsafeMutableRawPointer?,
                                             _ outError: UnsafeMutablePointer<CBLError>?) -> OpaquePointer? {
     bridge(outError, failure: nil) {
-        guard let listener else { throw DocLiteError(.invalidParameter, "listener is NULL") }
-        let callback = CCallback(function: listener, context: context)
-        return try addReplicatorListener(handle) { replicator, queue, owner, ref in
-            replicator.addChangeListener(withQueue: queue) { [weak ref] change in
-                ref?.call {
+        try addReplicatorListener(handle, listener, context) { replicator, queue, call in
+            replicator.addChangeListener(withQueue: queue) { change in
+                call { callback, owner in
                     var status = cStatus(change.status)
-                    callback.function(callback.context, owner.handle, &status)
+                    callback.function(callback.context, owner, &status)
                 }
             }
         }
@@ -153,11 +160,9 @@ public func CBLReplicator_AddDocumentReplicationListener(_ handle: OpaquePointer
                                                          _ context: UnsafeMutableRawPointer?,
                                                          _ outError: UnsafeMutablePointer<CBLError>?) -> OpaquePointer? {
     bridge(outError, failure: nil) {
-        guard let listener else { throw DocLiteError(.invalidParameter, "listener is NULL") }
-        let callback = CCallback(function: listener, context: context)
-        return try addReplicatorListener(handle) { replicator, queue, owner, ref in
-            replicator.addDocumentReplicationListener(withQueue: queue) { [weak ref] replication in
-                ref?.call {
+        try addReplicatorListener(handle, listener, context) { replicator, queue, call in
+            replicator.addDocumentReplicationListener(withQueue: queue) { replication in
+                call { callback, owner in
                     let strings = replication.documents.map { [strdup($0.id), strdup($0.scope), strdup($0.collection)] }
                     defer { strings.joined().forEach { free($0) } }
                     let documents = zip(replication.documents, strings).map { document, text in
@@ -165,7 +170,7 @@ public func CBLReplicator_AddDocumentReplicationListener(_ handle: OpaquePointer
                                               error: document.error.map(cblError) ?? CBLError(), scope: text[1], collection: text[2])
                     }
                     documents.withUnsafeBufferPointer { buffer in
-                        callback.function(callback.context, owner.handle, replication.isPush, UInt32(buffer.count), buffer.baseAddress)
+                        callback.function(callback.context, owner, replication.isPush, UInt32(buffer.count), buffer.baseAddress)
                     }
                 }
             }

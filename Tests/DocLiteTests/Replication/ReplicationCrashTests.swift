@@ -122,9 +122,7 @@ final class ReplicationCrashTests: SyncTestCase {
         config.continuous = true
         config.maxAttemptWaitTime = 0.5
         let replicator = Replicator(config: config)
-        let levels = LevelLog()
-        let token = replicator.addChangeListener(withQueue: DispatchQueue(label: "levels")) { levels.add($0.status.activity) }
-        defer { token.remove() }
+        let levels = LevelLog(replicator)
         replicator.start()
         defer { replicator.stop() }
         XCTAssertTrue(waitUntil(timeout: 30) { levels.all.contains(.busy) })

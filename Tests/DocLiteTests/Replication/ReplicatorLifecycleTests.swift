@@ -35,9 +35,7 @@ final class ReplicatorLifecycleTests: SyncTestCase {
         let collection = try openDatabase("a").defaultCollection()
         try collection.save(document: MutableDocument(id: "d", data: [:]))
         let replicator = Replicator(config: try configuration([collection]))
-        let levels = LevelLog()
-        let token = replicator.addChangeListener(withQueue: DispatchQueue(label: "levels")) { levels.add($0.status.activity) }
-        defer { token.remove() }
+        let levels = LevelLog(replicator)
         replicator.start()
         XCTAssertTrue(waitUntil(timeout: 30) { levels.all.last == .stopped })
         XCTAssertEqual(levels.all.first, .connecting)
@@ -53,9 +51,7 @@ final class ReplicatorLifecycleTests: SyncTestCase {
         config.maxAttempts = 2
         config.maxAttemptWaitTime = 0.2
         let replicator = Replicator(config: config)
-        let levels = LevelLog()
-        let token = replicator.addChangeListener(withQueue: DispatchQueue(label: "levels")) { levels.add($0.status.activity) }
-        defer { token.remove() }
+        let levels = LevelLog(replicator)
         replicator.start()
         XCTAssertTrue(waitUntil(timeout: 30) { levels.all.last == .stopped })
         XCTAssertEqual(levels.all.filter { $0 == .offline }.count, 1, "one retry: \(levels.all)")
@@ -136,12 +132,4 @@ final class ReplicatorLifecycleTests: SyncTestCase {
         XCTAssertEqual(try bCollection.document(id: "bad-revision")?.boolean(forKey: "mine"), true, "local data untouched")
         XCTAssertNil(try bCollection.document(id: "bad-blob"))
     }
-}
-
-/// Activity levels a change listener received, from its queue.
-final class LevelLog: @unchecked Sendable {   // `levels` is behind `lock`
-    private let lock = NSLock()
-    private var levels: [Replicator.ActivityLevel] = []
-    func add(_ level: Replicator.ActivityLevel) { lock.withLock { levels.append(level) } }
-    var all: [Replicator.ActivityLevel] { lock.withLock { levels } }
 }

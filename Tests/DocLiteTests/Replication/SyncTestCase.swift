@@ -164,6 +164,23 @@ class SyncTestCase: XCTestCase {
     }
 }
 
+/// Activity levels a change listener received, from its queue.
+final class LevelLog: @unchecked Sendable {   // `levels` is behind `lock`
+    private let lock = NSLock()
+    private var levels: [Replicator.ActivityLevel] = []
+    private var token: ListenerToken?
+
+    /// Records the levels `replicator` reports until the log is dropped.
+    init(_ replicator: Replicator) {
+        token = replicator.addChangeListener(withQueue: DispatchQueue(label: "levels")) { [weak self] in self?.add($0.status.activity) }
+    }
+
+    deinit { token?.remove() }
+
+    private func add(_ level: Replicator.ActivityLevel) { lock.withLock { levels.append(level) } }
+    var all: [Replicator.ActivityLevel] { lock.withLock { levels } }
+}
+
 /// The documents a replicator's listener received, from its queue.
 final class DocumentLog: @unchecked Sendable {   // `documents` is behind `lock`
     private let lock = NSLock()
