@@ -76,8 +76,9 @@ final class CollectionSync {
         var json = "["
         for (i, revision) in revisions.enumerated() {
             if i > 0 { json += "," }
-            json += #"{"id":\#(JSONValue.string(revision.id).json),"rev":"\#(revision.revisionID)","#
-            json += #""parent":\#(revision.remoteRevisionID.map { "\"\($0)\"" } ?? "null"),"deleted":\#(revision.deleted),"#
+            // (Revision IDs are written as JSON strings too: a damaged file may hold any text there.)
+            json += #"{"id":\#(JSONValue.string(revision.id).json),"rev":\#(JSONValue.string(revision.revisionID).json),"#
+            json += #""parent":\#(revision.remoteRevisionID.map { JSONValue.string($0).json } ?? "null"),"deleted":\#(revision.deleted),"#
             json += #""body":\#(revision.json)}"#
         }
         json += "]"
