@@ -1,32 +1,21 @@
 import Foundation
 
-/// The push and pull of one collection over a connection to the server
-/// (docs/sync.md): revisions move in batches, each batch's outcome is
-/// recorded here (remote ancestors, then the checkpoint) before the next.
+/// The push and pull of one collection with a peer (docs/sync.md):
+/// revisions move in batches, each batch's outcome is recorded here (remote
+/// ancestors, then the checkpoint) before the next.
 final class CollectionSync {
-    /// A revision as the server holds it.
-    private struct RemoteRevision {
-        let sequence: Int64
-        let id: String
-        let revisionID: RevisionID.New
-        /// Its ancestors, newest first (bounded: ``ServerSchema/maxHistory``).
-        let history: [String]
-        let deleted: Bool
-        let json: String
-    }
-
     static let batchSize = 500
 
     let plan: ReplicationPlan
-    private let connection: PostgreSQLConnection
+    private let peer: ReplicationPeer
     private let events: ReplicationEvents
     private var checkpoint = ReplicationPlan.Checkpoint()
     /// Set by a push that found the server's revision newer: pull, then push again.
     private(set) var hasPushConflicts = false
 
-    init(plan: ReplicationPlan, connection: PostgreSQLConnection, events: ReplicationEvents) {
+    init(plan: ReplicationPlan, peer: ReplicationPeer, events: ReplicationEvents) {
         self.plan = plan
-        self.connection = connection
+        self.peer = peer
         self.events = events
     }
 
@@ -36,9 +25,7 @@ final class CollectionSync {
     /// that lost its copy (a new or restored server) is synced from the start.
     func readCheckpoint(reset: Bool) throws {
         let local = try plan.localCheckpoint()
-        let remote = try connection.query("SELECT body::text FROM doclite.checkpoints WHERE client = $1", [.text(clientID)]) { rows in
-            rows.count == 0 ? nil : rows.string(0, 0).flatMap(ReplicationPlan.Checkpoint.init(json:))
-        }
+        let remote = try peer.checkpoint(client: clientID)
         guard !reset, let local, let remote else {
             checkpoint = ReplicationPlan.Checkpoint()
             return
@@ -48,10 +35,7 @@ final class CollectionSync {
 
     /// Saves the checkpoint on the server, then here (Couchbase Lite's order).
     private func saveCheckpoint() throws {
-        try connection.execute("""
-            INSERT INTO doclite.checkpoints (client, body) VALUES ($1, $2::jsonb)
-            ON CONFLICT (client) DO UPDATE SET body = excluded.body
-            """, [.text(clientID), .text(checkpoint.json)])
+        try peer.saveCheckpoint(checkpoint, client: clientID)
         try plan.saveLocalCheckpoint(checkpoint)
     }
 
@@ -73,19 +57,7 @@ final class CollectionSync {
 
     private func push(_ revisions: [LocalRevision]) throws {
         try pushBlobs(of: revisions)
-        var json = "["
-        for (i, revision) in revisions.enumerated() {
-            if i > 0 { json += "," }
-            // (Revision IDs are written as JSON strings too: a damaged file may hold any text there.)
-            json += #"{"id":\#(JSONValue.string(revision.id).json),"rev":\#(JSONValue.string(revision.revisionID).json),"#
-            json += #""parent":\#(revision.remoteRevisionID.map { JSONValue.string($0).json } ?? "null"),"deleted":\#(revision.deleted),"#
-            json += #""body":\#(revision.json)}"#
-        }
-        json += "]"
-        let outcomes: [(id: String, status: Int, current: String?)] = try connection.query(
-            "SELECT id, status, current_revid FROM doclite.push($1, $2::jsonb)", [.text(plan.remoteName), .text(json)]) { rows in
-            (0..<rows.count).map { (rows.string($0, 0) ?? "", Int(rows.int64($0, 1) ?? 500), rows.string($0, 2)) }
-        }
+        let outcomes = try peer.push(revisions, collection: plan.remoteName)
         let byID = Dictionary(revisions.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var documents: [ReplicatedDocument] = [], conflicting: [String] = []
         try plan.collection.openDatabase().inBatch {
@@ -120,15 +92,9 @@ final class CollectionSync {
     private func pushBlobs(of revisions: [LocalRevision]) throws {
         let digests = Set(revisions.flatMap(\.blobDigests))
         guard !digests.isEmpty else { return }
-        let present: Set<String> = try connection.query("SELECT digest FROM doclite.blobs WHERE digest = ANY ($1::text[])",
-                                                        [.text(Self.arrayLiteral(digests.sorted()))]) { rows in
-            Set((0..<rows.count).compactMap { rows.string($0, 0) })
-        }
         let database = try plan.collection.openDatabase()
-        for digest in digests.subtracting(present).sorted() {
-            let content = try database.blobContent(digest: digest)
-            try connection.execute("INSERT INTO doclite.blobs (digest, content) VALUES ($1, $2) ON CONFLICT DO NOTHING",
-                                   [.text(digest), .bytes([UInt8](content))])
+        for digest in digests.subtracting(try peer.storedBlobs(digests)).sorted() {
+            try peer.storeBlob(digest: digest, content: try database.blobContent(digest: digest))
         }
     }
 
@@ -139,21 +105,12 @@ final class CollectionSync {
         // Pulling into an empty collection skips the server's tombstones (Couchbase Lite's "active only").
         let activeOnly = checkpoint.remote == 0 && plan.collection.lastSequence == 0
         while !stopRequested() {
-            var condition = "sequence > $2"
-            var parameters: [PostgreSQLConnection.Parameter] = [.text(plan.remoteName), .text(String(checkpoint.remote))]
-            if let channels = plan.config.channels {
-                parameters.append(.text(Self.arrayLiteral(channels)))
-                condition += " AND channels && $\(parameters.count)::text[]"
-            }
-            if let ids = plan.documentIDs {
-                parameters.append(.text(Self.arrayLiteral(ids.sorted())))
-                condition += " AND id = ANY ($\(parameters.count)::text[])"
-            }
-            let batch = try remoteRevisions(condition + " ORDER BY collection, sequence LIMIT \(Self.batchSize)", parameters)
+            let batch = try peer.revisions(collection: plan.remoteName, since: checkpoint.remote, channels: plan.config.channels,
+                                           documentIDs: plan.documentIDs, limit: Self.batchSize)
             guard let lastSequence = batch.lastSequence else { return }
             events.found(batch.revisions.count + batch.malformed.count)
             try apply(batch.revisions.filter { !(activeOnly && $0.deleted) })
-            events.completed(batch.malformed, isPush: false)
+            events.completed(batch.malformed.map { event($0.id, [], $0.error) }, isPush: false)
             checkpoint.remote = lastSequence
             try saveCheckpoint()
         }
@@ -164,36 +121,9 @@ final class CollectionSync {
     /// pull's checkpoint may be past those revisions: a document purged here
     /// and made again), and the next push sends the outcome.
     private func pullConflicting(_ ids: [String]) throws {
-        let batch = try remoteRevisions("id = ANY ($2::text[])", [.text(plan.remoteName), .text(Self.arrayLiteral(ids))])
+        let batch = try peer.revisions(collection: plan.remoteName, ids: ids)
         try apply(batch.revisions)
-        events.completed(batch.malformed, isPush: false)
-    }
-
-    /// The server's revisions of the collection that meet `condition` ($1 is the collection).
-    private func remoteRevisions(_ condition: String, _ parameters: [PostgreSQLConnection.Parameter]) throws
-        -> (revisions: [RemoteRevision], malformed: [ReplicatedDocument], lastSequence: Int64?) {
-        var malformed: [ReplicatedDocument] = []
-        var lastSequence: Int64?
-        // (The rows are chosen first, then written as text: a plan that sorts would otherwise
-        // write every row after the checkpoint to pick 500, a pull's time growing as its square.)
-        let sql = "SELECT sequence, id, revid, array_to_string(history, ','), deleted, body::text FROM "
-            + "(SELECT * FROM doclite.documents WHERE collection = $1 AND " + condition + ") batch ORDER BY sequence"
-        let revisions: [RemoteRevision] = try connection.query(sql, parameters) { rows in
-            (0..<rows.count).compactMap { row in
-                let id = rows.string(row, 1) ?? ""
-                lastSequence = rows.int64(row, 0)
-                guard let sequence = lastSequence, let text = rows.string(row, 2), let revisionID = RevisionID.parse(text),
-                      (try? DocumentIDs.validate(id)) != nil else {
-                    malformed.append(event(id, [], DocLiteError(domain: .webSocket, code: 400,
-                                                                message: "the server's revision of document '\(id)' is malformed")))
-                    return nil
-                }
-                return RemoteRevision(sequence: sequence, id: id, revisionID: revisionID,
-                                      history: (rows.string(row, 3) ?? "").split(separator: ",").map(String.init),
-                                      deleted: rows.string(row, 4) == "t", json: rows.string(row, 5) ?? "{}")
-            }
-        }
-        return (revisions, malformed, lastSequence)
+        events.completed(batch.malformed.map { event($0.id, [], $0.error) }, isPush: false)
     }
 
     /// Stores the pulled `revisions`: fast-forwards, conflicts resolved.
@@ -242,7 +172,7 @@ final class CollectionSync {
         let flags: DocumentFlags = revision.deleted ? .deleted : []
         do {
             if try plan.collection.storeRevision(revision.revisionID, of: revision.id, deleted: revision.deleted, json: revision.json,
-                                                 remote: revision.revisionID, peer: plan.peer, replacing: expected) {
+                                                 remote: (revision.revisionID, plan.peer), replacing: expected) {
                 return event(revision.id, flags, nil)
             }
             guard let local = try plan.collection.localStates(of: [revision.id], peer: plan.peer)[revision.id] else {
@@ -277,8 +207,8 @@ final class CollectionSync {
             }
             let sha1 = try SHA1()
             let merged = RevisionID.next(after: revision.revisionID.text, deleted: deleted, body: Array(json.utf8), sha1: sha1)
-            if try plan.collection.storeRevision(merged, of: id, deleted: deleted, json: json, remote: revision.revisionID,
-                                                 peer: plan.peer, replacing: local.revisionID) {
+            if try plan.collection.storeRevision(merged, of: id, deleted: deleted, json: json, remote: (revision.revisionID, plan.peer),
+                                                 replacing: local.revisionID) {
                 return event(id, deleted ? .deleted : [], nil)
             }
             // A local save came first: resolve again against it (Couchbase Lite tries 10 times).
@@ -310,10 +240,8 @@ final class CollectionSync {
             var digests = Set<String>()
             BlobReferences.collect(in: .dictionary(members), into: &digests)
             for digest in digests.sorted() where try !database.hasBlob(digest: digest) {
-                let content = try connection.query("SELECT content FROM doclite.blobs WHERE digest = $1", [.text(digest)], binary: true) {
-                    $0.count == 0 ? nil : $0.bytes(0, 0)
-                }
-                let blob = content.map { Blob(contentType: nil, data: Data($0)) }
+                let content = try peer.blob(digest: digest)
+                let blob = content.map { Blob(contentType: nil, data: $0) }
                 guard let blob, blob.digest == digest else {
                     let problem = content == nil ? "is not on the server" : "does not match its digest on the server"
                     documents.append(event(revision.id, [], DocLiteError(.notFound, "blob \(digest) of document '\(revision.id)' \(problem)")))
@@ -326,11 +254,5 @@ final class CollectionSync {
 
     private func event(_ id: String, _ flags: DocumentFlags, _ error: (any Error)?) -> ReplicatedDocument {
         ReplicatedDocument(id: id, flags: flags, error: error, scope: plan.collection.scopeName, collection: plan.collection.name)
-    }
-
-    /// `values` as a PostgreSQL array literal (`{"a","b"}`), for a `text[]` parameter.
-    static func arrayLiteral(_ values: some Sequence<String>) -> String {
-        "{" + values.map { "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
-            .joined(separator: ",") + "}"
     }
 }

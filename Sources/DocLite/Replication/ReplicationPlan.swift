@@ -42,13 +42,13 @@ struct ReplicationPlan {
     var pulls: Bool { replicatorType != .push }
 
     init(config: ReplicatorConfiguration, collection: CollectionConfiguration) throws {
-        guard let endpoint = config.target as? PostgreSQLEndpoint, let synced = collection.collection else {
-            throw DocLiteError(.invalidParameter, "the replicator's endpoint is not one DocLite syncs with")
+        guard let synced = collection.collection else {
+            throw DocLiteError(.invalidParameter, "the replicator's collection configuration names no collection")
         }
         self.collection = synced
         self.config = collection
         replicatorType = config.replicatorType
-        (peer, client) = try synced.openDatabase().replicationPeer(address: try PostgreSQLConnection.address(of: endpoint.connectionString))
+        (peer, client) = try synced.openDatabase().replicationPeer(address: try Self.address(of: config.target))
         documentIDs = collection.documentIDs.map(Set.init)
         let identity = JSONValue.array([
             .string(synced.fullName), .int(Int64(config.replicatorType.rawValue)),
@@ -61,6 +61,16 @@ struct ReplicationPlan {
         identity.utf8CString.withUnsafeBytes { sha1.update(UnsafeRawBufferPointer(rebasing: $0.dropLast())) }
         sha1.finish(appendingTo: &digest)
         checkpointID = "cp-" + digest.map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// The peer's identity: the server's `postgresql://user@host:port/database`, or
+    /// the other database's file.
+    static func address(of endpoint: Endpoint) throws -> String {
+        switch endpoint {
+        case let server as PostgreSQLEndpoint: return try PostgreSQLConnection.address(of: server.connectionString)
+        case let other as DatabaseEndpoint: return "doclite://" + other.database.filePath
+        default: throw DocLiteError(.invalidParameter, "the replicator's endpoint is not one DocLite syncs with")
+        }
     }
 
     /// The checkpoint saved here (zero when none).

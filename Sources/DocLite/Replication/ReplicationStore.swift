@@ -152,11 +152,11 @@ extension Collection {
 
     /// Stores revision `revisionID` of document `documentID` as its current
     /// one (a live document with the properties `json`, or a tombstone),
-    /// with `remote` as the peer's revision; all in one transaction, and only
+    /// with `remote`'s revision as the peer's; all in one transaction, and only
     /// if the document's current revision is still `expected` (nil: none):
     /// returns false, storing nothing, when a local save came first.
     func storeRevision(_ revisionID: RevisionID.New, of documentID: String, deleted: Bool, json: String,
-                       remote: RevisionID.New, peer: Int64, replacing expected: String?) throws -> Bool {
+                       remote: (revisionID: RevisionID.New, peer: Int64)?, replacing expected: String?) throws -> Bool {
         let content = DocumentContent.json(try ValidatedJSON(json))
         if let key = content.reservedKey {
             throw DocLiteError(.corruptRevisionData, "the revision of document \(DocLiteError.quoted(documentID)) has the reserved top-level key '\(key)'")
@@ -183,7 +183,7 @@ extension Collection {
                     try insert.run()
                 }
             }
-            try setRemoteRevisionID(remote, of: documentID, peer: peer, connection)
+            if let remote { try setRemoteRevisionID(remote.revisionID, of: documentID, peer: remote.peer, connection) }
             lastSequence += 1
             if deleted { hasTombstones = true }
             database.transaction.recordChange(self, documentID)

@@ -120,13 +120,15 @@ final class ReplicationWorker: @unchecked Sendable {   // `stopRequested` is beh
 
     /// Connects and replicates until caught up (one-shot) or stopped (continuous).
     private func runConnected(plans: [ReplicationPlan], events: ReplicationEvents, reset: Bool) throws {
-        guard let endpoint = config.target as? PostgreSQLEndpoint else { return }
-        let connection = try PostgreSQLConnection(endpoint.connectionString)
-        defer { connection.close() }
+        let peer: ReplicationPeer
+        switch config.target {
+        case let endpoint as DatabaseEndpoint: peer = try LocalDatabasePeer(endpoint.database) { [weak self] in self?.wake() }
+        case let endpoint as PostgreSQLEndpoint: peer = try PostgreSQLPeer(endpoint, continuous: config.continuous)
+        default: throw DocLiteError(.invalidParameter, "the replicator's endpoint is not one DocLite syncs with")
+        }
+        defer { peer.close() }
         attempts = 0   // (each connection restores the full retry budget, as in Couchbase Lite)
-        try ServerSchema.prepare(connection, create: endpoint.createsSchema)
-        if config.continuous { try connection.execute("LISTEN doclite_changes") }
-        let syncs = plans.map { CollectionSync(plan: $0, connection: connection, events: events) }
+        let syncs = plans.map { CollectionSync(plan: $0, peer: peer, events: events) }
         for sync in syncs { try sync.readCheckpoint(reset: reset) }
         while !isStopping {
             replicator.report(.busy, progress: events.progress)
@@ -134,9 +136,7 @@ final class ReplicationWorker: @unchecked Sendable {   // `stopRequested` is beh
             try replicateOnce(syncs)
             guard config.continuous else { return }
             replicator.report(.idle, progress: events.progress)
-            if try !connection.waitForNotification(timeout: config.heartbeat, wakeUp: wakeUp[0]), !isStopping, !drainWakeUps() {
-                try connection.execute("SELECT 1")   // the heartbeat: a dead connection fails here and is retried
-            }
+            _ = try peer.waitForChanges(timeout: config.heartbeat, wakeUp: wakeUp[0])
         }
     }
 

@@ -33,6 +33,19 @@ public struct PostgreSQLEndpoint: Endpoint {
     }
 }
 
+/// Another DocLite database as a replication peer (Couchbase Lite's
+/// `DatabaseEndpoint`): two files on one device kept in sync, or a test's
+/// second device. It must not be the replicator's own database.
+public struct DatabaseEndpoint: Endpoint {
+    /// The other database.
+    public let database: Database
+
+    /// An endpoint syncing with `database`.
+    public init(database: Database) {
+        self.database = database
+    }
+}
+
 /// Which way a replicator moves revisions.
 public enum ReplicatorType: UInt8, Sendable {
     /// Both ways (the default).
@@ -169,7 +182,14 @@ public struct ReplicatorConfiguration: Sendable {
             }
             _ = try collection.openDatabase()
         }
-        guard target is PostgreSQLEndpoint else {
+        switch target {
+        case is PostgreSQLEndpoint:
+            break
+        case let endpoint as DatabaseEndpoint where endpoint.database !== first.database:
+            _ = try endpoint.database.openConnection()
+        case is DatabaseEndpoint:
+            throw DocLiteError(.invalidParameter, "a replicator cannot sync a database with itself")
+        default:
             throw DocLiteError(.invalidParameter, "the replicator's endpoint is not one DocLite syncs with")
         }
     }

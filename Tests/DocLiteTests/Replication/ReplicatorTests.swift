@@ -68,3 +68,86 @@ final class ReplicatorTests: SyncTestCase {
         XCTAssertTrue(try Replicator(config: config).isDocumentPending("d11", collection: collection))
     }
 }
+
+/// Two local databases, one the other's endpoint (Couchbase Lite's `DatabaseEndpoint`).
+final class DatabaseEndpointTests: XCTestCase {
+    private var directory: String!
+
+    override func setUpWithError() throws {
+        directory = NSTemporaryDirectory() + "doclite-endpoint-tests-" + UUID().uuidString
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    private func run(_ config: ReplicatorConfiguration) throws -> Replicator.Status {
+        let replicator = Replicator(config: config)
+        replicator.start()
+        XCTAssertTrue(waitUntil(timeout: 30) { replicator.status.activity == .stopped })
+        return replicator.status
+    }
+
+    func testTwoDatabasesSyncWithoutAServer() throws {
+        let phone = try Database(name: "phone", config: DatabaseConfiguration(directory: directory))
+        let laptop = try Database(name: "laptop", config: DatabaseConfiguration(directory: directory))
+        defer { try? phone.close(); try? laptop.close() }
+        let notes = try phone.createCollection(name: "notes", scope: "app")
+        for i in 0..<20 { try notes.save(document: MutableDocument(id: "n\(i)", data: ["i": i])) }
+        let photo = MutableDocument(id: "photo")
+        photo.setBlob(Blob(contentType: "image/png", data: Data(repeating: 7, count: 2000)), forKey: "image")
+        try notes.save(document: photo)
+        var config = ReplicatorConfiguration(target: DatabaseEndpoint(database: laptop))
+        config.addCollection(notes)
+        XCTAssertNil(try run(config).error)
+        let copy = try XCTUnwrap(laptop.collection(name: "notes", scope: "app"))
+        XCTAssertEqual(copy.count, 21)
+        XCTAssertEqual(try copy.document(id: "photo")?.blob(forKey: "image")?.content?.count, 2000)
+        XCTAssertEqual(try copy.document(id: "n5")?.revisionID, try notes.document(id: "n5")?.revisionID)
+
+        // Changes on the laptop come back; a conflict ends the same on both.
+        let onLaptop = try XCTUnwrap(copy.document(id: "n1")).toMutable()
+        onLaptop.setString("laptop", forKey: "by")
+        try copy.save(document: onLaptop)
+        try copy.delete(document: try XCTUnwrap(copy.document(id: "n2")))
+        let onPhone = try XCTUnwrap(notes.document(id: "n1")).toMutable()
+        onPhone.setString("phone", forKey: "by")
+        onPhone.setInt(1, forKey: "again")
+        try notes.save(document: onPhone)
+        let phoneAgain = try XCTUnwrap(notes.document(id: "n1")).toMutable()
+        phoneAgain.setInt(2, forKey: "again")
+        try notes.save(document: phoneAgain)   // (two edits here, one there: the phone's wins)
+        XCTAssertNil(try run(config).error)
+        XCTAssertNil(try notes.document(id: "n2"))
+        XCTAssertEqual(try notes.document(id: "n1")?.string(forKey: "by"), "phone")
+        XCTAssertEqual(try copy.document(id: "n1")?.string(forKey: "by"), "phone")
+        XCTAssertEqual(try copy.document(id: "n1")?.revisionID, try notes.document(id: "n1")?.revisionID)
+    }
+
+    func testADatabaseCannotSyncWithItself() throws {
+        let db = try Database(name: "self", config: DatabaseConfiguration(directory: directory))
+        defer { try? db.close() }
+        var config = ReplicatorConfiguration(target: DatabaseEndpoint(database: db))
+        config.addCollection(try db.defaultCollection())
+        XCTAssertTrue((try run(config).error as? DocLiteError)?.message.contains("with itself") == true)
+    }
+
+    func testAContinuousReplicatorFollowsTheOtherDatabase() throws {
+        let a = try Database(name: "a", config: DatabaseConfiguration(directory: directory))
+        let b = try Database(name: "b", config: DatabaseConfiguration(directory: directory))
+        defer { try? a.close(); try? b.close() }
+        var config = ReplicatorConfiguration(target: DatabaseEndpoint(database: b))
+        config.addCollection(try a.defaultCollection())
+        config.continuous = true
+        let replicator = Replicator(config: config)
+        replicator.start()
+        defer { replicator.stop() }
+        XCTAssertTrue(waitUntil(timeout: 10) { replicator.status.activity == .idle })
+        try b.defaultCollection().save(document: MutableDocument(id: "from-b", data: [:]))
+        XCTAssertTrue(try waitUntil(timeout: 2) { try a.defaultCollection().document(id: "from-b") != nil })
+        try a.defaultCollection().save(document: MutableDocument(id: "from-a", data: [:]))
+        XCTAssertTrue(try waitUntil(timeout: 2) { try b.defaultCollection().document(id: "from-a") != nil })
+        replicator.stop()
+        XCTAssertTrue(waitUntil(timeout: 10) { replicator.status.activity == .stopped })
+    }
+}
