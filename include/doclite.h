@@ -1379,12 +1379,32 @@ typedef struct {
     CBLError error;
 } CBLReplicatorStatus;
 
-/** One collection a replicator syncs. Channels and document IDs are JSON arrays of strings
-    (couchbase-lite-C's FLArray), or NULL for all. */
+/** A document's flags as a replication filter sees them. */
+typedef unsigned CBLDocumentFlags;
+enum {
+    kCBLDocumentFlagsDeleted = 1 << 0,      /**< The revision is a deletion. */
+    kCBLDocumentFlagsAccessRemoved = 1 << 1 /**< The user lost access to the document. */
+};
+
+/** Decides whether a document is pushed (push filter) or a pulled one kept (pull filter): true
+    replicates it. Called on the replicator's thread; `document` is borrowed for the call. */
+typedef bool (*CBLReplicationFilter)(void* context, CBLDocument* document, CBLDocumentFlags flags);
+
+/** Resolves a pull conflict, on the replicator's thread: returns `localDocument` or
+    `remoteDocument` (NULL when that side is deleted; both borrowed for the call), a document the
+    resolver made (+1: DocLite releases it) holding the merge, or NULL to delete the document. */
+typedef const CBLDocument* (*CBLConflictResolver)(void* context, const char* documentID,
+                                                   const CBLDocument* localDocument, const CBLDocument* remoteDocument);
+
+/** One collection a replicator syncs (couchbase-lite-C's fields, in its order). Channels and
+    document IDs are JSON arrays of strings (couchbase-lite-C's FLArray), or NULL for all. */
 typedef struct {
     CBLCollection* collection;
-    const char* channelsJSON;    /**< Pull only documents in these channels. */
-    const char* documentIDsJSON; /**< Push and pull only these documents. */
+    CBLConflictResolver conflictResolver; /**< NULL: the default resolver (docs/sync.md). */
+    CBLReplicationFilter pushFilter;      /**< NULL: push every document. */
+    CBLReplicationFilter pullFilter;      /**< NULL: keep every pulled document. */
+    const char* channelsJSON;             /**< Pull only documents in these channels. */
+    const char* documentIDsJSON;          /**< Push and pull only these documents. */
 } CBLReplicationCollection;
 
 /** What a replicator syncs, with whom and how; zero fields take Couchbase Lite's defaults
@@ -1398,6 +1418,7 @@ typedef struct {
     unsigned maxAttempts;
     unsigned maxAttemptWaitTime;
     unsigned heartbeat;
+    void* context; /**< Passed to the filters and resolvers; must outlive the replicator. */
 } CBLReplicatorConfiguration;
 
 /** A replicator for `config` (its handles are retained, its strings copied); NULL with

@@ -44,6 +44,38 @@ public func CBLEndpoint_InitializeServer(_ endpoint: OpaquePointer?, _ outError:
     }
 }
 
+/// A C replication filter as Swift's: the document is a handle for the call.
+private func replicationFilter(_ filter: CBLReplicationFilter?, _ context: UnsafeMutableRawPointer?) -> ReplicationFilter? {
+    guard let filter else { return nil }
+    let callback = CCallback(function: filter, context: context)
+    return { document, flags in
+        let handle = HandleRegistry.shared.register(document)
+        defer { HandleRegistry.shared.release(UnsafeRawPointer(handle)) }
+        return callback.function(callback.context, handle, CBLDocumentFlags(flags.rawValue))
+    }
+}
+
+/// A C conflict resolver as Swift's: the two sides are handles for the call; a
+/// document it made is taken (+1) and released.
+private struct CConflictResolver: ConflictResolverProtocol {
+    let callback: CCallback<CBLConflictResolver>
+
+    func resolve(conflict: Conflict) -> Document? {
+        let local = conflict.localDocument.map { HandleRegistry.shared.register($0) }
+        let remote = conflict.remoteDocument.map { HandleRegistry.shared.register($0) }
+        defer { [local, remote].compactMap { $0 }.forEach { HandleRegistry.shared.release(UnsafeRawPointer($0)) } }
+        guard let result = conflict.documentID.withCString({ callback.function(callback.context, $0, local, remote) }) else { return nil }
+        if result == local { return conflict.localDocument }
+        if result == remote { return conflict.remoteDocument }
+        defer { HandleRegistry.shared.release(UnsafeRawPointer(result)) }
+        guard let made = try? HandleRegistry.shared.object(result, as: Document.self, "resolved document") else {
+            Log.warning("the conflict resolver of document '\(conflict.documentID)' returned no document handle: the server's revision is kept")
+            return conflict.remoteDocument
+        }
+        return made
+    }
+}
+
 @c @implementation
 public func CBLReplicator_Create(_ config: UnsafePointer<CBLReplicatorConfiguration>?,
                                  _ outError: UnsafeMutablePointer<CBLError>?) -> OpaquePointer? {
@@ -59,6 +91,9 @@ public func CBLReplicator_Create(_ config: UnsafePointer<CBLReplicatorConfigurat
             var collectionConfig = CollectionConfiguration()
             collectionConfig.channels = try stringArray(entry.channelsJSON, "channelsJSON")
             collectionConfig.documentIDs = try stringArray(entry.documentIDsJSON, "documentIDsJSON")
+            collectionConfig.pushFilter = replicationFilter(entry.pushFilter, c.context)
+            collectionConfig.pullFilter = replicationFilter(entry.pullFilter, c.context)
+            collectionConfig.conflictResolver = entry.conflictResolver.map { CConflictResolver(callback: CCallback(function: $0, context: c.context)) }
             swift.addCollection(collectionRef.collection, config: collectionConfig)
         }
         guard let database = swift.collections.first?.database, swift.collections.allSatisfy({ $0.database === database }) else {

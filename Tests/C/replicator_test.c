@@ -27,10 +27,28 @@ static void on_documents(void* context, CBLReplicator* replicator, bool isPush, 
     }
 }
 
-/* Runs a one-shot replicator of `collection` to the end; its final status. */
-static CBLReplicatorStatus replicate(CBLCollection* collection, CBLEndpoint* endpoint, CBLReplicatorType type, Events* events) {
-    CBLReplicationCollection entry = { .collection = collection };
-    CBLReplicatorConfiguration config = { .collections = &entry, .collectionCount = 1, .endpoint = endpoint, .replicatorType = type };
+/* A push filter: everything but "skip". */
+static bool not_skip(void* context, CBLDocument* document, CBLDocumentFlags flags) {
+    (void)context;
+    (void)flags;
+    return strcmp(CBLDocument_ID(document), "skip") != 0;
+}
+
+/* A conflict resolver that merges into {"merged":true}, counting its calls. */
+static const CBLDocument* merge(void* context, const char* documentID, const CBLDocument* local, const CBLDocument* remote) {
+    CHECK(local != NULL && remote != NULL);
+    ++*(int*)context;
+    CBLError err;
+    CBLDocument* merged = CBLDocument_CreateWithID(documentID, &err);
+    CHECK_OK(merged != NULL && CBLDocument_SetJSON(merged, "{\"merged\":true}", &err), err);
+    return merged;
+}
+
+/* Runs a one-shot replicator of `collection` (with `entry`'s filters and resolver) to the end; its final status. */
+static CBLReplicatorStatus replicate_with(CBLReplicationCollection entry, CBLEndpoint* endpoint, CBLReplicatorType type,
+                                         Events* events, void* context) {
+    CBLReplicatorConfiguration config = { .collections = &entry, .collectionCount = 1, .endpoint = endpoint, .replicatorType = type,
+                                          .context = context };
     CBLError err;
     CBLReplicator* replicator = CBLReplicator_Create(&config, &err);
     CHECK_OK(replicator != NULL, err);
@@ -48,6 +66,11 @@ static CBLReplicatorStatus replicate(CBLCollection* collection, CBLEndpoint* end
     CBLListener_Remove(documentToken);
     CBL_Release(replicator);
     return status;
+}
+
+static CBLReplicatorStatus replicate(CBLCollection* collection, CBLEndpoint* endpoint, CBLReplicatorType type, Events* events) {
+    CBLReplicationCollection entry = { .collection = collection };
+    return replicate_with(entry, endpoint, type, events, NULL);
 }
 
 int main(void) {
@@ -143,6 +166,28 @@ int main(void) {
     CHECK_ERROR(refused.error, kCBLWebSocketDomain, 401, "refused the credentials");
     CHECK(CBLCollection_Count(aDocs) == 21);
     CBL_Release(wrongEndpoint);
+
+    /* A push filter keeps "skip" here; a resolver merges a conflict. */
+    save_json(aDocs, "skip", "{}");
+    save_json(aDocs, "keep", "{}");
+    save_json(aDocs, "doc-0", "{\"by\":\"a\"}");
+    save_json(bDocs, "doc-0", "{\"by\":\"b\"}");
+    CBLReplicationCollection filtered = { .collection = aDocs, .pushFilter = not_skip };
+    Events more = { 0 };
+    CHECK_NO_ERROR(replicate_with(filtered, endpoint, kCBLReplicatorTypePush, &more, NULL).error);
+    int resolutions = 0;
+    CBLReplicationCollection resolving = { .collection = bDocs, .conflictResolver = merge };
+    CHECK_NO_ERROR(replicate_with(resolving, endpoint, kCBLReplicatorTypePushAndPull, &more, &resolutions).error);
+    CHECK(resolutions == 1);
+    CHECK(doc_exists(bDocs, "keep"));
+    CHECK(!doc_exists(bDocs, "skip"));
+    json = read_json(bDocs, "doc-0");
+    CHECK_STR(json, "{\"merged\":true}");
+    CBL_FreeString(json);
+    CHECK_NO_ERROR(replicate(aDocs, endpoint, kCBLReplicatorTypePull, &more).error);
+    json = read_json(aDocs, "doc-0");
+    CHECK_STR(json, "{\"merged\":true}");
+    CBL_FreeString(json);
 
     /* Released handles are errors, not crashes. */
     CHECK(CBLReplicator_Status(NULL).activity == kCBLReplicatorStopped);

@@ -115,3 +115,33 @@ def test_bad_input_is_an_error(tmp_path, database_url):
                 replicator.run()
         assert refused.value.domain == 6 and refused.value.code == 401
         assert docs["kept"].properties == {"v": 1}
+
+
+def test_filters_and_a_conflict_resolver(tmp_path, database_url):
+    with doclite.open(tmp_path / "a") as a, doclite.open(tmp_path / "b") as b:
+        a_docs, b_docs = a.default_collection(), b.default_collection()
+        a_docs["shared"] = {"v": 0}
+        a_docs["private"] = {"secret": True}
+        not_private = lambda document, deleted: document.id != "private"
+        with doclite.Replicator([a_docs], database_url, type="push", push_filter=not_private) as replicator:
+            replicator.run()
+        with doclite.Replicator([b_docs], database_url, pull_filter=lambda document, deleted: document["v"] == 0) as replicator:
+            replicator.run()
+        assert "private" not in b_docs and b_docs["shared"].properties == {"v": 0}
+
+        a_docs["shared"] = {"v": 1, "by": "a"}
+        b_docs["shared"] = {"v": 2, "by": "b"}
+        with doclite.Replicator([a_docs], database_url, type="push") as replicator:
+            replicator.run()
+        calls = []
+
+        def merge(document_id, local, remote):
+            calls.append((document_id, local["by"], remote["by"]))
+            return {"v": local["v"] + remote["v"], "by": "both"}
+
+        with doclite.Replicator([b_docs], database_url, conflict_resolver=merge) as replicator:
+            replicator.run()
+        with doclite.Replicator([a_docs], database_url, type="pull") as replicator:
+            replicator.run()
+        assert calls == [("shared", "b", "a")]
+        assert b_docs["shared"].properties == a_docs["shared"].properties == {"v": 3, "by": "both"}

@@ -9,8 +9,9 @@ import json
 import time
 from typing import Any, Callable, List, Optional, Sequence, Set
 
+from ._database import Document
 from ._errors import DocLiteError, error_from, new_error, owned_result
-from ._ffi import Handle, borrowed_text, c_callback, ffi, lib, text
+from ._ffi import Handle, borrowed_text, c_callback, ffi, lib, owned_text, text
 from ._listeners import ListenerToken, _Listener
 
 _ACTIVITIES = ["stopped", "offline", "connecting", "idle", "busy"]
@@ -77,25 +78,92 @@ class ReplicatedDocument:
         self.error: Optional[DocLiteError] = _error(document.error)
 
 
+Filter = Callable[[Document, bool], bool]
+"""A push or pull filter: (document, deleted) → whether it replicates."""
+Resolver = Callable[[str, Optional[Document], Optional[Document]], Optional[Any]]
+"""A conflict resolver: (document ID, local, remote; None when deleted) → local, remote,
+a dict of merged properties, or None to delete."""
+
+
+def _document(handle: Any) -> Document:
+    """A Python document of a borrowed document handle."""
+    body = owned_text(lib.CBLDocument_CreateJSON(handle)) or "{}"
+    revision = lib.CBLDocument_RevisionID(handle)
+    return Document(borrowed_text(lib.CBLDocument_ID(handle)), json.loads(body),
+                    _revision=ffi.string(revision) if revision != ffi.NULL else None, _sequence=lib.CBLDocument_Sequence(handle))
+
+
+def _report(exception: Exception) -> None:
+    from . import listener_error
+    listener_error(exception)
+
+
+def _filter_callback(function: Filter) -> Any:
+    @c_callback("bool(void*, CBLDocument*, CBLDocumentFlags)")
+    def callback(context: Any, document: Any, flags: int) -> bool:
+        try:
+            return bool(function(_document(document), bool(flags & lib.kCBLDocumentFlagsDeleted)))
+        except Exception as exception:   # (not into C: reported, and the document is not replicated)
+            _report(exception)
+            return False
+    return callback
+
+
+def _resolver_callback(function: Resolver) -> Any:
+    @c_callback("const CBLDocument*(void*, const char*, const CBLDocument*, const CBLDocument*)")
+    def callback(context: Any, document_id: Any, local: Any, remote: Any) -> Any:
+        identifier = borrowed_text(document_id) or ""
+        sides = [None if handle == ffi.NULL else _document(handle) for handle in (local, remote)]
+        try:
+            resolved = function(identifier, sides[0], sides[1])
+        except Exception as exception:   # (not into C: reported, and the server's revision is kept)
+            _report(exception)
+            return remote
+        if resolved is None:
+            return ffi.NULL
+        for side, handle in zip(sides, (local, remote)):
+            if resolved is side and side is not None:
+                return handle
+        properties = resolved.properties if isinstance(resolved, Document) else resolved
+        error = new_error()
+        merged = lib.CBLDocument_CreateWithID(text(identifier, "the document ID"), error)
+        if merged == ffi.NULL or not lib.CBLDocument_SetJSON(merged, text(json.dumps(properties), "the merge"), error):
+            lib.CBL_Release(merged)
+            _report(error_from(error))
+            return remote
+        return merged   # (+1: DocLite releases it)
+    return callback
+
+
 class Replicator:
     """Pushes and pulls `collections` (of one database) to and from a PostgreSQL server,
     given as a libpq connection string. `type`: "push_and_pull", "push" or "pull";
     `continuous`: keep syncing until stopped; `channels`, `document_ids`: narrow it;
-    `create_schema`: make DocLite's server schema when missing. A context manager: the
-    replicator is stopped and released when the block ends."""
+    `push_filter`, `pull_filter`: (document, deleted) → whether it replicates;
+    `conflict_resolver`: (ID, local, remote) → local, remote, merged properties or None;
+    `create_schema`: make DocLite's server schema when missing. Filters and resolvers run on
+    the library's thread. A context manager: the replicator is stopped and released when
+    the block ends."""
 
     def __init__(self, collections: Sequence[Any], server: str, *, type: str = "push_and_pull", continuous: bool = False,
                  channels: Optional[Sequence[str]] = None, document_ids: Optional[Sequence[str]] = None,
+                 push_filter: Optional[Filter] = None, pull_filter: Optional[Filter] = None,
+                 conflict_resolver: Optional[Resolver] = None,
                  create_schema: bool = False, max_attempts: int = 0, max_attempt_wait_time: int = 0,
                  heartbeat: int = 0) -> None:
         if type not in _TYPES:
             raise ValueError(f"type must be one of {', '.join(_TYPES)}, not {type!r}")
         endpoint = _endpoint(server, create_schema)
+        # The C callbacks live as long as the replicator.
+        self._callbacks = [_filter_callback(push_filter) if push_filter else ffi.NULL,
+                           _filter_callback(pull_filter) if pull_filter else ffi.NULL,
+                           _resolver_callback(conflict_resolver) if conflict_resolver else ffi.NULL]
         try:
             keep: List[Any] = []   # the C strings, alive until the replicator copied them
             entries = ffi.new("CBLReplicationCollection[]", len(collections) or 1)
             for i, collection in enumerate(collections):
                 entries[i].collection = collection._pointer()
+                entries[i].pushFilter, entries[i].pullFilter, entries[i].conflictResolver = self._callbacks
                 for field, values in (("channelsJSON", channels), ("documentIDsJSON", document_ids)):
                     if values is not None:
                         keep.append(ffi.new("char[]", json.dumps(list(values)).encode("utf-8")))

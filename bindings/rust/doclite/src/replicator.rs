@@ -157,6 +157,9 @@ impl Replicator {
             .iter()
             .map(|collection| sys::CBLReplicationCollection {
                 collection: collection.as_ptr(),
+                conflictResolver: None,
+                pushFilter: None,
+                pullFilter: None,
                 channelsJSON: ffi::optional_ptr(&channels),
                 documentIDsJSON: ffi::optional_ptr(&document_ids),
             })
@@ -174,6 +177,7 @@ impl Replicator {
             maxAttempts: options.max_attempts,
             maxAttemptWaitTime: options.max_attempt_wait_time,
             heartbeat: options.heartbeat,
+            context: std::ptr::null_mut(),
         };
         // Safety: the configuration and what it points to outlive the call, which copies them.
         let handle = handle(|error| unsafe { loaded().CBLReplicator_Create(&config, error) })?;
