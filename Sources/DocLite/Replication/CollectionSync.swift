@@ -56,10 +56,18 @@ final class CollectionSync {
     }
 
     private func push(_ revisions: [LocalRevision]) throws {
+        // (PostgreSQL's JSONB cannot hold U+0000: such a document is refused alone, not the batch.)
+        let (unstorable, revisions) = revisions.reduce(into: ([LocalRevision](), [LocalRevision]())) {
+            if $1.json.containsUTF8("\\u0000") { $0.0.append($1) } else { $0.1.append($1) }
+        }
         try pushBlobs(of: revisions)
         let outcomes = try peer.push(revisions, collection: plan.remoteName)
         let byID = Dictionary(revisions.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        var documents: [ReplicatedDocument] = [], conflicting: [String] = []
+        var documents = unstorable.map {
+            event($0.id, $0.deleted ? .deleted : [], DocLiteError(domain: .webSocket, code: 400,
+                                                                  message: "document '\($0.id)' holds U+0000 in a string, which the server's JSONB cannot store"))
+        }
+        var conflicting: [String] = []
         try plan.collection.openDatabase().inBatch {
             for outcome in outcomes {
                 guard let revision = byID[outcome.id] else { continue }
@@ -139,7 +147,7 @@ final class CollectionSync {
                 let local = states[revision.id]
                 switch decide(revision, local) {
                 case .store:
-                    documents.append(store(revision, replacing: local?.revisionID))
+                    documents.append(try store(revision, replacing: local?.revisionID))
                 case .markSynced:
                     try plan.collection.setRemoteRevisionID(revision.revisionID, of: revision.id, peer: plan.peer)
                 case .keepLocal:
@@ -149,7 +157,7 @@ final class CollectionSync {
                 }
             }
         }
-        for (revision, local) in conflicts { documents.append(resolve(revision, local)) }
+        for (revision, local) in conflicts { documents.append(try resolve(revision, local)) }
         events.completed(documents, isPush: false)
     }
 
@@ -168,7 +176,7 @@ final class CollectionSync {
     }
 
     /// Stores `revision` over `expected` (a local save meanwhile makes it a conflict, resolved at once).
-    private func store(_ revision: RemoteRevision, replacing expected: String?) -> ReplicatedDocument {
+    private func store(_ revision: RemoteRevision, replacing expected: String?) throws -> ReplicatedDocument {
         let flags: DocumentFlags = revision.deleted ? .deleted : []
         do {
             if try plan.collection.storeRevision(revision.revisionID, of: revision.id, deleted: revision.deleted, json: revision.json,
@@ -176,19 +184,25 @@ final class CollectionSync {
                 return event(revision.id, flags, nil)
             }
             guard let local = try plan.collection.localStates(of: [revision.id], peer: plan.peer)[revision.id] else {
-                return store(revision, replacing: nil)
+                return try store(revision, replacing: nil)
             }
-            return resolve(revision, local)
-        } catch {
+            return try resolve(revision, local)
+        } catch let error as DocLiteError where Self.isProblemOfTheRevision(error) {
             return event(revision.id, flags, error)
         }
+    }
+
+    /// Whether `error` concerns one revision (its body, its blobs), so the pull reports it and
+    /// goes on; any other (a full disk, a closed database) stops the pull before its checkpoint.
+    private static func isProblemOfTheRevision(_ error: DocLiteError) -> Bool {
+        error.domain == .fleece || error.is(.corruptRevisionData) || error.is(.invalidParameter) || error.is(.badDocID)
     }
 
     /// Resolves a conflict with the collection's resolver and stores the
     /// outcome: the server's revision, or a new revision whose parent is the
     /// server's (so that the push that follows is accepted), holding the local
     /// properties, the resolver's merge, or a deletion.
-    private func resolve(_ revision: RemoteRevision, _ local: LocalState, attempt: Int = 0) -> ReplicatedDocument {
+    private func resolve(_ revision: RemoteRevision, _ local: LocalState, attempt: Int = 0) throws -> ReplicatedDocument {
         let id = revision.id
         do {
             let localDocument = local.deleted ? nil : try plan.collection.document(id: id)
@@ -197,7 +211,7 @@ final class CollectionSync {
             let resolved = resolver.resolve(conflict: Conflict(documentID: id, localDocument: localDocument, remoteDocument: remoteDocument))
             let deleted: Bool, json: String
             if let resolved, resolved === remoteDocument || !(resolved is MutableDocument) && resolved.revisionID == revision.revisionID.text {
-                return store(revision, replacing: local.revisionID)
+                return try store(revision, replacing: local.revisionID)
             } else if let resolved {
                 deleted = false
                 json = resolved.toJSON()
@@ -215,8 +229,8 @@ final class CollectionSync {
             guard attempt < 10, let now = try plan.collection.localStates(of: [id], peer: plan.peer)[id] else {
                 return event(id, [], DocLiteError(.conflict, "document '\(id)' kept changing while its conflict was resolved"))
             }
-            return resolve(revision, now, attempt: attempt + 1)
-        } catch {
+            return try resolve(revision, now, attempt: attempt + 1)
+        } catch let error as DocLiteError where Self.isProblemOfTheRevision(error) {
             return event(id, revision.deleted ? .deleted : [], error)
         }
     }

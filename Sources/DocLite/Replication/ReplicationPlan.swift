@@ -31,8 +31,9 @@ struct ReplicationPlan {
     /// The peer's ID in this database, and this database's client ID there.
     let peer: Int64
     let client: String
-    /// Names the checkpoint: the collection, the direction, the channels and
-    /// document IDs (a change of any starts over, as in Couchbase Lite).
+    /// Names the checkpoint: the collection (by name and ID: one made again
+    /// starts over), the direction, the channels and document IDs (a change of
+    /// any starts over, as in Couchbase Lite).
     let checkpointID: String
     let documentIDs: Set<String>?
 
@@ -51,7 +52,7 @@ struct ReplicationPlan {
         (peer, client) = try synced.openDatabase().replicationPeer(address: try Self.address(of: config.target))
         documentIDs = collection.documentIDs.map(Set.init)
         let identity = JSONValue.array([
-            .string(synced.fullName), .int(Int64(config.replicatorType.rawValue)),
+            .string(synced.fullName), .int(synced.id), .int(Int64(config.replicatorType.rawValue)),
             collection.channels.map { .array($0.sorted().map(JSONValue.string)) } ?? .null,
             collection.documentIDs.map { .array($0.sorted().map(JSONValue.string)) } ?? .null,
         ]).json

@@ -31,6 +31,10 @@ final class Housekeeper: @unchecked Sendable {   // `timer` is behind the databa
                             expired.bind(1, now)
                             while try expired.step() {
                                 database.transaction.recordChange(database.handle(collection), expired.string(0))
+                                try connection.withStatement(collection.sql.deleteRemoteRevisions) { forget in   // (as a purge does)
+                                    forget.bind(1, expired.string(0))
+                                    try forget.run()
+                                }
                             }
                         }
                     }

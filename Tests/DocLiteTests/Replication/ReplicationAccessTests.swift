@@ -66,4 +66,47 @@ final class ReplicationAccessTests: SyncTestCase {
         XCTAssertEqual(try carolCollection.document(id: "team-plan")?.int(forKey: "v"), 10)
         XCTAssertEqual(try admin("SELECT owner || ' ' || author FROM doclite.documents WHERE id = 'team-plan'"), ["carol dave"])
     }
+
+    func testAChannelMemberDeletesASharedDocumentAndEveryoneSeesIt() throws {
+        try makeUser("fay", password: "fay-pw")
+        try makeUser("gus", password: "gus-pw")
+        try admin("INSERT INTO doclite.channel_access VALUES ('gus', 'team')")
+        let fay = try openDatabase("fay").defaultCollection(), gus = try openDatabase("gus").defaultCollection()
+        try fay.save(document: MutableDocument(id: "plan", data: ["channels": ["team"], "v": 1]))
+        sync(try configuration([fay], user: "fay", password: "fay-pw"))
+        sync(try configuration([gus], user: "gus", password: "gus-pw"))
+        try gus.delete(document: try XCTUnwrap(gus.document(id: "plan")))
+        sync(try configuration([gus], user: "gus", password: "gus-pw"))
+        sync(try configuration([fay], user: "fay", password: "fay-pw"))
+        XCTAssertNil(try fay.document(id: "plan"), "the owner sees the member's deletion")
+        XCTAssertEqual(try admin("SELECT deleted::text || ' ' || array_to_string(channels, ',') FROM doclite.documents"), ["true team"],
+                       "the tombstone keeps its channels")
+        // A member taking the document out of the channel is refused for that document (403), not the batch.
+        let again = MutableDocument(id: "plan-2", data: ["channels": ["team"]])
+        try fay.save(document: again)
+        sync(try configuration([fay], user: "fay", password: "fay-pw"))
+        sync(try configuration([gus], user: "gus", password: "gus-pw"))
+        let moved = try XCTUnwrap(gus.document(id: "plan-2")).toMutable()
+        moved.setValue(["gus-only"], forKey: "channels")
+        try gus.save(document: moved)
+        try gus.save(document: MutableDocument(id: "gus-own", data: [:]))
+        let (_, documents) = replicate(try configuration([gus], user: "gus", password: "gus-pw"))
+        XCTAssertEqual((documents.first { $0.id == "plan-2" }?.error as? DocLiteError)?.code, 403)
+        XCTAssertNil(documents.first { $0.id == "gus-own" }?.error)
+    }
+
+    func testHandWrittenSQLCannotTakeADocumentOrRewindTheFeed() throws {
+        try makeUser("hal", password: "hal-pw")
+        try makeUser("ivy", password: "ivy-pw")
+        try admin("INSERT INTO doclite.channel_access VALUES ('ivy', 'team')")
+        let hal = try openDatabase("hal").defaultCollection()
+        try hal.save(document: MutableDocument(id: "shared", data: ["channels": ["team"]]))
+        sync(try configuration([hal], user: "hal", password: "hal-pw"))
+        let asIvy = try PostgreSQLConnection(serverString(user: "ivy", password: "ivy-pw"))
+        defer { asIvy.close() }
+        assertThrows(domain: .webSocket, code: 403) { try asIvy.execute("UPDATE doclite.documents SET owner = 'ivy' WHERE id = 'shared'") }
+        try asIvy.execute("UPDATE doclite.documents SET sequence = 9000000000000000000, author = 'hal' WHERE id = 'shared'")
+        XCTAssertEqual(try admin("SELECT (sequence < 1000000)::text || ' ' || owner || ' ' || author FROM doclite.documents"),
+                       ["true hal ivy"], "the server numbers the change and names its author")
+    }
 }

@@ -112,6 +112,17 @@ final class ReplicatorLifecycleTests: SyncTestCase {
         XCTAssertEqual(try admin("SELECT id FROM doclite.documents"), ["d"])
     }
 
+    func testADocumentTheServerCannotHoldIsRefusedAlone() throws {
+        let collection = try openDatabase("a").defaultCollection()
+        try collection.save(document: MutableDocument(id: "nul", data: ["text": "a\u{0}b"]))
+        try collection.save(document: MutableDocument(id: "fine", data: ["text": "ab"]))
+        let (status, documents) = replicate(try configuration([collection], type: .push))
+        XCTAssertNil(status.error)
+        XCTAssertEqual((documents.first { $0.id == "nul" }?.error as? DocLiteError)?.code, 400)
+        XCTAssertNil(documents.first { $0.id == "fine" }?.error)
+        XCTAssertEqual(try admin("SELECT id FROM doclite.documents"), ["fine"])
+    }
+
     func testHandCorruptedServerRowsAreReportedAndSkipped() throws {
         let a = try openDatabase("a"), b = try openDatabase("b")
         let aCollection = try a.defaultCollection(), bCollection = try b.defaultCollection()
@@ -119,7 +130,16 @@ final class ReplicatorLifecycleTests: SyncTestCase {
             try aCollection.save(document: MutableDocument(id: id, data: ["v": 1]))
         }
         sync(try configuration([aCollection]))
-        try admin("UPDATE doclite.documents SET revid = 'not a revision' WHERE id = 'bad-revision'")
+        // The server's trigger refuses a revision that does not descend from the stored one…
+        assertThrows(domain: .webSocket, code: 403) {
+            try self.admin("UPDATE doclite.documents SET revid = 'not a revision' WHERE id = 'bad-revision'")
+        }
+        // …so the damage is done as an administrator restoring a file would, with triggers off.
+        try admin("""
+            DO $$ BEGIN SET LOCAL session_replication_role = replica;
+            UPDATE doclite.documents SET revid = 'not a revision', sequence = nextval('doclite.change_sequence') WHERE id = 'bad-revision';
+            END $$
+            """)
         try admin("""
             UPDATE doclite.documents SET body = '{"file": {"@type": "blob", "digest": "sha1-AAAAAAAAAAAAAAAAAAAAAAAAAAA=", "length": 3}}'
             WHERE id = 'bad-blob'

@@ -93,7 +93,7 @@ enum ServerSchema {
             sequence bigint NOT NULL,
             owner name NOT NULL DEFAULT current_user,
             author name NOT NULL DEFAULT current_user,
-            channels text[] GENERATED ALWAYS AS (doclite.channels_of(body)) STORED,
+            channels text[] NOT NULL DEFAULT '{}',
             PRIMARY KEY (collection, id))
         """,
         "CREATE INDEX documents_by_sequence ON doclite.documents (collection, sequence)",
@@ -112,6 +112,39 @@ enum ServerSchema {
             SELECT coalesce(array_agg(channel), '{}') FROM doclite.channel_access WHERE role = p_role
         $$
         """,
+        // Every write, through doclite.push or by hand: the owner is the creator and stays;
+        // the author, the channels (a tombstone keeps its document's) and the sequence are the
+        // server's; a new revision must descend from the stored one; writes of a collection
+        // are serialized, so sequences commit in order.
+        """
+        CREATE FUNCTION doclite.documents_before_write() RETURNS trigger
+        LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+        BEGIN
+            IF TG_OP = 'UPDATE' THEN
+                IF NEW.owner IS DISTINCT FROM OLD.owner OR NEW.collection IS DISTINCT FROM OLD.collection
+                   OR NEW.id IS DISTINCT FROM OLD.id THEN
+                    RAISE EXCEPTION 'the owner, collection and ID of a DocLite document do not change' USING ERRCODE = '42501';
+                END IF;
+                IF NEW.revid IS DISTINCT FROM OLD.revid AND NOT (OLD.revid = ANY (NEW.history)) THEN
+                    RAISE EXCEPTION 'revision % of document % does not descend from the stored revision %', NEW.revid, NEW.id, OLD.revid
+                        USING ERRCODE = '42501';
+                END IF;
+                NEW.channels := CASE WHEN NEW.deleted THEN OLD.channels ELSE doclite.channels_of(NEW.body) END;
+            ELSE
+                NEW.owner := current_user;
+                NEW.channels := doclite.channels_of(NEW.body);
+            END IF;
+            NEW.author := current_user;
+            PERFORM pg_advisory_xact_lock(hashtext('doclite.documents ' || NEW.collection));
+            NEW.sequence := nextval('doclite.change_sequence');
+            RETURN NEW;
+        END
+        $$
+        """,
+        """
+        CREATE TRIGGER before_write BEFORE INSERT OR UPDATE ON doclite.documents
+            FOR EACH ROW EXECUTE FUNCTION doclite.documents_before_write()
+        """,
         "ALTER TABLE doclite.documents ENABLE ROW LEVEL SECURITY",
         """
         CREATE POLICY owner_or_channel ON doclite.documents
@@ -128,6 +161,8 @@ enum ServerSchema {
               AND NOT (d.owner = p_role OR d.channels && doclite.granted_channels(p_role))
         $$
         """,
+        "REVOKE EXECUTE ON FUNCTION doclite.hidden_ids(text, text[], name) FROM PUBLIC",
+        "GRANT EXECUTE ON FUNCTION doclite.hidden_ids(text, text[], name) TO \(syncRole)",
         """
         CREATE TABLE doclite.blobs (
             digest text PRIMARY KEY,
@@ -150,15 +185,16 @@ enum ServerSchema {
         // deleted and the revision has no parent); the answer per document is
         // 0 (written), 304 (the server has that revision already), 409 (its
         // parent is not the server's current revision, which is returned),
-        // 400 (malformed) or 403 (the document is another role's). Writes of a
-        // collection are serialized, so sequences commit in order and a pull
-        // by sequence misses nothing.
+        // 400 (malformed) or 403 (the document is another role's, or the write
+        // would take it out of this role's reach). Writes of a collection are
+        // serialized (here and in the trigger), so sequences commit in order
+        // and a pull by sequence misses nothing.
         """
         CREATE FUNCTION doclite.push(p_collection text, p_revisions jsonb)
         RETURNS TABLE (id text, status integer, current_revid text)
         LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
         BEGIN
-            PERFORM pg_advisory_xact_lock(hashtextextended('doclite.documents ' || p_collection, 0));
+            PERFORM pg_advisory_xact_lock(hashtext('doclite.documents ' || p_collection));
             CREATE TEMPORARY TABLE IF NOT EXISTS doclite_push_decisions (
                 id text, rev text, deleted boolean, body jsonb, status integer,
                 current_revid text, history text[]) ON COMMIT DELETE ROWS;
@@ -169,6 +205,8 @@ enum ServerSchema {
                           OR jsonb_typeof(coalesce(r.body, '{}')) <> 'object' THEN 400
                      WHEN h.hidden IS NOT NULL THEN 403
                      WHEN d.id IS NULL THEN 0
+                     WHEN d.owner <> current_user AND NOT ((CASE WHEN coalesce(r.deleted, false) THEN d.channels
+                          ELSE doclite.channels_of(coalesce(r.body, '{}')) END) && doclite.granted_channels(current_user)) THEN 403
                      WHEN d.revid = r.rev OR r.rev = ANY (d.history) THEN 304
                      WHEN d.revid = r.parent OR (d.deleted AND r.parent IS NULL) THEN 0
                      ELSE 409 END,
@@ -180,10 +218,10 @@ enum ServerSchema {
             LEFT JOIN doclite.hidden_ids(p_collection, ARRAY(SELECT x ->> 'id' FROM jsonb_array_elements(p_revisions) x), current_user)
                 AS h(hidden) ON h.hidden = r.id;
             INSERT INTO doclite.documents AS d (collection, id, revid, history, deleted, body, sequence)
-            SELECT p_collection, p.id, p.rev, p.history, p.deleted, p.body, nextval('doclite.change_sequence')
+            SELECT p_collection, p.id, p.rev, p.history, p.deleted, p.body, 0   -- (the trigger numbers it)
             FROM doclite_push_decisions p WHERE p.status = 0
             ON CONFLICT ON CONSTRAINT documents_pkey DO UPDATE SET revid = excluded.revid, history = excluded.history,
-                deleted = excluded.deleted, body = excluded.body, sequence = excluded.sequence, author = current_user;
+                deleted = excluded.deleted, body = excluded.body;
             IF FOUND THEN PERFORM pg_notify('doclite_changes', p_collection); END IF;
             RETURN QUERY SELECT p.id, p.status, p.current_revid FROM doclite_push_decisions p;
         END
