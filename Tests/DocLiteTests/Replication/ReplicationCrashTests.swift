@@ -7,6 +7,17 @@ import XCTest
 /// child process: this test binary again, running ``testChildReplicates()``.
 final class ReplicationCrashTests: SyncTestCase {
     private static let documentCount = 20_000
+    /// Whether this process is the child (which uses the parent's server and starts none:
+    /// a server it started would outlive its SIGKILL).
+    private static let isChild = ProcessInfo.processInfo.environment["DOCLITE_SYNC_CHILD_DIRECTORY"] != nil
+
+    override func setUpWithError() throws {
+        if !Self.isChild { try super.setUpWithError() }
+    }
+
+    override func tearDownWithError() throws {
+        if !Self.isChild { try super.tearDownWithError() }
+    }
 
     /// The child's part: replicates until killed (skips unless run by the crash tests).
     func testChildReplicates() throws {
