@@ -118,8 +118,7 @@ final class LocalDatabasePeer: ReplicationPeer {
     }
 
     func waitForChanges(timeout: TimeInterval, wakeUp: Int32) throws -> Bool {
-        var descriptor = pollfd(fd: wakeUp, events: Int16(POLLIN), revents: 0)
-        _ = poll(&descriptor, 1, Int32(min(timeout, 86_400) * 1000))
+        waitUntilReadable(wakeUp, timeout: timeout)
         _ = try database.openConnection()   // (a closed peer ends the replicator with the error)
         return false
     }

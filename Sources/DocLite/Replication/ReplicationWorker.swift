@@ -108,7 +108,7 @@ final class ReplicationWorker: @unchecked Sendable {   // `stopRequested` is beh
                 reset = false
                 replicator.report(.offline, progress: events.progress, error: error)
                 let delay = min(pow(2, Double(min(attempts, 30))), config.maxAttemptWaitTime)
-                waitForWakeUp(timeout: delay)
+                waitUntilReadable(wakeUp[0], timeout: delay)
                 _ = drainWakeUps()
             } catch {
                 replicator.report(.stopped, progress: events.progress, error: error, finished: self)
@@ -156,14 +156,16 @@ final class ReplicationWorker: @unchecked Sendable {   // `stopRequested` is beh
         }
     }
 
-    private func waitForWakeUp(timeout: TimeInterval) {
-        var descriptor = pollfd(fd: wakeUp[0], events: Int16(POLLIN), revents: 0)
-        _ = poll(&descriptor, 1, Int32(min(timeout, 86_400) * 1000))
-    }
 
     /// Whether `error` may pass by itself (the server down or unreachable), so worth retrying.
     static func isTransient(_ error: DocLiteError) -> Bool {
         error.domain == .network && error.code != DocLiteError.NetworkCode.invalidURL.rawValue
             || error.domain == .webSocket && [408, 429, 502, 503, 504].contains(error.code)
     }
+}
+
+/// Waits until `descriptor` is readable or `timeout` seconds pass.
+func waitUntilReadable(_ descriptor: Int32, timeout: TimeInterval) {
+    var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+    _ = poll(&entry, 1, Int32(min(max(timeout, 0), 86_400) * 1000))
 }

@@ -116,8 +116,6 @@ public final class Replicator: @unchecked Sendable {   // `state` is behind `loc
 
     // MARK: What the worker reports
 
-    var hasDocumentListeners: Bool { lock.withLock { !state.documentListeners.isEmpty } }
-
     /// Records a new status and tells the change listeners.
     func report(_ activity: ActivityLevel, progress: Progress? = nil, error: (any Error)? = nil, finished worker: ReplicationWorker? = nil) {
         let (status, listeners) = lock.withLock {

@@ -58,7 +58,9 @@ public enum ReplicatorType: UInt8, Sendable {
 
 /// A document's flags as a filter or a replication event sees them.
 public struct DocumentFlags: OptionSet, Sendable {
+    /// The flags as bits (Couchbase Lite's `CBLDocumentFlags`).
     public let rawValue: Int
+    /// The flags of `rawValue`'s bits.
     public init(rawValue: Int) { self.rawValue = rawValue }
     /// The revision is a deletion.
     public static let deleted = DocumentFlags(rawValue: 1 << 0)
