@@ -7,13 +7,14 @@ public protocol Endpoint: Sendable {}
 /// (`postgresql://alice:secret@db.example.com/app?sslmode=verify-full`, or
 /// `host=… user=… dbname=…`). TLS and every other connection setting are
 /// libpq's, passed through. With `createsSchema`, the first connection
-/// creates DocLite's server schema when the database has none (the role
-/// then needs the right to create schemas and roles); otherwise it must have
-/// been made with `doclite sync init` or ``initializeServer()``.
+/// creates DocLite's server schema when the database has none, or upgrades
+/// an older version (the role then needs the right to create schemas and
+/// roles); otherwise it must have been made with `doclite sync init` or
+/// ``initializeServer()``.
 public struct PostgreSQLEndpoint: Endpoint {
     /// The libpq connection string.
     public let connectionString: String
-    /// Whether connecting creates the server schema when it is missing.
+    /// Whether connecting creates the server schema when it is missing, or upgrades an older one.
     public let createsSchema: Bool
 
     /// An endpoint; throws `invalidURL` (network domain) for a malformed
@@ -24,8 +25,8 @@ public struct PostgreSQLEndpoint: Endpoint {
         self.createsSchema = createsSchema
     }
 
-    /// Creates DocLite's schema in the server's database, or checks the one
-    /// there: what `doclite sync init` does.
+    /// Creates DocLite's schema in the server's database, upgrades an older
+    /// version, or checks the one there: what `doclite sync init` does.
     public func initializeServer() throws {
         let connection = try PostgreSQLConnection(connectionString)
         defer { connection.close() }

@@ -8,7 +8,7 @@
 /// `doclite.schema_version`, so a later DocLite can upgrade it.
 enum ServerSchema {
     /// The version this DocLite writes and reads.
-    static let version = 1
+    static let version = 2
 
     /// The group role whose members may sync (`GRANT doclite_sync TO alice`).
     static let syncRole = "doclite_sync"
@@ -35,22 +35,31 @@ enum ServerSchema {
         case let found? where found > version:
             throw DocLiteError(.remoteError, "the PostgreSQL database holds DocLite's server schema version \(found), newer than "
                                 + "version \(version), which this DocLite reads: upgrade DocLite")
+        case let found? where found < version && create:
+            try install(connection)
         case let found? where found < version:
             throw DocLiteError(.remoteError, "the PostgreSQL database holds DocLite's server schema version \(found): "
-                                + "run `doclite sync init` to upgrade it")
+                                + "run `doclite sync init` to upgrade it, or let the endpoint do it (createsSchema)")
         default:
             return
         }
     }
 
-    /// Creates the schema (in one transaction; a concurrent creator waits,
-    /// then finds it made). Needs the right to create schemas and roles.
+    /// Creates the schema, or upgrades an older one (in one transaction; a
+    /// concurrent creator waits, then finds it made). Needs the right to
+    /// create schemas and roles.
     static func install(_ connection: PostgreSQLConnection) throws {
         try connection.execute("BEGIN")
         do {
             try connection.execute("SELECT pg_advisory_xact_lock(hashtext('doclite.schema'))")
-            if try installedVersion(connection) == nil {
+            switch try installedVersion(connection) {
+            case nil:
                 for statement in statements { try connection.execute(statement) }
+            case let found? where found < version:
+                for step in found + 1...version { for statement in upgrades[step] ?? [] { try connection.execute(statement) } }
+                try connection.execute("UPDATE doclite.schema_version SET version = \(version)")
+            default:
+                break
             }
             try connection.execute("COMMIT")
         } catch {
@@ -59,6 +68,27 @@ enum ServerSchema {
         }
     }
 
+    /// The statements that bring a server of version N - 1 to version N, by N.
+    static let upgrades: [Int: [String]] = [
+        2: [hiddenIDs],
+    ]
+
+    /// Which of `p_ids` exist but are hidden from `p_role` (a push of them is
+    /// refused, 403, rather than failing the batch on the policy). The
+    /// comparisons name their collation: a call with `current_user` (a `name`,
+    /// collated "C") would otherwise collate them "C", and the key's index,
+    /// collated "default", could not serve them (a scan of the whole table per
+    /// push; version 1's mistake).
+    static let hiddenIDs = """
+        CREATE OR REPLACE FUNCTION doclite.hidden_ids(p_collection text, p_ids text[], p_role name) RETURNS SETOF text
+        LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+            SELECT d.id FROM doclite.documents d
+            WHERE d.collection = p_collection COLLATE "default" AND d.id = ANY (p_ids COLLATE "default")
+              AND NOT (d.owner = p_role OR d.channels && doclite.granted_channels(p_role))
+        $$
+        """
+
+    /// The statements that create the schema of this version.
     static let statements: [String] = [
         """
         DO $$ BEGIN
@@ -151,16 +181,7 @@ enum ServerSchema {
             USING (owner = current_user OR channels && doclite.granted_channels(current_user))
             WITH CHECK (owner = current_user OR channels && doclite.granted_channels(current_user))
         """,
-        // Which of `p_ids` exist but are hidden from `p_role` (a push of them is
-        // refused, 403, rather than failing the batch on the policy).
-        """
-        CREATE FUNCTION doclite.hidden_ids(p_collection text, p_ids text[], p_role name) RETURNS SETOF text
-        LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
-            SELECT d.id FROM doclite.documents d
-            WHERE d.collection = p_collection AND d.id = ANY (p_ids)
-              AND NOT (d.owner = p_role OR d.channels && doclite.granted_channels(p_role))
-        $$
-        """,
+        hiddenIDs,
         "REVOKE EXECUTE ON FUNCTION doclite.hidden_ids(text, text[], name) FROM PUBLIC",
         "GRANT EXECUTE ON FUNCTION doclite.hidden_ids(text, text[], name) TO \(syncRole)",
         """

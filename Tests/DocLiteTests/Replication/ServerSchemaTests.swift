@@ -1,0 +1,63 @@
+import Foundation
+import XCTest
+@testable import DocLite
+
+/// The server schema's upgrades, and that pushes and pulls find their rows
+/// through its indexes rather than by scanning a collection.
+final class ServerSchemaTests: SyncTestCase {
+    func testAVersion1ServerIsRefusedUntilInitUpgradesIt() throws {
+        try admin("UPDATE doclite.schema_version SET version = 1")
+        let collection = try openDatabase("a").defaultCollection()
+        try collection.save(document: MutableDocument(id: "d", data: ["v": 1]))
+        let (status, _) = replicate(try configuration([collection]))
+        let error = try XCTUnwrap(status.error as? DocLiteError)
+        XCTAssertTrue(error.message.contains("version 1") && error.message.contains("doclite sync init"), error.message)
+        XCTAssertEqual(try admin("SELECT count(*) FROM doclite.documents"), ["0"])
+
+        try PostgreSQLEndpoint(connectionString: serverString()).initializeServer()
+        XCTAssertEqual(try admin("SELECT version FROM doclite.schema_version"), ["\(ServerSchema.version)"])
+        sync(try configuration([collection]))
+        XCTAssertEqual(try admin("SELECT id FROM doclite.documents"), ["d"])
+    }
+
+    func testAnEndpointThatCreatesTheSchemaUpgradesIt() throws {
+        try admin("UPDATE doclite.schema_version SET version = 1")
+        let collection = try openDatabase("a").defaultCollection()
+        try collection.save(document: MutableDocument(id: "d", data: [:]))
+        var config = ReplicatorConfiguration(target: try PostgreSQLEndpoint(connectionString: serverString(), createsSchema: true))
+        config.addCollection(collection)
+        sync(config)
+        XCTAssertEqual(try admin("SELECT version FROM doclite.schema_version"), ["\(ServerSchema.version)"])
+    }
+
+    func testPushesAndPullsScanNoTable() throws {
+        try makeUser("scanner", password: "pw")
+        let a = try openDatabase("a"), b = try openDatabase("b")
+        let aCollection = try a.defaultCollection(), bCollection = try b.defaultCollection()
+        try a.inBatch {
+            for i in 0..<3000 { try aCollection.save(document: MutableDocument(id: "doc-\(i)", data: ["i": i, "text": "row \(i)"])) }
+        }
+        sync(try configuration([aCollection], user: "scanner", password: "pw"))
+        sync(try configuration([bCollection], user: "scanner", password: "pw"))
+        try admin("ANALYZE doclite.documents")
+        let before = try documentTableScans()
+
+        try a.inBatch {
+            for i in stride(from: 0, to: 3000, by: 100) { try aCollection.save(document: MutableDocument(id: "doc-\(i)", data: ["i": -i])) }
+        }
+        sync(try configuration([aCollection], user: "scanner", password: "pw"))
+        sync(try configuration([bCollection], user: "scanner", password: "pw"))
+        XCTAssertEqual(try bCollection.document(id: "doc-100")?.int(forKey: "i"), -100)
+        XCTAssertEqual(try documentTableScans(), before, "a push or a pull of 30 edits read the whole documents table")
+    }
+
+    /// How many sequential scans of `doclite.documents` the server has counted,
+    /// once every other connection has ended (a backend's counts reach the
+    /// statistics when it exits at the latest).
+    private func documentTableScans() throws -> String? {
+        XCTAssertTrue(try waitUntil(timeout: 10) {
+            try self.admin("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()") == ["0"]
+        })
+        return try admin("SELECT seq_scan FROM pg_stat_user_tables WHERE schemaname = 'doclite' AND relname = 'documents'").first ?? nil
+    }
+}
