@@ -70,8 +70,27 @@ enum ServerSchema {
 
     /// The statements that bring a server of version N - 1 to version N, by N.
     static let upgrades: [Int: [String]] = [
-        2: [hiddenIDs],
+        2: [hiddenIDs, changes],
     ]
+
+    /// A pull's batch: the first `p_limit` rows of the collection after
+    /// sequence `p_since` (in `p_channels`, of `p_ids`; NULL: all), in order,
+    /// bodies as text. The plan is pinned to the walk of the sequence index:
+    /// right after a bulk push the table's statistics still describe it empty,
+    /// and the planner's choice then (a bitmap scan and a sort) read every row
+    /// after the checkpoint for each batch, a pull's time growing as its square.
+    static let changes = """
+        CREATE OR REPLACE FUNCTION doclite.changes(p_collection text, p_since bigint, p_limit integer, p_channels text[], p_ids text[])
+        RETURNS TABLE (sequence bigint, id text, revid text, history text, deleted boolean, body text)
+        LANGUAGE sql STABLE SET enable_bitmapscan = off SET enable_sort = off SET enable_seqscan = off AS $$
+            SELECT b.sequence, b.id, b.revid, array_to_string(b.history, ','), b.deleted, b.body::text FROM (
+                SELECT * FROM doclite.documents d
+                WHERE d.collection = p_collection AND d.sequence > p_since
+                  AND (p_channels IS NULL OR d.channels && p_channels) AND (p_ids IS NULL OR d.id = ANY (p_ids))
+                ORDER BY d.collection, d.sequence LIMIT p_limit) b
+            ORDER BY b.sequence
+        $$
+        """
 
     /// Which of `p_ids` exist but are hidden from `p_role` (a push of them is
     /// refused, 403, rather than failing the batch on the policy). The
@@ -182,6 +201,7 @@ enum ServerSchema {
             WITH CHECK (owner = current_user OR channels && doclite.granted_channels(current_user))
         """,
         hiddenIDs,
+        changes,
         "REVOKE EXECUTE ON FUNCTION doclite.hidden_ids(text, text[], name) FROM PUBLIC",
         "GRANT EXECUTE ON FUNCTION doclite.hidden_ids(text, text[], name) TO \(syncRole)",
         """
