@@ -19,6 +19,8 @@ final class LocalDatabasePeer: ReplicationPeer {
         self.wake = wake
     }
 
+    func interrupt() {}   // (its steps are local and short: a stop waits for them)
+
     func close() {
         tokens.forEach { $0.remove() }
         tokens = []

@@ -57,5 +57,7 @@ protocol ReplicationPeer: AnyObject {
     /// Waits for a change on the peer, `wakeUp` to be readable, or `timeout`;
     /// whether the peer changed. Throws when the peer is gone.
     func waitForChanges(timeout: TimeInterval, wakeUp: Int32) throws -> Bool
+    /// Cancels the statement running on the peer, if any: called from another thread, to stop.
+    func interrupt()
     func close()
 }

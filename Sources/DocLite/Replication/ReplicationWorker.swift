@@ -29,12 +29,14 @@ final class ReplicationEvents {
 /// a notification from the server and go again. A failure to reach the
 /// server is retried after 2, 4, 8 … seconds (at most `maxAttemptWaitTime`),
 /// `maxAttempts` times in all, as Couchbase Lite's; any other error stops it.
-final class ReplicationWorker: @unchecked Sendable {   // `stopRequested` is behind `lock`; the rest is the thread's
+final class ReplicationWorker: @unchecked Sendable {   // `stopRequested` and `peer` are behind `lock`; the rest is the thread's
     private let replicator: Replicator
     private let config: ReplicatorConfiguration
     private let reset: Bool
     private let lock = Lock()
     private var stopRequested = false
+    /// The peer connected to, which a stop interrupts.
+    private var peer: ReplicationPeer?
     /// Connection attempts since the last that succeeded.
     private var attempts: UInt = 0
     /// A pipe whose read end wakes the thread's waits (a stop, a local change).
@@ -60,12 +62,18 @@ final class ReplicationWorker: @unchecked Sendable {   // `stopRequested` is beh
         thread.start()
     }
 
+    /// Asks the thread to stop: a wait ends at once, a statement on the server is cancelled.
     func stop() {
-        lock.withLock { stopRequested = true }
+        let peer = lock.withLock {
+            stopRequested = true
+            return self.peer
+        }
         wake()
+        peer?.interrupt()
     }
 
-    private var isStopping: Bool { lock.withLock { stopRequested } }
+    /// Whether ``stop()`` was called.
+    var isStopping: Bool { lock.withLock { stopRequested } }
 
     private func wake() {
         var byte: UInt8 = 1
@@ -111,7 +119,8 @@ final class ReplicationWorker: @unchecked Sendable {   // `stopRequested` is beh
                 waitUntilReadable(wakeUp[0], timeout: delay)
                 _ = drainWakeUps()
             } catch {
-                replicator.report(.stopped, progress: events.progress, error: error, finished: self)
+                // (A stop cancels the server's statement: that failure is the stop, not an error.)
+                replicator.report(.stopped, progress: events.progress, error: isStopping ? nil : error, finished: self)
                 return
             }
         }
@@ -123,10 +132,14 @@ final class ReplicationWorker: @unchecked Sendable {   // `stopRequested` is beh
         let peer: ReplicationPeer
         switch config.target {
         case let endpoint as DatabaseEndpoint: peer = try LocalDatabasePeer(endpoint.database) { [weak self] in self?.wake() }
-        case let endpoint as PostgreSQLEndpoint: peer = try PostgreSQLPeer(endpoint, continuous: config.continuous)
+        case let endpoint as PostgreSQLEndpoint: peer = try PostgreSQLPeer(endpoint, continuous: config.continuous, heartbeat: config.heartbeat)
         default: throw DocLiteError(.invalidParameter, "the replicator's endpoint is not one DocLite syncs with")
         }
-        defer { peer.close() }
+        lock.withLock { self.peer = peer }
+        defer {
+            lock.withLock { self.peer = nil }
+            peer.close()
+        }
         attempts = 0   // (each connection restores the full retry budget, as in Couchbase Lite)
         let syncs = plans.map { CollectionSync(plan: $0, peer: peer, events: events) }
         for sync in syncs { try sync.readCheckpoint(reset: reset) }

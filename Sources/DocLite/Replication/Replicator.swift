@@ -9,6 +9,8 @@ public final class Replicator: @unchecked Sendable {   // `state` is behind `loc
     private struct State {
         var status = Status(activity: .stopped, progress: Progress(completed: 0, total: 0), error: nil)
         var worker: ReplicationWorker?
+        /// A start asked for while the worker stops (its `reset`): it runs once the worker ends.
+        var startAfterStop: Bool?
         var changeListeners: [Int: (ListenerQueue, @Sendable (ReplicatorChange) -> Void)] = [:]
         var documentListeners: [Int: (ListenerQueue, @Sendable (DocumentReplication) -> Void)] = [:]
         var nextListenerID = 1
@@ -36,10 +38,14 @@ public final class Replicator: @unchecked Sendable {   // `state` is behind `loc
 
     /// Starts replicating; with `reset`, from the beginning, as if never run
     /// (documents the server has already are not sent again). The status is
-    /// ``ActivityLevel/connecting`` when it returns.
+    /// ``ActivityLevel/connecting`` when it returns, unless a stop is under
+    /// way: then it starts again once stopped.
     public func start(reset: Bool) {
         lock.withLock {
-            guard state.worker == nil else { return }
+            if let worker = state.worker {
+                if worker.isStopping { state.startAfterStop = reset }
+                return
+            }
             let worker = ReplicationWorker(replicator: self, reset: reset)
             state.worker = worker
             state.status = Status(activity: .connecting, progress: Progress(completed: 0, total: 0), error: nil)
@@ -50,7 +56,10 @@ public final class Replicator: @unchecked Sendable {   // `state` is behind `loc
     /// Stops the replicator; it reports ``ActivityLevel/stopped`` once its
     /// current step ends.
     public func stop() {
-        lock.withLock { state.worker }?.stop()
+        lock.withLock {
+            state.startAfterStop = nil
+            return state.worker
+        }?.stop()
     }
 
     /// The IDs of the documents of `collection` that the next push would
@@ -116,15 +125,22 @@ public final class Replicator: @unchecked Sendable {   // `state` is behind `loc
 
     // MARK: What the worker reports
 
-    /// Records a new status and tells the change listeners.
+    /// Records a new status and tells the change listeners; a start asked for
+    /// while `worker` stopped follows its end.
     func report(_ activity: ActivityLevel, progress: Progress? = nil, error: (any Error)? = nil, finished worker: ReplicationWorker? = nil) {
-        let (status, listeners) = lock.withLock {
+        let (status, listeners, restart) = lock.withLock {
             state.status = Status(activity: activity, progress: progress ?? state.status.progress, error: error)
-            if let worker, state.worker === worker { state.worker = nil }
-            return (state.status, Array(state.changeListeners.values))
+            var restart: Bool?
+            if let worker, state.worker === worker {
+                state.worker = nil
+                restart = state.startAfterStop
+                state.startAfterStop = nil
+            }
+            return (state.status, Array(state.changeListeners.values), restart)
         }
         let change = ReplicatorChange(replicator: self, status: status)
         for (queue, listener) in listeners { queue.async { listener(change) } }
+        if let restart { start(reset: restart) }
     }
 
     /// Tells the document listeners of a batch.

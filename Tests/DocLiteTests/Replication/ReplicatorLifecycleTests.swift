@@ -61,6 +61,33 @@ final class ReplicatorLifecycleTests: SyncTestCase {
         XCTAssertEqual(try collection.document(id: "d")?.boolean(forKey: "kept"), true)
     }
 
+    func testAStopCancelsAStatementTheServerHoldsAndAStartThenRunsAgain() throws {
+        let collection = try openDatabase("a").defaultCollection()
+        try collection.save(document: MutableDocument(id: "d", data: ["v": 1]))
+        // Another session holds the documents table: the replicator's first read of it waits.
+        let holder = try PostgreSQLConnection(serverString())
+        defer { holder.close() }
+        try holder.execute("BEGIN")
+        try holder.execute("LOCK TABLE doclite.documents IN ACCESS EXCLUSIVE MODE")
+        let replicator = Replicator(config: try configuration([collection], type: .push))
+        let levels = LevelLog(replicator)
+        replicator.start()
+        XCTAssertTrue(try waitUntil(timeout: 10) {
+            try self.admin("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()") == ["1"]
+        }, "the replicator did not wait for the table")
+
+        replicator.stop()
+        replicator.start()   // (asked while stopping: runs once the stop is done)
+        XCTAssertTrue(waitUntil(timeout: 5) { levels.all.contains(.stopped) }, "the stop waited for the server's lock")
+        XCTAssertTrue(try waitUntil(timeout: 10) {
+            try self.admin("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()") == ["1"]
+        }, "the start asked for during the stop did not run")
+        try holder.execute("ROLLBACK")
+        XCTAssertTrue(waitUntil(timeout: 10) { replicator.status.activity == .stopped })
+        XCTAssertNil(replicator.status.error)
+        XCTAssertEqual(try admin("SELECT id FROM doclite.documents"), ["d"])
+    }
+
     func testBadConnectionStringsAndCredentialsAreErrors() throws {
         assertThrows(domain: .network, code: DocLiteError.NetworkCode.invalidURL.rawValue, containing: "invalid PostgreSQL connection string") {
             _ = try PostgreSQLEndpoint(connectionString: "postgresql://[bad")

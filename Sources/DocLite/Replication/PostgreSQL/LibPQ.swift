@@ -9,7 +9,7 @@ struct LibPQ: @unchecked Sendable {   // function pointers, set once
     typealias Connection = OpaquePointer
     typealias Result = OpaquePointer
 
-    let connectdb: @convention(c) (UnsafePointer<CChar>) -> Connection?
+    let connectdbParams: @convention(c) (UnsafePointer<UnsafePointer<CChar>?>, UnsafePointer<UnsafePointer<CChar>?>, Int32) -> Connection?
     let conninfoParse: @convention(c) (UnsafePointer<CChar>, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> OpaquePointer?
     let conninfoFree: @convention(c) (OpaquePointer?) -> Void
     let status: @convention(c) (Connection?) -> Int32
@@ -31,6 +31,9 @@ struct LibPQ: @unchecked Sendable {   // function pointers, set once
     let notifies: @convention(c) (Connection?) -> UnsafeMutableRawPointer?
     let freemem: @convention(c) (UnsafeMutableRawPointer?) -> Void
     let socket: @convention(c) (Connection?) -> Int32
+    let getCancel: @convention(c) (Connection?) -> OpaquePointer?
+    let cancel: @convention(c) (OpaquePointer?, UnsafeMutablePointer<CChar>, Int32) -> Int32
+    let freeCancel: @convention(c) (OpaquePointer?) -> Void
     let setNoticeProcessor: @convention(c) (Connection?, (@convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Void)?,
                                             UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer?
 
@@ -59,13 +62,14 @@ struct LibPQ: @unchecked Sendable {   // function pointers, set once
         }
         return Swift.Result {
             try LibPQ(
-                connectdb: symbol("PQconnectdb"), conninfoParse: symbol("PQconninfoParse"), conninfoFree: symbol("PQconninfoFree"),
+                connectdbParams: symbol("PQconnectdbParams"), conninfoParse: symbol("PQconninfoParse"), conninfoFree: symbol("PQconninfoFree"),
                 status: symbol("PQstatus"), errorMessage: symbol("PQerrorMessage"), finish: symbol("PQfinish"),
                 execParams: symbol("PQexecParams"), resultStatus: symbol("PQresultStatus"),
                 resultErrorMessage: symbol("PQresultErrorMessage"), resultErrorField: symbol("PQresultErrorField"),
                 clear: symbol("PQclear"), ntuples: symbol("PQntuples"), nfields: symbol("PQnfields"), getvalue: symbol("PQgetvalue"),
                 getlength: symbol("PQgetlength"), getisnull: symbol("PQgetisnull"), consumeInput: symbol("PQconsumeInput"),
                 notifies: symbol("PQnotifies"), freemem: symbol("PQfreemem"), socket: symbol("PQsocket"),
+                getCancel: symbol("PQgetCancel"), cancel: symbol("PQcancel"), freeCancel: symbol("PQfreeCancel"),
                 setNoticeProcessor: symbol("PQsetNoticeProcessor"))
         }
     }()

@@ -2,8 +2,9 @@ import Foundation
 
 /// One connection to a PostgreSQL server through libpq: statements with
 /// parameters (never SQL text built from values), their rows, and the
-/// notifications of `LISTEN`. Not thread-safe: a replicator's worker owns it.
-final class PostgreSQLConnection {
+/// notifications of `LISTEN`. Not thread-safe, but for ``cancel()``: a
+/// replicator's worker owns it.
+final class PostgreSQLConnection: @unchecked Sendable {   // `canceller` is behind `lock`; the rest is the owner's
     /// A statement parameter: text (or SQL NULL), or bytes sent in binary form (`bytea`).
     enum Parameter {
         case text(String?)
@@ -37,6 +38,9 @@ final class PostgreSQLConnection {
 
     private let library: LibPQ
     private var connection: LibPQ.Connection?
+    private let lock = Lock()
+    /// libpq's handle for cancelling the running statement from another thread.
+    private var canceller: OpaquePointer?
 
     /// Checks `connectionString` (a libpq key/value string or a
     /// `postgresql://` URI) without connecting.
@@ -73,10 +77,15 @@ final class PostgreSQLConnection {
 
     /// Connects to the server; throws a network error (``DocLiteError/Domain/network``)
     /// when it cannot be reached, WebSocket-domain 401 when it refuses the credentials.
-    init(_ connectionString: String) throws {
+    /// `defaults` are connection settings the connection string may override.
+    init(_ connectionString: String, defaults: KeyValuePairs<String, String> = [:]) throws {
         try Self.validate(connectionString)
         library = try LibPQ.load()
-        let connection = library.connectdb(connectionString)
+        // (The connection string comes last, as `dbname`, which libpq expands: its settings win.)
+        let keywords = defaults.map(\.key) + ["dbname"], values = defaults.map(\.value) + [connectionString]
+        let connection = try withCStrings(keywords) { keywords in
+            try withCStrings(values) { values in library.connectdbParams(keywords, values, 1) }
+        }
         guard library.status(connection) == LibPQ.connectionOK else {
             let message = library.errorMessage(connection).map { String(cString: $0) } ?? "out of memory"
             library.finish(connection)
@@ -84,13 +93,27 @@ final class PostgreSQLConnection {
         }
         _ = library.setNoticeProcessor(connection, { _, _ in }, nil)   // (a NOTICE is not the user's concern)
         self.connection = connection
+        canceller = library.getCancel(connection)
     }
 
     deinit { close() }
 
     func close() {
+        lock.withLock {
+            library.freeCancel(canceller)
+            canceller = nil
+        }
         library.finish(connection)
         connection = nil
+    }
+
+    /// Asks the server to cancel the statement running now, if any; from any thread.
+    func cancel() {
+        lock.withLock {
+            guard let canceller else { return }
+            var message = [CChar](repeating: 0, count: 256)
+            _ = library.cancel(canceller, &message, Int32(message.count))
+        }
     }
 
     /// Runs `sql` with `parameters` ($1, $2, …); the rows, given to `body`
@@ -153,6 +176,13 @@ final class PostgreSQLConnection {
             any = true
         }
         return any
+    }
+
+    /// `strings` as a NULL-terminated array of C strings, for the call.
+    private func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) throws -> R) throws -> R {
+        try withPointers(to: strings.map { Array($0.utf8) + [0] }) { pointers in
+            try (pointers + [nil]).withUnsafeBufferPointer { try body($0.baseAddress!) }
+        }
     }
 
     private func withPointers<R>(to buffers: [[UInt8]], _ body: ([UnsafePointer<CChar>?]) throws -> R) rethrows -> R {

@@ -7,14 +7,22 @@ final class PostgreSQLPeer: ReplicationPeer {
     private let continuous: Bool
 
     /// Connects, checks (or makes) the schema, and for a continuous replicator listens for changes.
-    init(_ endpoint: PostgreSQLEndpoint, continuous: Bool) throws {
-        connection = try PostgreSQLConnection(endpoint.connectionString)
+    /// Unless the connection string says otherwise, connecting gives up after 10 s, and TCP
+    /// keepalives probe an idle connection after `heartbeat` seconds, so a dead network is
+    /// noticed (and retried) rather than waited on.
+    init(_ endpoint: PostgreSQLEndpoint, continuous: Bool, heartbeat: TimeInterval) throws {
+        connection = try PostgreSQLConnection(endpoint.connectionString, defaults: [
+            "connect_timeout": "10", "keepalives": "1", "keepalives_idle": String(max(1, Int(heartbeat))),
+            "keepalives_interval": "10", "keepalives_count": "3",
+        ])
         self.continuous = continuous
         try ServerSchema.prepare(connection, create: endpoint.createsSchema)
         if continuous { try connection.execute("LISTEN doclite_changes") }
     }
 
     func close() { connection.close() }
+
+    func interrupt() { connection.cancel() }
 
     func checkpoint(client: String) throws -> ReplicationPlan.Checkpoint? {
         try connection.query("SELECT body::text FROM doclite.checkpoints WHERE client = $1", [.text(client)]) { rows in
