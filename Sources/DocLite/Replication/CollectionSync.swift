@@ -30,7 +30,7 @@ final class CollectionSync {
             checkpoint = ReplicationPlan.Checkpoint()
             return
         }
-        checkpoint = ReplicationPlan.Checkpoint(local: min(local.local, remote.local), remote: min(local.remote, remote.remote))
+        checkpoint = local.merged(withServers: remote)
     }
 
     /// Saves the checkpoint on the server, then here (Couchbase Lite's order).
@@ -108,20 +108,27 @@ final class CollectionSync {
 
     // MARK: Pull
 
-    /// Pulls every server change since the checkpoint.
+    /// Pulls every server change since the checkpoint, after following the server's access changes.
     func pull(stopRequested: () -> Bool) throws {
+        try followAccess(stopRequested: stopRequested)
         // Pulling into an empty collection skips the server's tombstones (Couchbase Lite's "active only").
         let activeOnly = checkpoint.remote == 0 && plan.collection.lastSequence == 0
         while !stopRequested() {
-            let batch = try peer.revisions(collection: plan.remoteName, since: checkpoint.remote, channels: plan.config.channels,
-                                           documentIDs: plan.documentIDs, limit: Self.batchSize)
-            guard let lastSequence = batch.lastSequence else { return }
-            events.found(batch.revisions.count + batch.malformed.count)
-            try apply(batch.revisions.filter { !(activeOnly && $0.deleted) })
-            events.completed(batch.malformed.map { event($0.id, [], $0.error) }, isPush: false)
-            checkpoint.remote = lastSequence
+            guard let last = try pullBatch(since: checkpoint.remote, channels: plan.config.channels, skippingTombstones: activeOnly) else { return }
+            checkpoint.remote = last
             try saveCheckpoint()
         }
+    }
+
+    /// Pulls and stores the server's next batch after `sequence`; the sequence of its last row (nil: none).
+    private func pullBatch(since sequence: Int64, channels: [String]?, skippingTombstones: Bool) throws -> Int64? {
+        let batch = try peer.revisions(collection: plan.remoteName, since: sequence, channels: channels,
+                                       documentIDs: plan.documentIDs, limit: Self.batchSize)
+        guard let last = batch.lastSequence else { return nil }
+        events.found(batch.revisions.count + batch.malformed.count)
+        try apply(batch.revisions.filter { !(skippingTombstones && $0.deleted) })
+        events.completed(batch.malformed.map { event($0.id, [], $0.error) }, isPush: false)
+        return last
     }
 
     /// Pulls the server's current revisions of `ids`, which a push found newer
@@ -263,6 +270,78 @@ final class CollectionSync {
                 }
                 try database.saveBlob(blob: blob)
             }
+        }
+    }
+
+    // MARK: Access
+
+    /// Follows what the server lets this role read (docs/sync.md, "Who sees
+    /// what"): pulls the documents of channels granted since the last pull,
+    /// which the checkpoint is already past; and purges here (or only reports)
+    /// the documents it can no longer read, their channel revoked or the
+    /// document moved out of this role's channels.
+    private func followAccess(stopRequested: () -> Bool) throws {
+        guard let server = peer as? AccessControlledPeer else { return }
+        let granted = try server.grantedChannels()
+        let before = checkpoint
+        if let known = checkpoint.granted, checkpoint.remote > 0 {
+            let wanted = plan.config.channels.map(Set.init)
+            let added = granted.subtracting(known).filter { wanted?.contains($0) ?? true }.sorted()
+            var since: Int64 = 0
+            while !added.isEmpty, since < checkpoint.remote {
+                guard !stopRequested() else { return }   // (the grants stay unrecorded: the next pull does this again)
+                guard let last = try pullBatch(since: since, channels: added, skippingTombstones: true) else { break }
+                since = last
+            }
+            let revoked = known.subtracting(granted)
+            if !revoked.isEmpty { try removeAccess(to: try syncedDocuments(inChannels: revoked), server) }
+        }
+        while !stopRequested() {
+            let removed = try server.removals(collection: plan.remoteName, since: checkpoint.removals, limit: Self.batchSize)
+            guard let last = removed.last else { break }
+            try removeAccess(to: removed.map(\.id), server)
+            checkpoint.removals = last.sequence
+        }
+        checkpoint.granted = granted
+        if checkpoint != before { try saveCheckpoint() }
+    }
+
+    /// The documents here, known to the server, whose `channels` property names one of `channels`.
+    private func syncedDocuments(inChannels channels: Set<String>) throws -> [String] {
+        var ids: [String] = [], after: UInt64 = 0
+        while true {
+            let batch = try plan.collection.changes(since: after, limit: 1000, peer: plan.peer)
+            guard let last = batch.last else { return ids }
+            for revision in batch where !revision.deleted && revision.remoteRevisionID != nil {
+                guard case .dictionary(let members)? = try? JSONValue(json: revision.json) else { continue }
+                let named: [String] = switch members["channels"] {
+                case .string(let channel)?: [channel]
+                case .array(let items)?: items.compactMap(\.stringValue)
+                default: []
+                }
+                if !channels.isDisjoint(with: named) { ids.append(revision.id) }
+            }
+            after = last.sequence
+        }
+    }
+
+    /// Of the documents `ids`, those here that the server no longer lets this
+    /// role read are purged (with auto-purge, unless the pull filter, asked
+    /// with ``DocumentFlags/accessRemoved``, keeps them) and reported.
+    private func removeAccess(to ids: [String], _ server: AccessControlledPeer) throws {
+        for start in stride(from: 0, to: ids.count, by: Self.batchSize) {
+            let chunk = Array(ids[start..<min(ids.count, start + Self.batchSize)])
+            let states = try plan.collection.localStates(of: chunk, peer: plan.peer)
+            let present = chunk.filter { states[$0] != nil }
+            guard !present.isEmpty else { continue }
+            var documents: [ReplicatedDocument] = []
+            for id in try server.unreadableIDs(collection: plan.remoteName, among: present).sorted() {
+                if let filter = plan.config.pullFilter,
+                   !filter(try plan.document(id, revisionID: states[id]?.revisionID ?? "", json: "{}"), .accessRemoved) { continue }
+                if plan.autoPurge { try plan.collection.purge(id: id) }
+                documents.append(event(id, .accessRemoved, nil))
+            }
+            events.completed(documents, isPush: false)
         }
     }
 

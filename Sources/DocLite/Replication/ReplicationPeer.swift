@@ -61,3 +61,16 @@ protocol ReplicationPeer: AnyObject {
     func interrupt()
     func close()
 }
+
+/// A peer that decides which documents each role reads (a PostgreSQL server's
+/// row-level security): a pull follows its grants and its record of documents
+/// that left channels (docs/sync.md, "Who sees what").
+protocol AccessControlledPeer: ReplicationPeer {
+    /// The channels granted to the connected role.
+    func grantedChannels() throws -> Set<String>
+    /// The documents of `collection` that left one of this role's channels after
+    /// `sequence`, in sequence order, at most `limit`.
+    func removals(collection: String, since sequence: Int64, limit: Int) throws -> [(sequence: Int64, id: String)]
+    /// Which of `ids` the connected role cannot read (hidden from it, or gone).
+    func unreadableIDs(collection: String, among ids: [String]) throws -> Set<String>
+}

@@ -5,24 +5,41 @@ import Foundation
 /// send (``Replicator/pendingDocumentIds(collection:)``).
 struct ReplicationPlan {
     /// A checkpoint: the local sequence up to which every change was pushed,
-    /// and the server sequence up to which every change was pulled.
+    /// the server sequence up to which every change was pulled, and for a
+    /// server with access control, how far its record of channel removals was
+    /// read and the channels granted at the last pull.
     struct Checkpoint: Equatable {
         var local: UInt64 = 0
         var remote: Int64 = 0
+        var removals: Int64 = 0
+        var granted: Set<String>?
 
-        init(local: UInt64 = 0, remote: Int64 = 0) {
-            self.local = local
-            self.remote = remote
-        }
+        init() {}
 
         init?(json: String) {
             guard case .dictionary(let members)? = try? JSONValue(json: json),
                   let local = members["local"]?.int64, let remote = members["remote"]?.int64, local >= 0, remote >= 0 else { return nil }
             self.local = UInt64(local)
             self.remote = remote
+            removals = max(0, members["removals"]?.int64 ?? 0)
+            if case .array(let channels)? = members["granted"] { granted = Set(channels.compactMap(\.stringValue)) }
         }
 
-        var json: String { #"{"local":\#(local),"remote":\#(remote)}"# }
+        var json: String {
+            let granted = granted.map { JSONValue.array($0.sorted().map(JSONValue.string)).json } ?? "null"
+            return #"{"local":\#(local),"remote":\#(remote),"removals":\#(removals),"granted":\#(granted)}"#
+        }
+
+        /// What both copies of a checkpoint vouch for: the lesser sequences; the
+        /// server's copy's grants (it is saved first).
+        func merged(withServers other: Checkpoint) -> Checkpoint {
+            var merged = Checkpoint()
+            merged.local = min(local, other.local)
+            merged.remote = min(remote, other.remote)
+            merged.removals = min(removals, other.removals)
+            merged.granted = other.granted
+            return merged
+        }
     }
 
     let collection: Collection
@@ -36,6 +53,8 @@ struct ReplicationPlan {
     /// any starts over, as in Couchbase Lite).
     let checkpointID: String
     let documentIDs: Set<String>?
+    /// Whether documents the server no longer lets this user read are purged here.
+    let autoPurge: Bool
 
     /// The collection's name on the server.
     var remoteName: String { collection.fullName }
@@ -49,6 +68,7 @@ struct ReplicationPlan {
         self.collection = synced
         self.config = collection
         replicatorType = config.replicatorType
+        autoPurge = config.enableAutoPurge
         (peer, client) = try synced.openDatabase().replicationPeer(address: try Self.address(of: config.target))
         documentIDs = collection.documentIDs.map(Set.init)
         let identity = JSONValue.array([

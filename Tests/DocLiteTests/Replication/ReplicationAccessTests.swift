@@ -67,6 +67,79 @@ final class ReplicationAccessTests: SyncTestCase {
         XCTAssertEqual(try admin("SELECT owner || ' ' || author FROM doclite.documents WHERE id = 'team-plan'"), ["carol dave"])
     }
 
+    func testAGrantBringsTheChannelsOlderDocumentsAndARevocationPurgesThem() throws {
+        try makeUser("erin", password: "erin-pw")
+        try makeUser("frank", password: "frank-pw")
+        let erin = try openDatabase("erin"), frank = try openDatabase("frank")
+        let erinCollection = try erin.defaultCollection(), frankCollection = try frank.defaultCollection()
+        try erinCollection.save(document: MutableDocument(id: "plan", data: ["channels": ["team"], "v": 1]))
+        try erinCollection.save(document: MutableDocument(id: "memo", data: ["channels": "team", "v": 2]))
+        sync(try configuration([erinCollection], user: "erin", password: "erin-pw"))
+        // Frank's checkpoint passes erin's documents, which he cannot read yet (the second
+        // sync pulls his own, pushed by the first).
+        try frankCollection.save(document: MutableDocument(id: "own", data: ["channels": "team"]))
+        sync(try configuration([frankCollection], user: "frank", password: "frank-pw"))
+        sync(try configuration([frankCollection], user: "frank", password: "frank-pw"))
+        XCTAssertEqual(try contents(frankCollection).keys.sorted(), ["own"])
+
+        try admin("INSERT INTO doclite.channel_access VALUES ('frank', 'team')")
+        sync(try configuration([frankCollection], user: "frank", password: "frank-pw"))
+        XCTAssertEqual(try contents(frankCollection).keys.sorted(), ["memo", "own", "plan"])
+
+        try admin("DELETE FROM doclite.channel_access WHERE role = 'frank'")
+        let (status, documents) = replicate(try configuration([frankCollection], user: "frank", password: "frank-pw"))
+        XCTAssertNil(status.error)
+        XCTAssertEqual(try contents(frankCollection).keys.sorted(), ["own"], "his own document stays")
+        XCTAssertEqual(documents.filter { $0.flags.contains(.accessRemoved) }.map(\.id).sorted(), ["memo", "plan"])
+        XCTAssertEqual(try admin("SELECT count(*) FROM doclite.documents"), ["3"], "a purge does not replicate")
+    }
+
+    func testADocumentMovedOutOfTheUsersChannelsIsPurgedUnlessAutoPurgeIsOff() throws {
+        try makeUser("gina", password: "gina-pw")
+        try makeUser("hal", password: "hal-pw")
+        try makeUser("ivy", password: "ivy-pw")
+        try admin("INSERT INTO doclite.channel_access VALUES ('hal', 'team'), ('ivy', 'team')")
+        let gina = try openDatabase("gina"), hal = try openDatabase("hal"), ivy = try openDatabase("ivy")
+        let ginaCollection = try gina.defaultCollection(), halCollection = try hal.defaultCollection()
+        let ivyCollection = try ivy.defaultCollection()
+        try ginaCollection.save(document: MutableDocument(id: "draft", data: ["channels": "team"]))
+        try ginaCollection.save(document: MutableDocument(id: "shared", data: ["channels": "team"]))
+        sync(try configuration([ginaCollection], user: "gina", password: "gina-pw"))
+        sync(try configuration([halCollection], user: "hal", password: "hal-pw"))
+        sync(try configuration([ivyCollection], user: "ivy", password: "ivy-pw"))
+        XCTAssertEqual(halCollection.count, 2)
+
+        let draft = try XCTUnwrap(ginaCollection.document(id: "draft")).toMutable()
+        draft.setValue("private", forKey: "channels")
+        try ginaCollection.save(document: draft)
+        sync(try configuration([ginaCollection], user: "gina", password: "gina-pw"))
+
+        sync(try configuration([halCollection], user: "hal", password: "hal-pw"))
+        XCTAssertEqual(try contents(halCollection).keys.sorted(), ["shared"])
+        var keep = try configuration([ivyCollection], user: "ivy", password: "ivy-pw")
+        keep.enableAutoPurge = false
+        let (_, documents) = replicate(keep)
+        XCTAssertEqual(try contents(ivyCollection).keys.sorted(), ["draft", "shared"], "auto-purge off: kept")
+        XCTAssertEqual(documents.filter { $0.flags.contains(.accessRemoved) }.map(\.id), ["draft"])
+    }
+
+    func testAGrantWakesAContinuousReplicator() throws {
+        try makeUser("jo", password: "jo-pw")
+        let owner = try openDatabase("owner").defaultCollection(), jo = try openDatabase("jo").defaultCollection()
+        try owner.save(document: MutableDocument(id: "news", data: ["channels": "news"]))
+        sync(try configuration([owner]))
+        var config = try configuration([jo], user: "jo", password: "jo-pw")
+        config.continuous = true
+        let replicator = Replicator(config: config)
+        replicator.start()
+        defer { replicator.stop() }
+        XCTAssertTrue(waitUntil(timeout: 10) { replicator.status.activity == .idle })
+        try admin("INSERT INTO doclite.channel_access VALUES ('jo', 'news')")
+        XCTAssertTrue(try waitUntil(timeout: 2) { try jo.document(id: "news") != nil }, "the grant did not reach the idle replicator")
+        replicator.stop()
+        XCTAssertTrue(waitUntil(timeout: 10) { replicator.status.activity == .stopped })
+    }
+
     func testAChannelMemberDeletesASharedDocumentAndEveryoneSeesIt() throws {
         try makeUser("fay", password: "fay-pw")
         try makeUser("gus", password: "gus-pw")

@@ -6,8 +6,16 @@ import XCTest
 /// through its indexes rather than by scanning a collection, whatever the
 /// server's statistics say.
 final class ServerSchemaTests: SyncTestCase {
-    func testAVersion1ServerIsRefusedUntilInitUpgradesIt() throws {
+    /// Takes the server's schema back to version 1: without what version 2 added.
+    private func downgradeToVersion1() throws {
+        try admin("DROP TRIGGER after_access_change ON doclite.channel_access")
+        try admin("DROP FUNCTION doclite.access_changed(), doclite.changes(text, bigint, integer, text[], text[])")
+        try admin("DROP TABLE doclite.removals")
         try admin("UPDATE doclite.schema_version SET version = 1")
+    }
+
+    func testAVersion1ServerIsRefusedUntilInitUpgradesIt() throws {
+        try downgradeToVersion1()
         let collection = try openDatabase("a").defaultCollection()
         try collection.save(document: MutableDocument(id: "d", data: ["v": 1]))
         let (status, _) = replicate(try configuration([collection]))
@@ -22,7 +30,7 @@ final class ServerSchemaTests: SyncTestCase {
     }
 
     func testAnEndpointThatCreatesTheSchemaUpgradesIt() throws {
-        try admin("UPDATE doclite.schema_version SET version = 1")
+        try downgradeToVersion1()
         let collection = try openDatabase("a").defaultCollection()
         try collection.save(document: MutableDocument(id: "d", data: [:]))
         var config = ReplicatorConfiguration(target: try PostgreSQLEndpoint(connectionString: serverString(), createsSchema: true))

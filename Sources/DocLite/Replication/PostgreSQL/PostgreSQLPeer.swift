@@ -2,7 +2,7 @@ import Foundation
 
 /// A PostgreSQL server as a replication peer: the statements of DocLite's
 /// server schema (``ServerSchema``), over one connection.
-final class PostgreSQLPeer: ReplicationPeer {
+final class PostgreSQLPeer: AccessControlledPeer {
     private let connection: PostgreSQLConnection
     private let continuous: Bool
 
@@ -99,6 +99,29 @@ final class PostgreSQLPeer: ReplicationPeer {
         if try connection.waitForNotification(timeout: timeout, wakeUp: wakeUp) { return true }
         try connection.execute("SELECT 1")   // the heartbeat: a dead connection fails here and is retried
         return false
+    }
+
+    func grantedChannels() throws -> Set<String> {
+        try connection.query("SELECT channel FROM doclite.channel_access WHERE role = current_user") { rows in
+            Set((0..<rows.count).compactMap { rows.string($0, 0) })
+        }
+    }
+
+    func removals(collection: String, since sequence: Int64, limit: Int) throws -> [(sequence: Int64, id: String)] {
+        try connection.query("""
+            SELECT sequence, id FROM doclite.removals WHERE collection = $1 AND sequence > $2 ORDER BY sequence LIMIT $3
+            """, [.text(collection), .text(String(sequence)), .text(String(limit))]) { rows in
+            (0..<rows.count).map { (rows.int64($0, 0) ?? 0, rows.string($0, 1) ?? "") }
+        }
+    }
+
+    func unreadableIDs(collection: String, among ids: [String]) throws -> Set<String> {
+        try connection.query("""
+            SELECT x FROM unnest($2::text[]) x
+            WHERE NOT EXISTS (SELECT FROM doclite.documents d WHERE d.collection = $1 AND d.id = x)
+            """, [.text(collection), .text(Self.arrayLiteral(ids))]) { rows in
+            Set((0..<rows.count).compactMap { rows.string($0, 0) })
+        }
     }
 
     /// `values` as a PostgreSQL array literal (`{"a","b"}`), for a `text[]` parameter.

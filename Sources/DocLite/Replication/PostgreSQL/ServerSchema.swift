@@ -70,7 +70,7 @@ enum ServerSchema {
 
     /// The statements that bring a server of version N - 1 to version N, by N.
     static let upgrades: [Int: [String]] = [
-        2: [hiddenIDs, changes],
+        2: [hiddenIDs, changes, beforeWrite] + removals + accessNotifies,
     ]
 
     /// A pull's batch: the first `p_limit` rows of the collection after
@@ -106,6 +106,79 @@ enum ServerSchema {
               AND NOT (d.owner = p_role OR d.channels && doclite.granted_channels(p_role))
         $$
         """
+
+    /// Every write, through doclite.push or by hand: the owner is the creator
+    /// and stays; the author, the channels (a tombstone keeps its document's)
+    /// and the sequence are the server's; a new revision must descend from the
+    /// stored one; writes of a collection are serialized, so sequences commit
+    /// in order; channels a revision leaves are recorded in `removals`.
+    static let beforeWrite = """
+        CREATE OR REPLACE FUNCTION doclite.documents_before_write() RETURNS trigger
+        LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+        BEGIN
+            IF TG_OP = 'UPDATE' THEN
+                IF NEW.owner IS DISTINCT FROM OLD.owner OR NEW.collection IS DISTINCT FROM OLD.collection
+                   OR NEW.id IS DISTINCT FROM OLD.id THEN
+                    RAISE EXCEPTION 'the owner, collection and ID of a DocLite document do not change' USING ERRCODE = '42501';
+                END IF;
+                IF NEW.revid IS DISTINCT FROM OLD.revid AND NOT (OLD.revid = ANY (NEW.history)) THEN
+                    RAISE EXCEPTION 'revision % of document % does not descend from the stored revision %', NEW.revid, NEW.id, OLD.revid
+                        USING ERRCODE = '42501';
+                END IF;
+                NEW.channels := CASE WHEN NEW.deleted THEN OLD.channels ELSE doclite.channels_of(NEW.body) END;
+            ELSE
+                NEW.owner := current_user;
+                NEW.channels := doclite.channels_of(NEW.body);
+            END IF;
+            NEW.author := current_user;
+            PERFORM pg_advisory_xact_lock(hashtext('doclite.documents ' || NEW.collection));
+            NEW.sequence := nextval('doclite.change_sequence');
+            IF TG_OP = 'UPDATE' AND NOT (OLD.channels <@ NEW.channels) THEN
+                INSERT INTO doclite.removals VALUES (NEW.collection, NEW.id,
+                    ARRAY(SELECT unnest(OLD.channels) EXCEPT SELECT unnest(NEW.channels)), NEW.sequence);
+            END IF;
+            RETURN NEW;
+        END
+        $$
+        """
+
+    /// Where documents left channels, at which sequence: readable by the roles
+    /// granted those channels, whose devices then purge the documents they no
+    /// longer see (Sync Gateway's "removed" revisions).
+    static let removals = [
+        """
+        CREATE TABLE doclite.removals (
+            collection text NOT NULL,
+            id text NOT NULL,
+            channels text[] NOT NULL,
+            sequence bigint NOT NULL)
+        """,
+        "CREATE INDEX removals_by_sequence ON doclite.removals (collection, sequence)",
+        "GRANT SELECT, INSERT ON doclite.removals TO \(syncRole)",
+        "ALTER TABLE doclite.removals ENABLE ROW LEVEL SECURITY",
+        """
+        CREATE POLICY removed_from_granted ON doclite.removals FOR SELECT
+            USING (channels && doclite.granted_channels(current_user))
+        """,
+        "CREATE POLICY recorded_by_writes ON doclite.removals FOR INSERT WITH CHECK (true)",
+    ]
+
+    /// A change of grants wakes continuous replicators, which then pull what
+    /// was granted and purge what was revoked.
+    static let accessNotifies = [
+        """
+        CREATE FUNCTION doclite.access_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            PERFORM pg_notify('doclite_changes', '');
+            RETURN NULL;
+        END
+        $$
+        """,
+        """
+        CREATE TRIGGER after_access_change AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON doclite.channel_access
+            FOR EACH STATEMENT EXECUTE FUNCTION doclite.access_changed()
+        """,
+    ]
 
     /// The statements that create the schema of this version.
     static let statements: [String] = [
@@ -161,35 +234,8 @@ enum ServerSchema {
             SELECT coalesce(array_agg(channel), '{}') FROM doclite.channel_access WHERE role = p_role
         $$
         """,
-        // Every write, through doclite.push or by hand: the owner is the creator and stays;
-        // the author, the channels (a tombstone keeps its document's) and the sequence are the
-        // server's; a new revision must descend from the stored one; writes of a collection
-        // are serialized, so sequences commit in order.
-        """
-        CREATE FUNCTION doclite.documents_before_write() RETURNS trigger
-        LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
-        BEGIN
-            IF TG_OP = 'UPDATE' THEN
-                IF NEW.owner IS DISTINCT FROM OLD.owner OR NEW.collection IS DISTINCT FROM OLD.collection
-                   OR NEW.id IS DISTINCT FROM OLD.id THEN
-                    RAISE EXCEPTION 'the owner, collection and ID of a DocLite document do not change' USING ERRCODE = '42501';
-                END IF;
-                IF NEW.revid IS DISTINCT FROM OLD.revid AND NOT (OLD.revid = ANY (NEW.history)) THEN
-                    RAISE EXCEPTION 'revision % of document % does not descend from the stored revision %', NEW.revid, NEW.id, OLD.revid
-                        USING ERRCODE = '42501';
-                END IF;
-                NEW.channels := CASE WHEN NEW.deleted THEN OLD.channels ELSE doclite.channels_of(NEW.body) END;
-            ELSE
-                NEW.owner := current_user;
-                NEW.channels := doclite.channels_of(NEW.body);
-            END IF;
-            NEW.author := current_user;
-            PERFORM pg_advisory_xact_lock(hashtext('doclite.documents ' || NEW.collection));
-            NEW.sequence := nextval('doclite.change_sequence');
-            RETURN NEW;
-        END
-        $$
-        """,
+        beforeWrite,
+    ] + removals + accessNotifies + [
         """
         CREATE TRIGGER before_write BEFORE INSERT OR UPDATE ON doclite.documents
             FOR EACH ROW EXECUTE FUNCTION doclite.documents_before_write()
