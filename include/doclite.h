@@ -1334,18 +1334,24 @@ void CBLListener_Remove(CBLListenerToken* token);
 
 /* ---- Replication (docs/sync.md) ---------------------------------------------- */
 
-/** Where a replicator syncs to: a PostgreSQL server. */
+/** Where a replicator syncs to: a PostgreSQL server, or another DocLite database. */
 typedef struct CBLEndpoint CBLEndpoint;
 /** A replicator: pushes and pulls a database's collections to and from a server. */
 typedef struct CBLReplicator CBLReplicator;
 
 /** A PostgreSQL server, by libpq connection string ("postgresql://alice:secret@host/app" or
     "host=... dbname=..."; TLS settings pass through). With `createsSchema`, the first connection
-    creates DocLite's server schema when missing. NULL with kCBLNetErrInvalidURL for a malformed
-    string, kCBLErrorUnsupported when libpq is not installed. Returns +1. */
+    creates DocLite's server schema when missing, or upgrades an older one. NULL with
+    kCBLNetErrInvalidURL for a malformed string, kCBLErrorUnsupported when libpq is not
+    installed. Returns +1. */
 CBLEndpoint* CBLEndpoint_CreateWithPostgreSQL(const char* connectionString, bool createsSchema, CBLError* outError);
 
-/** Creates (or checks) DocLite's schema in the server's database, as `doclite sync init` does. */
+/** Another DocLite database, which a replicator keeps in sync with its own (two files on one
+    device, or a test's second device); not the replicator's own database. Returns +1. */
+CBLEndpoint* CBLEndpoint_CreateWithLocalDB(CBLDatabase* database, CBLError* outError);
+
+/** Creates DocLite's schema in the server's database, upgrades an older version, or checks it,
+    as `doclite sync init` does; kCBLErrorInvalidParameter for an endpoint that is not a server. */
 bool CBLEndpoint_InitializeServer(const CBLEndpoint* endpoint, CBLError* outError);
 
 /** Which way revisions move. */
@@ -1418,6 +1424,7 @@ typedef struct {
     unsigned maxAttempts;
     unsigned maxAttemptWaitTime;
     unsigned heartbeat;
+    bool disableAutoPurge; /**< Keep documents the server no longer lets this user read (reported only). */
     void* context; /**< Passed to the filters and resolvers; must outlive the replicator. */
 } CBLReplicatorConfiguration;
 
@@ -1453,7 +1460,7 @@ CBLListenerToken* CBLReplicator_AddChangeListener(CBLReplicator* replicator, CBL
 /** A document pushed or pulled; `error` has code 0 when it replicated. Strings are borrowed for the call. */
 typedef struct {
     const char* ID;
-    bool deleted;
+    CBLDocumentFlags flags; /**< Deleted, or purged here because the server no longer lets this user read it. */
     CBLError error;
     const char* scope;
     const char* collection;

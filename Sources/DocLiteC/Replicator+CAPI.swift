@@ -4,9 +4,9 @@ import Foundation
 
 /// An endpoint handle (the Swift endpoint is a value).
 final class EndpointRef {
-    let endpoint: PostgreSQLEndpoint
+    let endpoint: Endpoint
 
-    init(_ endpoint: PostgreSQLEndpoint) {
+    init(_ endpoint: Endpoint) {
         self.endpoint = endpoint
     }
 }
@@ -37,9 +37,19 @@ public func CBLEndpoint_CreateWithPostgreSQL(_ connectionString: UnsafePointer<C
 }
 
 @c @implementation
+public func CBLEndpoint_CreateWithLocalDB(_ handle: OpaquePointer?, _ outError: UnsafeMutablePointer<CBLError>?) -> OpaquePointer? {
+    bridge(outError, failure: nil) {
+        HandleRegistry.shared.register(EndpointRef(DatabaseEndpoint(database: try database(handle))))
+    }
+}
+
+@c @implementation
 public func CBLEndpoint_InitializeServer(_ endpoint: OpaquePointer?, _ outError: UnsafeMutablePointer<CBLError>?) -> Bool {
     bridge(outError, failure: false) {
-        try HandleRegistry.shared.object(endpoint, as: EndpointRef.self, "endpoint").endpoint.initializeServer()
+        guard let server = try HandleRegistry.shared.object(endpoint, as: EndpointRef.self, "endpoint").endpoint as? PostgreSQLEndpoint else {
+            throw DocLiteError(.invalidParameter, "the endpoint is not a PostgreSQL server")
+        }
+        try server.initializeServer()
         return true
     }
 }
@@ -107,6 +117,7 @@ public func CBLReplicator_Create(_ config: UnsafePointer<CBLReplicatorConfigurat
         if c.maxAttempts > 0 { swift.maxAttempts = UInt(c.maxAttempts) }
         if c.maxAttemptWaitTime > 0 { swift.maxAttemptWaitTime = TimeInterval(c.maxAttemptWaitTime) }
         if c.heartbeat > 0 { swift.heartbeat = TimeInterval(c.heartbeat) }
+        swift.enableAutoPurge = !c.disableAutoPurge
         return HandleRegistry.shared.register(Replicator(config: swift))
     }
 }
@@ -201,7 +212,7 @@ public func CBLReplicator_AddDocumentReplicationListener(_ handle: OpaquePointer
                     let strings = replication.documents.map { [strdup($0.id), strdup($0.scope), strdup($0.collection)] }
                     defer { strings.joined().forEach { free($0) } }
                     let documents = zip(replication.documents, strings).map { document, text in
-                        CBLReplicatedDocument(ID: text[0], deleted: document.flags.contains(.deleted),
+                        CBLReplicatedDocument(ID: text[0], flags: CBLDocumentFlags(document.flags.rawValue),
                                               error: document.error.map(cblError) ?? CBLError(), scope: text[1], collection: text[2])
                     }
                     documents.withUnsafeBufferPointer { buffer in

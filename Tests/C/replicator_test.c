@@ -189,6 +189,25 @@ int main(void) {
     CHECK_STR(json, "{\"merged\":true}");
     CBL_FreeString(json);
 
+    /* Another database as the endpoint: C gets A's documents, with no server. */
+    CBLDatabase* c = open_database(directory, "c");
+    CBLCollection* cDocs = CBLDatabase_DefaultCollection(c, &err);
+    CHECK(CBLEndpoint_CreateWithLocalDB(NULL, &err) == NULL);
+    CHECK_CODE(err, kCBLDomain, kCBLErrorInvalidParameter);
+    CBLEndpoint* local = CBLEndpoint_CreateWithLocalDB(a, &err);
+    CHECK_OK(local != NULL, err);
+    CHECK(!CBLEndpoint_InitializeServer(local, &err));
+    CHECK_ERROR(err, kCBLDomain, kCBLErrorInvalidParameter, "not a PostgreSQL server");
+    Events localEvents = { 0 };
+    CHECK_NO_ERROR(replicate(cDocs, local, kCBLReplicatorTypePull, &localEvents).error);
+    CHECK(CBLCollection_Count(cDocs) == CBLCollection_Count(aDocs));
+    json = read_json(cDocs, "doc-0");
+    CHECK_STR(json, "{\"merged\":true}");
+    CBL_FreeString(json);
+    CBL_Release(local);
+    CBL_Release(cDocs);
+    close_database(c);
+
     /* Released handles are errors, not crashes. */
     CHECK(CBLReplicator_Status(NULL).activity == kCBLReplicatorStopped);
     CBLReplicator_Start(NULL, false);

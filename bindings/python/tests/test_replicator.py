@@ -34,6 +34,7 @@ def server(tmp_path_factory):
 @pytest.fixture
 def database_url(server):
     """A fresh server database with DocLite's schema; the test must leave no library handle behind."""
+    gc.collect()   # (what earlier tests left to the collector is theirs)
     before = doclite.instance_count()
     name = "py_" + uuid.uuid4().hex[:12]
     subprocess.run(["psql", server, "-qc", f"CREATE DATABASE {name}"], check=True)
@@ -145,3 +146,43 @@ def test_filters_and_a_conflict_resolver(tmp_path, database_url):
             replicator.run()
         assert calls == [("shared", "b", "a")]
         assert b_docs["shared"].properties == a_docs["shared"].properties == {"v": 3, "by": "both"}
+
+
+def test_two_databases_sync_without_a_server(tmp_path):
+    with doclite.open(tmp_path / "a") as a, doclite.open(tmp_path / "b") as b:
+        a.default_collection()["memo"] = {"from": "a"}
+        b.default_collection()["note"] = {"from": "b"}
+        with doclite.Replicator([a.default_collection()], b) as replicator:
+            replicator.run()
+        assert sorted(a.default_collection()) == sorted(b.default_collection()) == ["memo", "note"]
+        with doclite.Replicator([a.default_collection()], a) as itself, pytest.raises(doclite.DocLiteError, match="with itself"):
+            itself.run()
+
+
+def test_a_revoked_channel_purges_or_only_reports(tmp_path, database_url, server):
+    role = "py_reader_" + uuid.uuid4().hex[:8]
+    subprocess.run(["psql", database_url, "-qc", f"CREATE ROLE {role} LOGIN PASSWORD 'pw'; GRANT doclite_sync TO {role}; "
+                    f"INSERT INTO doclite.channel_access VALUES ('{role}', 'team')"], check=True)
+    reader_url = f"{database_url} user={role} password=pw"
+    with doclite.open(tmp_path / "owner") as owner, doclite.open(tmp_path / "purging") as purging, \
+            doclite.open(tmp_path / "keeping") as keeping:
+        owner.default_collection()["plan"] = {"channels": "team"}
+        with doclite.Replicator([owner.default_collection()], database_url, type="push") as replicator:
+            replicator.run()
+        for reader in (purging, keeping):
+            with doclite.Replicator([reader.default_collection()], reader_url) as replicator:
+                replicator.run()
+            assert "plan" in reader.default_collection()
+
+        subprocess.run(["psql", database_url, "-qc", f"DELETE FROM doclite.channel_access WHERE role = '{role}'"], check=True)
+        with doclite.Replicator([purging.default_collection()], reader_url) as replicator:
+            replicator.run()
+        assert "plan" not in purging.default_collection()
+        removed = []
+        with doclite.Replicator([keeping.default_collection()], reader_url, auto_purge=False) as replicator:
+            replicator.add_document_listener(lambda documents: removed.extend(d.id for d in documents if d.access_removed))
+            replicator.run()
+            deadline = time.monotonic() + 5   # (the listener is called on the library's thread)
+            while not removed and time.monotonic() < deadline:
+                time.sleep(0.01)
+        assert removed == ["plan"] and "plan" in keeping.default_collection()

@@ -7,9 +7,9 @@
 
 import json
 import time
-from typing import Any, Callable, List, Optional, Sequence, Set
+from typing import Any, Callable, List, Optional, Sequence, Set, Union
 
-from ._database import Document
+from ._database import Database, Document
 from ._errors import DocLiteError, error_from, new_error, owned_result
 from ._ffi import Handle, borrowed_text, c_callback, ffi, lib, owned_text, text
 from ._listeners import ListenerToken, _Listener
@@ -30,9 +30,13 @@ def initialize_server(server: str) -> None:
         endpoint.release()
 
 
-def _endpoint(server: str, create_schema: bool) -> Handle:
+def _endpoint(server: Union[str, Database], create_schema: bool) -> Handle:
+    """The endpoint of a connection string, or of another database."""
     error = new_error()
-    pointer = lib.CBLEndpoint_CreateWithPostgreSQL(text(server, "the server"), create_schema, error)
+    if isinstance(server, str):
+        pointer = lib.CBLEndpoint_CreateWithPostgreSQL(text(server, "the server"), create_schema, error)
+    else:
+        pointer = lib.CBLEndpoint_CreateWithLocalDB(server._pointer(), error)
     if pointer == ffi.NULL:
         raise error_from(error)
     return Handle(pointer)
@@ -67,11 +71,14 @@ class ReplicatorStatus:
 
 
 class ReplicatedDocument:
-    """A document pushed or pulled: `id`, `deleted`, `error` (None when it replicated)."""
+    """A document pushed or pulled: `id`, `deleted`, `access_removed` (purged here, or with
+    auto-purge off only reported, because the server no longer lets this user read it),
+    `error` (None when it replicated)."""
 
     def __init__(self, document: Any, is_push: bool) -> None:
         self.id: str = borrowed_text(document.ID) or ""
-        self.deleted: bool = bool(document.deleted)
+        self.deleted: bool = bool(document.flags & lib.kCBLDocumentFlagsDeleted)
+        self.access_removed: bool = bool(document.flags & lib.kCBLDocumentFlagsAccessRemoved)
         self.is_push = is_push
         self.scope: str = borrowed_text(document.scope) or ""
         self.collection: str = borrowed_text(document.collection) or ""
@@ -136,21 +143,22 @@ def _resolver_callback(function: Resolver) -> Any:
 
 
 class Replicator:
-    """Pushes and pulls `collections` (of one database) to and from a PostgreSQL server,
-    given as a libpq connection string. `type`: "push_and_pull", "push" or "pull";
-    `continuous`: keep syncing until stopped; `channels`, `document_ids`: narrow it;
-    `push_filter`, `pull_filter`: (document, deleted) → whether it replicates;
-    `conflict_resolver`: (ID, local, remote) → local, remote, merged properties or None;
-    `create_schema`: make DocLite's server schema when missing. Filters and resolvers run on
-    the library's thread. A context manager: the replicator is stopped and released when
-    the block ends."""
+    """Pushes and pulls `collections` (of one database) to and from `server`: a PostgreSQL
+    server, given as a libpq connection string, or another `Database`. `type`:
+    "push_and_pull", "push" or "pull"; `continuous`: keep syncing until stopped; `channels`,
+    `document_ids`: narrow it; `push_filter`, `pull_filter`: (document, deleted) → whether it
+    replicates; `conflict_resolver`: (ID, local, remote) → local, remote, merged properties or
+    None; `create_schema`: make (or upgrade) DocLite's server schema when missing;
+    `auto_purge`: purge the documents the server no longer lets this user read (else only
+    report them). Filters and resolvers run on the library's thread. A context manager: the
+    replicator is stopped and released when the block ends."""
 
-    def __init__(self, collections: Sequence[Any], server: str, *, type: str = "push_and_pull", continuous: bool = False,
+    def __init__(self, collections: Sequence[Any], server: Union[str, Database], *, type: str = "push_and_pull", continuous: bool = False,
                  channels: Optional[Sequence[str]] = None, document_ids: Optional[Sequence[str]] = None,
                  push_filter: Optional[Filter] = None, pull_filter: Optional[Filter] = None,
                  conflict_resolver: Optional[Resolver] = None,
                  create_schema: bool = False, max_attempts: int = 0, max_attempt_wait_time: int = 0,
-                 heartbeat: int = 0) -> None:
+                 heartbeat: int = 0, auto_purge: bool = True) -> None:
         if type not in _TYPES:
             raise ValueError(f"type must be one of {', '.join(_TYPES)}, not {type!r}")
         endpoint = _endpoint(server, create_schema)
@@ -172,6 +180,7 @@ class Replicator:
             config.collections, config.collectionCount, config.endpoint = entries, len(collections), endpoint.pointer
             config.replicatorType, config.continuous = _TYPES[type], continuous
             config.maxAttempts, config.maxAttemptWaitTime, config.heartbeat = max_attempts, max_attempt_wait_time, heartbeat
+            config.disableAutoPurge = not auto_purge
             error = new_error()
             pointer = lib.CBLReplicator_Create(config, error)
             if pointer == ffi.NULL:

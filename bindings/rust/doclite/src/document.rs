@@ -62,6 +62,11 @@ impl Document {
         self.handle.as_ptr()
     }
 
+    /// The handle, +1, for DocLite to take.
+    pub(crate) fn into_raw(self) -> *mut sys::CBLDocument {
+        self.handle.into_raw()
+    }
+
     /// The document's ID.
     pub fn id(&self) -> &str {
         // Safety: the ID lives as long as the handle `self` holds.

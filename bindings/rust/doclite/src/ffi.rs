@@ -32,6 +32,13 @@ impl<T> Handle<T> {
     pub(crate) fn as_ptr(&self) -> *mut T {
         self.pointer.as_ptr()
     }
+
+    /// Gives up the reference without releasing it, to whoever takes the pointer.
+    pub(crate) fn into_raw(self) -> *mut T {
+        let pointer = self.as_ptr();
+        std::mem::forget(self);
+        pointer
+    }
 }
 
 impl<T> Clone for Handle<T> {

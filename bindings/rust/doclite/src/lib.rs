@@ -79,7 +79,10 @@ pub use listener::{CollectionChange, ListenerToken};
 pub use predicate::PredicateQueryBuilder;
 pub use prediction::{register_model, unregister_model};
 pub use query::{ColumnIndex, DeserializedRows, Interrupter, Query, QueryChange, ResultSet, Row};
-pub use replicator::{initialize_server, ActivityLevel, ReplicatedDocument, Replicator, ReplicatorOptions, ReplicatorStatus, ReplicatorType};
+pub use replicator::{
+    initialize_server, ActivityLevel, ConflictResolver, ReplicatedDocument, ReplicationFilter, Replicator, ReplicatorOptions,
+    ReplicatorStatus, ReplicatorType, Resolution,
+};
 pub use scope::Scope;
 
 /// The version of the loaded DocLite library (`"0.1.0"`).

@@ -1,10 +1,16 @@
-//! Sync with a PostgreSQL server (docs/sync.md): Couchbase Lite's replicator.
+//! Sync with a PostgreSQL server or another database (docs/sync.md): Couchbase Lite's
+//! replicator.
 
+use std::ffi::{c_char, c_void};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use doclite_sys as sys;
 
+use crate::boundary;
 use crate::collection::Collection;
+use crate::database::Database;
+use crate::document::Document;
 use crate::error::{Error, Result};
 use crate::ffi::{self, c_string, handle, loaded, Handle};
 use crate::listener::{self, ListenerToken};
@@ -74,6 +80,9 @@ pub struct ReplicatedDocument {
     pub id: String,
     /// Whether the revision is a deletion.
     pub deleted: bool,
+    /// Whether the server no longer lets this user read it: purged here, or with
+    /// [`ReplicatorOptions::disable_auto_purge`] only reported.
+    pub access_removed: bool,
     /// Why it did not replicate; `None` when it did.
     pub error: Option<Error>,
     /// Its scope's name.
@@ -87,7 +96,8 @@ impl ReplicatedDocument {
     pub(crate) unsafe fn from_c(document: &sys::CBLReplicatedDocument) -> ReplicatedDocument {
         ReplicatedDocument {
             id: ffi::copy_string(document.ID).unwrap_or_default(),
-            deleted: document.deleted,
+            deleted: document.flags & sys::kCBLDocumentFlagsDeleted != 0,
+            access_removed: document.flags & sys::kCBLDocumentFlagsAccessRemoved != 0,
             error: (document.error.code != 0).then(|| Error::from_c(&document.error)),
             scope: ffi::copy_string(document.scope).unwrap_or_default(),
             collection: ffi::copy_string(document.collection).unwrap_or_default(),
@@ -95,9 +105,31 @@ impl ReplicatedDocument {
     }
 }
 
+/// A push or pull filter: `(document, deleted)` → whether it replicates. A pull filter is
+/// also asked, with an empty document, before a document the user may no longer read is
+/// purged; false keeps it.
+pub type ReplicationFilter = Arc<dyn Fn(&Document, bool) -> bool + Send + Sync>;
+
+/// A conflict resolver: `(document ID, local, remote)`, a side `None` when deleted → what to
+/// keep (docs/sync.md, "Conflicts"). Without one, Couchbase Lite's default decides.
+pub type ConflictResolver = Arc<dyn Fn(&str, Option<&Document>, Option<&Document>) -> Resolution + Send + Sync>;
+
+/// What a [`ConflictResolver`] keeps.
+#[derive(Debug)]
+pub enum Resolution {
+    /// The local revision (pushed next).
+    Local,
+    /// The server's revision.
+    Remote,
+    /// A new revision with this document's properties (its ID is not used).
+    Merged(Document),
+    /// A deletion.
+    Delete,
+}
+
 /// How a replicator runs; the default pushes and pulls once, every document, with
 /// Couchbase Lite's retry defaults.
-#[derive(Debug, Clone, Default)]
+#[derive(Clone, Default)]
 pub struct ReplicatorOptions {
     /// Which way revisions move.
     pub replicator_type: ReplicatorType,
@@ -107,7 +139,7 @@ pub struct ReplicatorOptions {
     pub channels: Option<Vec<String>>,
     /// Push and pull only these documents.
     pub document_ids: Option<Vec<String>>,
-    /// Create DocLite's schema on the server when it has none.
+    /// Create (or upgrade) DocLite's schema on the server when it has none.
     pub create_schema: bool,
     /// Attempts to reach the server before stopping with the error (0: the default).
     pub max_attempts: u32,
@@ -115,6 +147,93 @@ pub struct ReplicatorOptions {
     pub max_attempt_wait_time: u32,
     /// How often an idle continuous replicator checks the connection, in seconds (0: 300).
     pub heartbeat: u32,
+    /// Keep the documents the server no longer lets this user read (they are only reported).
+    pub disable_auto_purge: bool,
+    /// Which local documents are pushed.
+    pub push_filter: Option<ReplicationFilter>,
+    /// Which pulled documents are kept.
+    pub pull_filter: Option<ReplicationFilter>,
+    /// How a conflict is resolved.
+    pub conflict_resolver: Option<ConflictResolver>,
+}
+
+impl std::fmt::Debug for ReplicatorOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ReplicatorOptions")
+            .field("replicator_type", &self.replicator_type)
+            .field("continuous", &self.continuous)
+            .field("channels", &self.channels)
+            .field("document_ids", &self.document_ids)
+            .field("create_schema", &self.create_schema)
+            .field("max_attempts", &self.max_attempts)
+            .field("max_attempt_wait_time", &self.max_attempt_wait_time)
+            .field("heartbeat", &self.heartbeat)
+            .field("disable_auto_purge", &self.disable_auto_purge)
+            .field("push_filter", &self.push_filter.is_some())
+            .field("pull_filter", &self.pull_filter.is_some())
+            .field("conflict_resolver", &self.conflict_resolver.is_some())
+            .finish()
+    }
+}
+
+/// The filters and resolver a replicator calls, behind its C context.
+struct Callbacks {
+    push_filter: Option<ReplicationFilter>,
+    pull_filter: Option<ReplicationFilter>,
+    conflict_resolver: Option<ConflictResolver>,
+}
+
+/// A document handle lent for a callback's duration, as a [`Document`] of its own reference.
+///
+/// Safety: `pointer` is a live document handle (or NULL) for the call.
+unsafe fn lent_document(pointer: *const sys::CBLDocument) -> Option<Document> {
+    if pointer.is_null() {
+        return None;
+    }
+    // Safety: a live handle; the reference taken here is the Document's.
+    unsafe { loaded().CBL_Retain(pointer as *const _) };
+    Handle::from_owned(pointer as *mut sys::CBLDocument).map(Document::from_handle)
+}
+
+/// Runs `filter` of the callbacks at `context` on a lent document.
+///
+/// Safety: `context` is the replicator's `Callbacks`; `document` is lent for the call.
+unsafe fn filter(context: *mut c_void, document: *mut sys::CBLDocument, flags: sys::CBLDocumentFlags,
+                 which: fn(&Callbacks) -> Option<&ReplicationFilter>) -> bool {
+    boundary::guard("a replication filter", false, || {
+        // Safety: as the caller promises.
+        let callbacks = unsafe { &*(context as *const Callbacks) };
+        let (Some(filter), Some(document)) = (which(callbacks), unsafe { lent_document(document) }) else { return true };
+        filter(&document, flags & sys::kCBLDocumentFlagsDeleted != 0)
+    })
+}
+
+unsafe extern "C" fn push_filter(context: *mut c_void, document: *mut sys::CBLDocument, flags: sys::CBLDocumentFlags) -> bool {
+    // Safety: DocLite calls with the replicator's context and a lent document.
+    unsafe { filter(context, document, flags, |callbacks| callbacks.push_filter.as_ref()) }
+}
+
+unsafe extern "C" fn pull_filter(context: *mut c_void, document: *mut sys::CBLDocument, flags: sys::CBLDocumentFlags) -> bool {
+    // Safety: DocLite calls with the replicator's context and a lent document.
+    unsafe { filter(context, document, flags, |callbacks| callbacks.pull_filter.as_ref()) }
+}
+
+unsafe extern "C" fn resolve(context: *mut c_void, id: *const c_char, local: *const sys::CBLDocument,
+                             remote: *const sys::CBLDocument) -> *const sys::CBLDocument {
+    // (A panic keeps the server's revision.)
+    boundary::guard("a conflict resolver", remote, || {
+        // Safety: DocLite calls with the replicator's context, an ID and documents lent for the call.
+        let callbacks = unsafe { &*(context as *const Callbacks) };
+        let Some(resolver) = callbacks.conflict_resolver.as_ref() else { return remote };
+        let id = unsafe { ffi::borrow_str(id) }.unwrap_or_default();
+        let (local_document, remote_document) = unsafe { (lent_document(local), lent_document(remote)) };
+        match resolver(id, local_document.as_ref(), remote_document.as_ref()) {
+            Resolution::Local => local,
+            Resolution::Remote => remote,
+            Resolution::Merged(document) => document.into_raw(),   // (+1: DocLite releases it)
+            Resolution::Delete => std::ptr::null(),
+        }
+    })
 }
 
 /// A PostgreSQL server, by libpq connection string.
@@ -132,11 +251,13 @@ pub fn initialize_server(server: &str) -> Result<()> {
     ffi::check(|error| unsafe { loaded().CBLEndpoint_InitializeServer(endpoint.as_ptr(), error) })
 }
 
-/// Pushes and pulls collections of one database to and from a PostgreSQL server
-/// (docs/sync.md). Dropping it stops it and waits for it to stop.
+/// Pushes and pulls collections of one database to and from a PostgreSQL server or
+/// another database (docs/sync.md). Dropping it stops it and waits for it to stop.
 pub struct Replicator {
     handle: Handle<sys::CBLReplicator>,
     _collections: Vec<Collection>,
+    /// The filters and resolver (the C context): freed after the handle, once stopped.
+    callbacks: Option<Box<Callbacks>>,
 }
 
 // Safety: the C API allows a replicator handle to be used from several threads at once.
@@ -148,18 +269,34 @@ impl Replicator {
     /// `postgresql://alice:secret@host/app`); it starts with [`start`](Self::start) or [`run`](Self::run).
     pub fn new(collections: &[&Collection], server: &str, options: &ReplicatorOptions) -> Result<Replicator> {
         ffi::lib()?;
-        let endpoint = endpoint(server, options.create_schema)?;
+        Replicator::with_endpoint(collections, endpoint(server, options.create_schema)?, options)
+    }
+
+    /// A replicator keeping `collections` in sync with the same collections of `other`, another
+    /// database (two files on one device), with no server.
+    pub fn with_database(collections: &[&Collection], other: &Database, options: &ReplicatorOptions) -> Result<Replicator> {
+        // Safety: a live database handle.
+        let endpoint = handle(|error| unsafe { loaded().CBLEndpoint_CreateWithLocalDB(other.as_ptr(), error) })?;
+        Replicator::with_endpoint(collections, endpoint, options)
+    }
+
+    fn with_endpoint(collections: &[&Collection], endpoint: Handle<sys::CBLEndpoint>, options: &ReplicatorOptions) -> Result<Replicator> {
         let json = |values: &Option<Vec<String>>| -> Result<Option<std::ffi::CString>> {
             values.as_ref().map(|values| c_string(&serde_json::to_string(values)?, "the list")).transpose()
         };
         let (channels, document_ids) = (json(&options.channels)?, json(&options.document_ids)?);
+        let callbacks = Box::new(Callbacks {
+            push_filter: options.push_filter.clone(),
+            pull_filter: options.pull_filter.clone(),
+            conflict_resolver: options.conflict_resolver.clone(),
+        });
         let entries: Vec<sys::CBLReplicationCollection> = collections
             .iter()
             .map(|collection| sys::CBLReplicationCollection {
                 collection: collection.as_ptr(),
-                conflictResolver: None,
-                pushFilter: None,
-                pullFilter: None,
+                conflictResolver: options.conflict_resolver.as_ref().map(|_| resolve as _),
+                pushFilter: options.push_filter.as_ref().map(|_| push_filter as _),
+                pullFilter: options.pull_filter.as_ref().map(|_| pull_filter as _),
                 channelsJSON: ffi::optional_ptr(&channels),
                 documentIDsJSON: ffi::optional_ptr(&document_ids),
             })
@@ -177,11 +314,13 @@ impl Replicator {
             maxAttempts: options.max_attempts,
             maxAttemptWaitTime: options.max_attempt_wait_time,
             heartbeat: options.heartbeat,
-            context: std::ptr::null_mut(),
+            disableAutoPurge: options.disable_auto_purge,
+            context: &*callbacks as *const Callbacks as *mut c_void,
         };
-        // Safety: the configuration and what it points to outlive the call, which copies them.
+        // Safety: the configuration and what it points to outlive the call, which copies them;
+        // the context lives in the Replicator, freed only once the replicator stopped.
         let handle = handle(|error| unsafe { loaded().CBLReplicator_Create(&config, error) })?;
-        Ok(Replicator { handle, _collections: collections.iter().map(|c| (*c).clone()).collect() })
+        Ok(Replicator { handle, _collections: collections.iter().map(|c| (*c).clone()).collect(), callbacks: Some(callbacks) })
     }
 
     pub(crate) fn as_ptr(&self) -> *mut sys::CBLReplicator {
@@ -270,7 +409,10 @@ impl Replicator {
 impl Drop for Replicator {
     fn drop(&mut self) {
         self.stop();
-        self.wait(Some(Duration::from_secs(60)));
+        if self.wait(Some(Duration::from_secs(60))).activity != ActivityLevel::Stopped {
+            // (Still running: its thread may yet call the filters, which must outlive it.)
+            std::mem::forget(self.callbacks.take());
+        }
     }
 }
 

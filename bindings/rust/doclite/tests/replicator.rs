@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use common::TestDatabase;
-use doclite::{ErrorKind, Replicator, ReplicatorOptions, ReplicatorType};
+use doclite::{Document, ErrorKind, Replicator, ReplicatorOptions, ReplicatorType, Resolution};
 use serde_json::json;
 
 /// A private server, stopped and deleted with the value.
@@ -91,5 +91,60 @@ fn bad_input_is_an_error() -> doclite::Result<()> {
     let wrong = format!("{}password=wrong", &server.url[..server.url.find("password=").unwrap()]);
     let refused = Replicator::new(&[&docs], &wrong, &ReplicatorOptions::default())?.run(false).unwrap_err();
     assert_eq!((refused.kind(), refused.code()), (ErrorKind::Refused, 401));
+    Ok(())
+}
+
+#[test]
+fn filters_and_a_conflict_resolver() -> doclite::Result<()> {
+    let Some(server) = Server::start("filters") else { return Ok(()) };
+    doclite::initialize_server(&server.url)?;
+    let (a, b) = (TestDatabase::new("filters-a"), TestDatabase::new("filters-b"));
+    let (a_docs, b_docs) = (a.default_collection()?, b.default_collection()?);
+    a_docs.save_many([("keep", json!({"v": 1})), ("skip", json!({"v": 2})), ("shared", json!({"by": "a"}))])?;
+    let push = ReplicatorOptions {
+        replicator_type: ReplicatorType::Push,
+        push_filter: Some(Arc::new(|document: &Document, deleted| !deleted && document.id() != "skip")),
+        ..Default::default()
+    };
+    Replicator::new(&[&a_docs], &server.url, &push)?.run(false)?;
+
+    b_docs.save_many([("shared", json!({"by": "b"}))])?;
+    let conflicts = Arc::new(AtomicUsize::new(0));
+    let counter = conflicts.clone();
+    let resolving = ReplicatorOptions {
+        pull_filter: Some(Arc::new(|document: &Document, _| document.properties().get("v") != Some(&json!(1)))),
+        conflict_resolver: Some(Arc::new(move |id: &str, local: Option<&Document>, remote: Option<&Document>| {
+            counter.fetch_add(1, Ordering::SeqCst);
+            assert_eq!((id, local.is_some(), remote.is_some()), ("shared", true, true));
+            Resolution::Merged(Document::from_value(None, &json!({"merged": true})).expect("a document"))
+        })),
+        ..Default::default()
+    };
+    Replicator::new(&[&b_docs], &server.url, &resolving)?.run(false)?;
+    assert_eq!(conflicts.load(Ordering::SeqCst), 1);
+    assert!(b_docs.document("keep")?.is_none(), "the pull filter kept it out");
+    assert!(b_docs.document("skip")?.is_none(), "the push filter kept it on A");
+    assert_eq!(b_docs.document("shared")?.expect("resolved").properties()["merged"], json!(true));
+    Replicator::new(&[&a_docs], &server.url, &ReplicatorOptions::default())?.run(false)?;
+    assert_eq!(a_docs.document("shared")?.expect("pulled").properties()["merged"], json!(true));
+    Ok(())
+}
+
+#[test]
+fn two_databases_sync_without_a_server() -> doclite::Result<()> {
+    let (a, b) = (TestDatabase::new("local-a"), TestDatabase::new("local-b"));
+    let (a_docs, b_docs) = (a.default_collection()?, b.default_collection()?);
+    a_docs.save_many([("memo", json!({"from": "a"}))])?;
+    b_docs.save_many([("note", json!({"from": "b"}))])?;
+    let replicator = Replicator::with_database(&[&a_docs], &b, &ReplicatorOptions::default())?;
+    let removed = Arc::new(AtomicUsize::new(0));
+    let counter = removed.clone();
+    let _token = replicator.add_document_listener(move |_, documents| {
+        counter.fetch_add(documents.iter().filter(|d| d.access_removed).count(), Ordering::SeqCst);
+    })?;
+    replicator.run(false)?;
+    assert_eq!((a_docs.count()?, b_docs.count()?), (2, 2));
+    assert_eq!(b_docs.document("memo")?.expect("pushed").properties()["from"], json!("a"));
+    assert_eq!(removed.load(Ordering::SeqCst), 0);
     Ok(())
 }
