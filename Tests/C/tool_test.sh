@@ -70,6 +70,9 @@ if server=$("$postgres_server" start "$pg" 2>"$work/pg-err"); then
     tail -n 1 "$work/sync-log" | grep -qx "stopped 12/12 documents" || fail "sync progress: $(cat "$work/sync-log")"
     "$tool" sync "$work/copy" "$server" --pull 2>/dev/null || fail "sync pull"
     [ "$("$tool" query "$work/copy" "SELECT COUNT(*) AS n FROM _ WHERE type = 'beer'")" = '{"n":9}' ] || fail "the pulled copy"
+    id=$("$tool" query "$work/beers" "SELECT meta().id AS id FROM _ ORDER BY meta().id LIMIT 1" | sed 's/.*"id":"\([^"]*\)".*/\1/')
+    "$tool" sync "$work/one" "$server" --pull --document-id "$id" 2>/dev/null || fail "sync of one document"
+    [ "$("$tool" query "$work/one" "SELECT COUNT(*) AS n FROM _")" = '{"n":1}' ] || fail "--document-id pulled more than $id"
     if "$tool" sync "$work/copy" "${server/password=*/password=wrong}" 2>"$work/err"; then fail "a wrong password synced"; fi
     grep -q "refused the credentials" "$work/err" || fail "wrong password message: $(cat "$work/err")"
 else

@@ -50,25 +50,40 @@ struct SyncRunCommand: ParsableCommand {
     var continuous = false
     @Flag(help: "Start over, as if never synced (documents the server has are not sent again).")
     var reset = false
-    @Flag(help: "Create DocLite's schema on the server when it has none.")
+    @Flag(help: "Create DocLite's schema on the server when it has none, or upgrade an older one.")
     var createSchema = false
+    @Option(name: .customLong("channel"), help: "Pull only documents of this channel (repeatable).")
+    var channels: [String] = []
+    @Option(name: .customLong("document-id"), help: "Push and pull only this document (repeatable).")
+    var documentIDs: [String] = []
+    @Flag(help: "Keep the documents the server no longer lets this user read (they are only reported).")
+    var noAutoPurge = false
 
     func run() throws {
         guard !(push && pull) else { throw ValidationError("--push and --pull exclude each other: give neither to do both") }
         let database = try location.open()
         defer { try? database.close() }
         var config = ReplicatorConfiguration(target: try PostgreSQLEndpoint(connectionString: server, createsSchema: createSchema))
+        var collectionConfig = CollectionConfiguration()
+        collectionConfig.channels = channels.isEmpty ? nil : channels
+        collectionConfig.documentIDs = documentIDs.isEmpty ? nil : documentIDs
         for name in collections.isEmpty ? [nil] : collections.map(Optional.some) {
-            config.addCollection(try location.collection(name, in: database))
+            config.addCollection(try location.collection(name, in: database), config: collectionConfig)
         }
         config.replicatorType = push ? .push : pull ? .pull : .pushAndPull
         config.continuous = continuous
+        config.enableAutoPurge = !noAutoPurge
         let replicator = Replicator(config: config)
         let queue = DispatchQueue(label: "doclite sync")
         let stopped = DispatchSemaphore(value: 0)
         replicator.addDocumentReplicationListener(withQueue: queue) { replication in
-            for document in replication.documents where document.error != nil {
-                FileHandle.standardError.write(Data("\(replication.isPush ? "push" : "pull") \(document.id): \(document.error!)\n".utf8))
+            for document in replication.documents {
+                let direction = replication.isPush ? "push" : "pull"
+                if let error = document.error {
+                    FileHandle.standardError.write(Data("\(direction) \(document.id): \(error)\n".utf8))
+                } else if document.flags.contains(.accessRemoved) {
+                    FileHandle.standardError.write(Data("\(direction) \(document.id): no longer readable\(noAutoPurge ? "" : ", purged")\n".utf8))
+                }
             }
         }
         replicator.addChangeListener(withQueue: queue) { change in
