@@ -49,6 +49,16 @@ final class SHA1Tests: XCTestCase {
         XCTAssertNoThrow(try DocumentIDs.validate(id))
         XCTAssertNotEqual(DocumentIDs.generate(), id)
     }
+
+    func testAutomaticIDsSortByTheirTime() {
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        // (Each at the middle of its millisecond: the conversion to whole milliseconds truncates.)
+        let ids = (0..<1000).map { DocumentIDs.generate(at: start.addingTimeInterval((Double($0) + 0.5) / 1000)) }
+        XCTAssertTrue(zip(ids, ids.dropFirst()).allSatisfy { $0.utf8.lexicographicallyPrecedes($1.utf8) }, "a later millisecond sorts later")
+        let sameTime = (0..<10_000).map { _ in DocumentIDs.generate(at: start) }
+        XCTAssertEqual(Set(sameTime).count, sameTime.count, "IDs of one millisecond differ by their random part")
+        XCTAssertEqual(Set(sameTime.map { $0.prefix(9) }).count, 1)
+    }
 }
 
 /// Numbers parse to exactly what Swift's own parser gives, on both the fast
