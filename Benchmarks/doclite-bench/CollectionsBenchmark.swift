@@ -3,10 +3,11 @@ import DocLite
 import Foundation
 
 /// Many collections: the CPU time to create each successive block of them
-/// (each collection in its own transaction, as an app adding one would) and to
-/// open the file that holds them, DocLite next to relational SQLite (R)
-/// creating the same tables and indexes in the same run. Linear growth shows
-/// as a flat time per collection from block to block.
+/// (each collection in its own transaction, as an app adding one would), to
+/// save one document in its own transaction once they exist, and to open the
+/// file that holds them, DocLite next to relational SQLite (R) creating the
+/// same tables and indexes in the same run. Linear growth shows as a flat
+/// time per collection from block to block, and a flat time per save.
 enum CollectionsBenchmark {
     static func run(count: Int, work: URL) throws {
         let blocks = max(1, min(10, count / 100))
@@ -18,7 +19,7 @@ enum CollectionsBenchmark {
         let r = openBaseline(rPath)
         execute(r, "CREATE TABLE collections (id INTEGER PRIMARY KEY AUTOINCREMENT, scope TEXT NOT NULL, name TEXT NOT NULL, UNIQUE (scope, name))")
         print("Creating \(count) collections, \(perBlock) per block (each in its own transaction): ms per collection\n")
-        print("collections    DocLite      R   ratio")
+        print("collections    DocLite      R   ratio   save: DocLite µs   R µs")
         for block in 0..<blocks {
             let range = (block * perBlock)..<((block + 1) * perBlock)
             let docLite = try Measure.seconds {
@@ -37,9 +38,20 @@ enum CollectionsBenchmark {
                         """)
                 }
             }
+            let saves = 200
+            let first = try db.collection(name: "c0", scope: "s0")!
+            let docLiteSave = try Measure.seconds {
+                for i in 0..<saves { try first.save(document: MutableDocument(id: "b\(block)-\(i)", data: ["n": i])) }
+            }
+            let relationalSave = Measure.seconds {
+                for i in 0..<saves {
+                    execute(r, "BEGIN IMMEDIATE; INSERT INTO kv_0 (key, revid, body) VALUES ('b\(block)-\(i)', x'01', x'02'); COMMIT")
+                }
+            }
             let n = Double(perBlock)
-            print(String(format: "%6d–%-6d %7.3f %7.3f %6.2f", range.lowerBound + 1, range.upperBound,
-                         docLite * 1000 / n, relational * 1000 / n, docLite / relational))
+            print(String(format: "%6d–%-6d %7.3f %7.3f %6.2f %18.1f %6.1f", range.lowerBound + 1, range.upperBound,
+                         docLite * 1000 / n, relational * 1000 / n, docLite / relational,
+                         docLiteSave * 1e6 / Double(saves), relationalSave * 1e6 / Double(saves)))
         }
         try db.close()
         sqlite3_close(r)

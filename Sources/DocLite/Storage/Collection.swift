@@ -53,9 +53,13 @@ public final class Collection: @unchecked Sendable {   // its state changes unde
     public var scopeName: String { state.scopeName }
     var id: Int64 { state.id }
     var sql: CollectionSQL { state.sql }
+    /// The highest sequence used; a change is noted in the open transaction, which persists it.
     var lastSequence: UInt64 {
         get { state.lastSequence }
-        set { state.lastSequence = newValue }
+        set {
+            database.transaction.willChangeSequence(of: state)
+            state.lastSequence = newValue
+        }
     }
     var hasTombstones: Bool? {
         get { state.hasTombstones }

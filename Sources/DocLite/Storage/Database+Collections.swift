@@ -55,7 +55,6 @@ extension Database {
             }
             let collection = CollectionState(id: id, scope: scope, name: name, lastSequence: 0)
             collectionsByID[id] = collection
-            transaction.sequencesAtBegin[id] = 0
             return handle(collection)
         }
     }

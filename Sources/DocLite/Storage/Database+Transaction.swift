@@ -6,13 +6,20 @@ struct TransactionState {
     var failed = false
     /// Shared-key count when the transaction began (IDs above it are new).
     var keyCountAtBegin = 0
-    /// Collection last sequences when the transaction began.
-    var sequencesAtBegin: [Int64: UInt64] = [:]
+    /// The collections whose last sequence the transaction changed, with the
+    /// value it had before (recorded at the first change, so that a
+    /// transaction costs nothing per collection it does not touch).
+    var changedSequences: [Int64: (collection: CollectionState, atBegin: UInt64)] = [:]
     /// Restores collections deleted in the transaction if it rolls back.
     var undo: [() -> Void] = []
     /// Changed document IDs per collection, announced after the commit (the
     /// listener registry drops repeats, and only when someone listens).
     var changes: [(collection: Collection, documentIDs: [String])] = []
+
+    /// Notes that `collection`'s last sequence is about to change.
+    mutating func willChangeSequence(of collection: CollectionState) {
+        if changedSequences[collection.id] == nil { changedSequences[collection.id] = (collection, collection.lastSequence) }
+    }
 
     mutating func recordChange(_ collection: Collection, _ documentID: String) {
         if let index = changes.lastIndex(where: { $0.collection === collection }) {   // usually the last one
@@ -64,7 +71,6 @@ extension Database {
                 }
                 transaction = TransactionState()
                 transaction.keyCountAtBegin = sharedKeys.count
-                transaction.sequencesAtBegin = collectionsByID.mapValues(\.lastSequence)
             }
             transaction.depth += 1
         } catch {
@@ -127,7 +133,7 @@ extension Database {
     /// Writes the last sequence of every collection that changed.
     private func persistSequences() throws {
         let connection = try openConnection()
-        for (id, collection) in collectionsByID where transaction.sequencesAtBegin[id] != collection.lastSequence {
+        for (id, (collection, atBegin)) in transaction.changedSequences where collection.lastSequence != atBegin {
             try connection.withStatement("UPDATE collections SET last_sequence = ? WHERE id = ?") { update in
                 update.bind(1, Int64(collection.lastSequence))
                 update.bind(2, id)
