@@ -56,3 +56,13 @@ func printTable(_ rows: [Row]) {
     let notes = rows.compactMap(\.note)
     if !notes.isEmpty { print(""); for note in notes { print(note) } }
 }
+
+/// Prints each row as a JSON line: scenario, unit and the medians by side (for ``ScaleBenchmark``).
+func printRowsJSON(_ rows: [Row]) {
+    for row in rows {
+        let object: [String: Any] = ["scenario": row.scenario, "unit": row.unit, "medians": row.medians]
+        if let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) {
+            print(String(decoding: data, as: UTF8.self))
+        }
+    }
+}

@@ -7,7 +7,9 @@
 // with json_extract (J) for the insert): interleaved rounds, medians, row
 // counts checked equal. Then what parsing SQL++ costs next to compiling.
 // Usage: doclite-bench [--rounds N] [--docs N] [--insert-only] [--profile SCENARIO N] [--collections N] [--sync]
-// (--sync pushes and pulls through a PostgreSQL server beside COPY, times an edit's round trip, and
+//                      [--scale N,N,…] [--rows-json]
+// (--scale runs the benchmark at each size in a process of its own and prints how each figure grows:
+// ScaleBenchmark; --rows-json prints the rows as JSON lines, for it; --sync pushes and pulls through a PostgreSQL server beside COPY, times an edit's round trip, and
 // stops: SyncBenchmark; --collections N creates N collections and opens their file, and stops: CollectionsBenchmark;
 // --profile runs one query scenario, q0 … q4, q0-indexed or q1-indexed, N times on each
 // side and stops: scripts/bench-instructions runs it under callgrind for instructions per query.)
@@ -21,6 +23,8 @@ var insertOnly = false
 var profiled: (scenario: String, count: Int)?
 var collectionCount: Int?
 var syncOnly = false
+var scaleSizes: [Int]?
+var rowsJSON = false
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -30,7 +34,12 @@ while let argument = arguments.popFirst() {
     case "--profile": profiled = (arguments.popFirst() ?? "", Int(arguments.popFirst() ?? "") ?? 100)
     case "--collections": collectionCount = Int(arguments.popFirst() ?? "") ?? 10_000
     case "--sync": syncOnly = true
-    default: print("usage: doclite-bench [--rounds N] [--docs N] [--insert-only] [--profile SCENARIO N] [--collections N] [--sync]"); exit(2)
+    case "--scale": scaleSizes = (arguments.popFirst() ?? "").split(separator: ",").compactMap { Int($0) }
+    case "--rows-json": rowsJSON = true
+    default:
+        print("usage: doclite-bench [--rounds N] [--docs N] [--insert-only] [--profile SCENARIO N] [--collections N] [--sync] "
+              + "[--scale N,N,…] [--rows-json]")
+        exit(2)
     }
 }
 
@@ -39,6 +48,10 @@ let shared = root.deletingLastPathComponent().appendingPathComponent("shared")
 let work = root.appendingPathComponent("Benchmarks/data")
 if let collectionCount {
     try CollectionsBenchmark.run(count: collectionCount, work: work)
+    exit(0)
+}
+if let scaleSizes {
+    try ScaleBenchmark.run(sizes: scaleSizes, rounds: rounds)
     exit(0)
 }
 guard FileManager.default.fileExists(atPath: shared.appendingPathComponent("bench/gen_hotels.py").path) else {
@@ -51,7 +64,7 @@ if syncOnly {
     try SyncBenchmark.run(hotels: hotels, root: root, work: work)
     exit(0)
 }
-print("DocLite benchmark: \(hotels.count) documents, \(rounds) interleaved rounds, medians of thread CPU time\n")
+if !rowsJSON { print("DocLite benchmark: \(hotels.count) documents, \(rounds) interleaved rounds, medians of thread CPU time\n") }
 
 // MARK: Insert
 
@@ -164,11 +177,32 @@ if let beers = try BeerSample.load(shared: shared, work: work) {
     print("(beer join and full-text search skipped: ../shared/data/beer-sample.jsonl not found)")
 }
 
-printTable(rows)
-try SQLPPBenchmark.run(on: docLite, rounds: rounds)
-try docLite.close()
-sqlite3_close(r)
-sqlite3_close(j)
+if rowsJSON {
+    guard let docLitePath = docLite.path else { throw BenchmarkError("the database has no file") }
+    try docLite.close()
+    sqlite3_close(r)
+    sqlite3_close(j)
+    var size = Row(scenario: "file size after the insert", unit: "MB")
+    size.medians["DocLite"] = fileMegabytes(docLitePath)
+    size.medians["R"] = fileMegabytes(work.appendingPathComponent("r.sqlite").path)
+    var memory = Row(scenario: "peak RSS of the whole run (both sides)", unit: "MB")
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    memory.medians["DocLite"] = Double(usage.ru_maxrss) / 1024
+    printRowsJSON(rows + [size, memory])
+} else {
+    printTable(rows)
+    try SQLPPBenchmark.run(on: docLite, rounds: rounds)
+    try docLite.close()
+    sqlite3_close(r)
+    sqlite3_close(j)
+}
+
+/// The size of a SQLite file with its write-ahead log, in MB.
+func fileMegabytes(_ path: String) -> Double {
+    let size = { (file: String) in (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0 }
+    return Double(size(path) + size(path + "-wal")) / 1_048_576
+}
 
 /// A small seeded generator, so every run looks up the same IDs.
 struct SplitMix {
