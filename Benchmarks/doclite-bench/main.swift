@@ -185,11 +185,12 @@ if rowsJSON {
     var size = Row(scenario: "file size after the insert", unit: "MB")
     size.medians["DocLite"] = fileMegabytes(docLitePath)
     size.medians["R"] = fileMegabytes(work.appendingPathComponent("r.sqlite").path)
+    let fileRows = try FileBenchmarks.rows(hotels: hotels, work: work, rounds: rounds)
     var memory = Row(scenario: "peak RSS of the whole run (both sides)", unit: "MB")
     var usage = rusage()
     getrusage(RUSAGE_SELF.rawValue, &usage)
     memory.medians["DocLite"] = Double(usage.ru_maxrss) / 1024
-    printRowsJSON(rows + [size, memory])
+    printRowsJSON(rows + [size] + fileRows + [memory])
 } else {
     printTable(rows)
     try SQLPPBenchmark.run(on: docLite, rounds: rounds)
