@@ -12,6 +12,9 @@ import Foundation
 struct BeerSample {
     let docLite: Database
     let r: OpaquePointer
+    /// How many times the sample is stored (copies after the first have IDs
+    /// ending `#k`, their beers pointing to the copy's breweries).
+    let copies: Int
 
     static let joinJSON = """
         {"WHAT": [[".beer.name"], [".brewery.name"]],
@@ -24,18 +27,26 @@ struct BeerSample {
         WHERE beer.type = 'beer'
         """
 
-    /// Loads the sample into both stores; nil when the file is not there.
-    static func load(shared: URL, work: URL) throws -> BeerSample? {
+    /// Loads the sample, `copies` times, into both stores; nil when the file is not there.
+    static func load(shared: URL, work: URL, copies: Int = 1) throws -> BeerSample? {
         let file = shared.appendingPathComponent("data/beer-sample.jsonl")
         guard let text = try? String(contentsOf: file, encoding: .utf8) else { return nil }
         try? Database.delete(withName: "beers", inDirectory: work.path)
         let db = try Database(name: "beers", config: DatabaseConfiguration(directory: work.path))
         let r = openBaseline(work.appendingPathComponent("beers-r.sqlite").path)
-        var documents: [(id: String, members: [ByteString: JSONValue])] = []
+        var sample: [(id: String, members: [ByteString: JSONValue])] = []
         for line in text.split(separator: "\n") {
             guard case .dictionary(var members) = try JSONValue(json: String(line)),
                   case .string(let id)? = members.removeValue(forKey: "_id") else { throw BenchmarkError("a line without _id") }
-            documents.append((id, members))
+            sample.append((id, members))
+        }
+        let documents = (0..<copies).flatMap { copy in
+            sample.map { id, members -> (id: String, members: [ByteString: JSONValue]) in
+                guard copy > 0 else { return (id, members) }
+                var members = members
+                if case .string(let brewery)? = members["brewery_id"] { members["brewery_id"] = .string("\(brewery)#\(copy)") }
+                return ("\(id)#\(copy)", members)
+            }
         }
         let fields = Set(documents.flatMap(\.members.keys)).sorted()
         execute(r, """
@@ -68,8 +79,11 @@ struct BeerSample {
         insert.finalize()
         insertText.finalize()
         execute(r, "COMMIT")
-        return BeerSample(docLite: db, r: r)
+        return BeerSample(docLite: db, r: r, copies: copies)
     }
+
+    /// What the scenarios' names say of the copies.
+    private var sampleSuffix: String { copies > 1 ? " ×\(copies)" : "" }
 
     func close() {
         try? docLite.close()
@@ -80,7 +94,7 @@ struct BeerSample {
         let query = try docLite.createQuery(json: Self.joinJSON)
         let statement = RawStatement(r, Self.joinR)
         defer { statement.finalize() }
-        return try QueryBenchmarks.compare(name: "beer join: beers with their brewery", goal: "—", rounds: rounds, repeats: 1,
+        return try QueryBenchmarks.compare(name: "beer join: beers with their brewery" + sampleSuffix, goal: "—", rounds: rounds, repeats: 1,
                                            docLite: { try QueryBenchmarks.iterate(query) }, r: { statement.run() })
     }
 
@@ -109,7 +123,8 @@ struct BeerSample {
         try FullTextBaseline.check("DocLite", FullTextBaseline.rows(query), against: matches, limit: 10)
         try FullTextBaseline.check("R", FullTextBaseline.rows(statement), against: matches, limit: 10)
 
-        return try QueryBenchmarks.compare(name: "FTS MATCH '\(FullTextBaseline.search)' + RANK, top 10 of \(allR.count) matches, beer sample",
+        return try QueryBenchmarks.compare(name: "FTS MATCH '\(FullTextBaseline.search)' + RANK, top 10 of \(allR.count) matches, beer sample"
+                                           + sampleSuffix,
                                            goal: "—", rounds: rounds, repeats: 200,
                                            docLite: { try QueryBenchmarks.iterate(query) }, r: { statement.run() })
     }

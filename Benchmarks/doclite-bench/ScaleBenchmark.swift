@@ -1,7 +1,7 @@
 import Foundation
 
-/// `doclite-bench --scale 100000,1000000`: the whole benchmark at each size,
-/// each in a process of its own (so that one size's memory and caches do not
+/// `doclite-bench --scale 100000,1000000`: the whole benchmark at each size
+/// (the beer sample stored once per 100,000 hotels), each in a process of its own (so that one size's memory and caches do not
 /// carry into the next), then every figure beside its growth from one size to
 /// the next, DocLite's next to R's. A cost that grows faster than the data
 /// shows as a growth above the size's; a line where DocLite's grows more than
@@ -71,9 +71,11 @@ enum ScaleBenchmark {
         return figures
     }
 
-    /// A scenario's name without what changes with the size (row counts, the document count).
+    /// A scenario's name without what changes with the size (row and match
+    /// counts, the document count, the beer sample's copies).
     private static func key(_ scenario: String, size: Int) -> String {
-        scenario.replacingOccurrences(of: #" \(\d+ rows\)"#, with: "", options: .regularExpression)
+        scenario.replacingOccurrences(of: #" \(\d+ rows\)| ×\d+"#, with: "", options: .regularExpression)
+            .replacingOccurrences(of: #" of \d+ matches"#, with: " of the matches", options: .regularExpression)
             .replacingOccurrences(of: "\(size)", with: "N")
     }
 

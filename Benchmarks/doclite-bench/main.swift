@@ -169,7 +169,8 @@ rows.append(getRow)
 
 try rows += QueryBenchmarks(docLite: docLite, r: r, rounds: rounds).run()
 try rows += IndexKindsBenchmark(docLite: docLite, r: r, rounds: rounds).run()
-if let beers = try BeerSample.load(shared: shared, work: work) {
+// (The scale benchmark stores the beer sample once per 100,000 hotels.)
+if let beers = try BeerSample.load(shared: shared, work: work, copies: rowsJSON ? max(1, documentCount / 100_000) : 1) {
     rows.append(try beers.joinRow(rounds: rounds))
     rows.append(try beers.fullTextRow(rounds: rounds))
     beers.close()
