@@ -43,14 +43,19 @@ public final class Replicator: @unchecked Sendable {   // `state` is behind `loc
     public func start(reset: Bool) {
         lock.withLock {
             if let worker = state.worker {
-                if worker.isStopping { state.startAfterStop = reset }
+                if worker.isStopping { state.startAfterStop = (state.startAfterStop ?? false) || reset }
                 return
             }
-            let worker = ReplicationWorker(replicator: self, reset: reset)
-            state.worker = worker
-            state.status = Status(activity: .connecting, progress: Progress(completed: 0, total: 0), error: nil)
-            worker.start()
+            startWorker(reset: reset)
         }
+    }
+
+    /// Starts a new worker. Under `lock`, so that a stop is never asked of no worker while one starts.
+    private func startWorker(reset: Bool) {
+        let worker = ReplicationWorker(replicator: self, reset: reset)
+        state.worker = worker
+        state.status = Status(activity: .connecting, progress: Progress(completed: 0, total: 0), error: nil)
+        worker.start()
     }
 
     /// Stops the replicator; it reports ``ActivityLevel/stopped`` once its
@@ -128,19 +133,20 @@ public final class Replicator: @unchecked Sendable {   // `state` is behind `loc
     /// Records a new status and tells the change listeners; a start asked for
     /// while `worker` stopped follows its end.
     func report(_ activity: ActivityLevel, progress: Progress? = nil, error: (any Error)? = nil, finished worker: ReplicationWorker? = nil) {
-        let (status, listeners, restart) = lock.withLock {
+        let (status, listeners) = lock.withLock {
             state.status = Status(activity: activity, progress: progress ?? state.status.progress, error: error)
-            var restart: Bool?
+            let status = state.status
             if let worker, state.worker === worker {
                 state.worker = nil
-                restart = state.startAfterStop
-                state.startAfterStop = nil
+                if let reset = state.startAfterStop {
+                    state.startAfterStop = nil
+                    startWorker(reset: reset)
+                }
             }
-            return (state.status, Array(state.changeListeners.values), restart)
+            return (status, Array(state.changeListeners.values))
         }
         let change = ReplicatorChange(replicator: self, status: status)
         for (queue, listener) in listeners { queue.async { listener(change) } }
-        if let restart { start(reset: restart) }
     }
 
     /// Tells the document listeners of a batch.
