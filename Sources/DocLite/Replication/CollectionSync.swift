@@ -338,7 +338,11 @@ final class CollectionSync {
             for id in try server.unreadableIDs(collection: plan.remoteName, among: present).sorted() {
                 if let filter = plan.config.pullFilter,
                    !filter(try plan.document(id, revisionID: states[id]?.revisionID ?? "", json: "{}"), .accessRemoved) { continue }
-                if plan.autoPurge { try plan.collection.purge(id: id) }
+                do {
+                    if plan.autoPurge { try plan.collection.purge(id: id) }
+                } catch let error as DocLiteError where error.is(.notFound) {
+                    continue   // (purged here meanwhile)
+                }
                 documents.append(event(id, .accessRemoved, nil))
             }
             events.completed(documents, isPush: false)

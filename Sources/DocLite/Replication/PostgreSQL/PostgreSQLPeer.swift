@@ -22,7 +22,10 @@ final class PostgreSQLPeer: AccessControlledPeer {
 
     func close() { connection.close() }
 
-    func interrupt() { connection.cancel() }
+    func interrupt() {
+        // (Off the stopping thread: libpq's cancel connects to the server, which a dead network stalls.)
+        DispatchQueue.global().async { [connection] in connection.cancel() }
+    }
 
     func checkpoint(client: String) throws -> ReplicationPlan.Checkpoint? {
         try connection.query("SELECT body::text FROM doclite.checkpoints WHERE client = $1", [.text(client)]) { rows in
