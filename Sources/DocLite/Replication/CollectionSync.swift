@@ -108,15 +108,20 @@ final class CollectionSync {
 
     // MARK: Pull
 
-    /// Pulls every server change since the checkpoint, after following the server's access changes.
+    /// Pulls every server change since the checkpoint, following the
+    /// server's access changes before and after (docs/sync.md, "Who sees what").
     func pull(stopRequested: () -> Bool) throws {
-        try followAccess(stopRequested: stopRequested)
         // Pulling into an empty collection skips the server's tombstones (Couchbase Lite's "active only").
         let activeOnly = checkpoint.remote == 0 && plan.collection.lastSequence == 0
+        let server = peer as? AccessControlledPeer
+        let grantedBefore = try server.flatMap { try catchUpOnAccess($0, stopRequested: stopRequested) }
         while !stopRequested() {
-            guard let last = try pullBatch(since: checkpoint.remote, channels: plan.config.channels, skippingTombstones: activeOnly) else { return }
+            guard let last = try pullBatch(since: checkpoint.remote, channels: plan.config.channels, skippingTombstones: activeOnly) else { break }
             checkpoint.remote = last
             try saveCheckpoint()
+        }
+        if let server, let grantedBefore, !stopRequested() {
+            try recordAccess(server, grantedBefore: grantedBefore, stopRequested: stopRequested)
         }
     }
 
@@ -275,27 +280,36 @@ final class CollectionSync {
 
     // MARK: Access
 
-    /// Follows what the server lets this role read (docs/sync.md, "Who sees
-    /// what"): pulls the documents of channels granted since the last pull,
-    /// which the checkpoint is already past; and purges here (or only reports)
-    /// the documents it can no longer read, their channel revoked or the
-    /// document moved out of this role's channels.
-    private func followAccess(stopRequested: () -> Bool) throws {
-        guard let server = peer as? AccessControlledPeer else { return }
+    /// Before a pull: pulls the older documents of the channels granted since
+    /// the last pull, which the checkpoint is already past, and purges here the
+    /// documents of the channels revoked since. Without a record of the grants
+    /// (a checkpoint started over) every document here of some channel is
+    /// checked. The channels granted now; nil when stopped midway.
+    private func catchUpOnAccess(_ server: AccessControlledPeer, stopRequested: () -> Bool) throws -> Set<String>? {
         let granted = try server.grantedChannels()
-        let before = checkpoint
-        if let known = checkpoint.granted, checkpoint.remote > 0 {
-            let wanted = plan.config.channels.map(Set.init)
-            let added = granted.subtracting(known).filter { wanted?.contains($0) ?? true }.sorted()
-            var since: Int64 = 0
-            while !added.isEmpty, since < checkpoint.remote {
-                guard !stopRequested() else { return }   // (the grants stay unrecorded: the next pull does this again)
-                guard let last = try pullBatch(since: since, channels: added, skippingTombstones: true) else { break }
-                since = last
-            }
-            let revoked = known.subtracting(granted)
-            if !revoked.isEmpty { try removeAccess(to: try syncedDocuments(inChannels: revoked), server) }
+        let wanted = plan.config.channels.map(Set.init)
+        let whole = checkpoint.granted?.subtracting(checkpoint.backfill) ?? []
+        let added = granted.subtracting(whole).filter { wanted?.contains($0) ?? true }.sorted()
+        var since: Int64 = 0
+        while !added.isEmpty, since < checkpoint.remote {
+            guard !stopRequested() else { return nil }
+            guard let last = try pullBatch(since: since, channels: added, skippingTombstones: true) else { break }
+            since = last
         }
+        let revoked = checkpoint.granted.map { $0.subtracting(granted) }   // (nil: any channel)
+        if revoked?.isEmpty != true { try removeAccess(to: try syncedDocuments(inChannels: revoked), server) }
+        return granted
+    }
+
+    /// After a pull: purges here the documents of the channels revoked while
+    /// it ran and those the server records as having left this role's
+    /// channels, then records the grants (those made while it ran are pulled
+    /// whole by the next).
+    private func recordAccess(_ server: AccessControlledPeer, grantedBefore: Set<String>, stopRequested: () -> Bool) throws {
+        let before = checkpoint
+        let granted = try server.grantedChannels()
+        let revoked = grantedBefore.subtracting(granted)
+        if !revoked.isEmpty { try removeAccess(to: try syncedDocuments(inChannels: revoked), server) }
         while !stopRequested() {
             let removed = try server.removals(collection: plan.remoteName, since: checkpoint.removals, limit: Self.batchSize)
             guard let last = removed.last else { break }
@@ -303,11 +317,13 @@ final class CollectionSync {
             checkpoint.removals = last.sequence
         }
         checkpoint.granted = granted
+        checkpoint.backfill = granted.subtracting(grantedBefore)
         if checkpoint != before { try saveCheckpoint() }
     }
 
-    /// The documents here, known to the server, whose `channels` property names one of `channels`.
-    private func syncedDocuments(inChannels channels: Set<String>) throws -> [String] {
+    /// The documents here, known to the server, whose `channels` property
+    /// names one of `channels` (nil: any channel).
+    private func syncedDocuments(inChannels channels: Set<String>?) throws -> [String] {
         var ids: [String] = [], after: UInt64 = 0
         while true {
             let batch = try plan.collection.changes(since: after, limit: 1000, peer: plan.peer)
@@ -319,7 +335,7 @@ final class CollectionSync {
                 case .array(let items)?: items.compactMap(\.stringValue)
                 default: []
                 }
-                if !channels.isDisjoint(with: named) { ids.append(revision.id) }
+                if channels.map({ !$0.isDisjoint(with: named) }) ?? !named.isEmpty { ids.append(revision.id) }
             }
             after = last.sequence
         }

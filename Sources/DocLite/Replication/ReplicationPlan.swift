@@ -7,12 +7,15 @@ struct ReplicationPlan {
     /// A checkpoint: the local sequence up to which every change was pushed,
     /// the server sequence up to which every change was pulled, and for a
     /// server with access control, how far its record of channel removals was
-    /// read and the channels granted at the last pull.
+    /// read, the channels granted when the last pull ended (nil: no record),
+    /// and of those the ones granted while it ran, whose older documents are
+    /// still to pull.
     struct Checkpoint: Equatable {
         var local: UInt64 = 0
         var remote: Int64 = 0
         var removals: Int64 = 0
         var granted: Set<String>?
+        var backfill: Set<String> = []
 
         init() {}
 
@@ -23,21 +26,28 @@ struct ReplicationPlan {
             self.remote = remote
             removals = max(0, members["removals"]?.int64 ?? 0)
             if case .array(let channels)? = members["granted"] { granted = Set(channels.compactMap(\.stringValue)) }
+            if case .array(let channels)? = members["backfill"] { backfill = Set(channels.compactMap(\.stringValue)) }
         }
 
         var json: String {
-            let granted = granted.map { JSONValue.array($0.sorted().map(JSONValue.string)).json } ?? "null"
-            return #"{"local":\#(local),"remote":\#(remote),"removals":\#(removals),"granted":\#(granted)}"#
+            func list(_ channels: Set<String>) -> String { JSONValue.array(channels.sorted().map(JSONValue.string)).json }
+            return #"{"local":\#(local),"remote":\#(remote),"removals":\#(removals),"granted":\#(granted.map(list) ?? "null"),"#
+                + #""backfill":\#(list(backfill))}"#
         }
 
-        /// What both copies of a checkpoint vouch for: the lesser sequences; the
-        /// server's copy's grants (it is saved first).
+        /// What both copies of a checkpoint vouch for: the lesser sequences;
+        /// every channel either copy saw granted (a revocation of any purges),
+        /// of which only those both copies pulled whole are not pulled again.
         func merged(withServers other: Checkpoint) -> Checkpoint {
             var merged = Checkpoint()
             merged.local = min(local, other.local)
             merged.remote = min(remote, other.remote)
             merged.removals = min(removals, other.removals)
-            merged.granted = other.granted
+            if let mine = granted, let theirs = other.granted {
+                let whole = mine.subtracting(backfill).intersection(theirs.subtracting(other.backfill))
+                merged.granted = mine.union(theirs)
+                merged.backfill = mine.union(theirs).subtracting(whole)
+            }
             return merged
         }
     }

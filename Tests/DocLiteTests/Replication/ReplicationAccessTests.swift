@@ -94,6 +94,70 @@ final class ReplicationAccessTests: SyncTestCase {
         XCTAssertEqual(try admin("SELECT count(*) FROM doclite.documents"), ["3"], "a purge does not replicate")
     }
 
+    func testAGrantMadeWhileAPullRunsIsFollowedAndItsRevocationPurges() throws {
+        try makeUser("kim", password: "kim-pw")
+        try makeUser("lee", password: "lee-pw")
+        try admin("INSERT INTO doclite.channel_access VALUES ('lee', 'public')")
+        let kim = try openDatabase("kim"), lee = try openDatabase("lee")
+        let kimCollection = try kim.defaultCollection(), leeCollection = try lee.defaultCollection()
+        // On the server in this order: a team document, a batch and one more of public ones, another team document.
+        try kimCollection.save(document: MutableDocument(id: "team-old", data: ["channels": "team"]))
+        sync(try configuration([kimCollection], user: "kim", password: "kim-pw"))
+        try kim.inBatch {
+            for n in 0...CollectionSync.batchSize {
+                try kimCollection.save(document: MutableDocument(id: "public-\(n)", data: ["channels": "public"]))
+            }
+        }
+        sync(try configuration([kimCollection], user: "kim", password: "kim-pw"))
+        try kimCollection.save(document: MutableDocument(id: "team-new", data: ["channels": "team"]))
+        sync(try configuration([kimCollection], user: "kim", password: "kim-pw"))
+
+        // Team is granted while lee's first batch is stored: the second brings team-new, not team-old.
+        let server = try serverString()
+        sync(try configuration([leeCollection], type: .pull, user: "lee", password: "lee-pw") {
+            $0.pullFilter = { document, _ in
+                if document.id == "public-0", let admin = try? PostgreSQLConnection(server) {
+                    _ = try? admin.execute("INSERT INTO doclite.channel_access VALUES ('lee', 'team')")
+                    admin.close()
+                }
+                return true
+            }
+        })
+        XCTAssertEqual(try admin("SELECT count(*) FROM doclite.channel_access WHERE role = 'lee'"), ["2"])
+        XCTAssertNotNil(try leeCollection.document(id: "team-new"))
+        XCTAssertNil(try leeCollection.document(id: "team-old"))
+
+        // Revoked before the next pull, which purges what the grant brought.
+        try admin("DELETE FROM doclite.channel_access WHERE role = 'lee' AND channel = 'team'")
+        let (_, documents) = replicate(try configuration([leeCollection], type: .pull, user: "lee", password: "lee-pw"))
+        XCTAssertNil(try leeCollection.document(id: "team-new"))
+        XCTAssertEqual(documents.filter { $0.flags.contains(.accessRemoved) }.map(\.id), ["team-new"])
+
+        // Granted again: the whole channel comes.
+        try admin("INSERT INTO doclite.channel_access VALUES ('lee', 'team')")
+        sync(try configuration([leeCollection], type: .pull, user: "lee", password: "lee-pw"))
+        XCTAssertNotNil(try leeCollection.document(id: "team-old"))
+        XCTAssertNotNil(try leeCollection.document(id: "team-new"))
+    }
+
+    func testAPullStartedOverChecksEveryDocumentOfAChannel() throws {
+        try makeUser("max", password: "max-pw")
+        try makeUser("ned", password: "ned-pw")
+        try admin("INSERT INTO doclite.channel_access VALUES ('ned', 'team')")
+        let max = try openDatabase("max"), ned = try openDatabase("ned")
+        let maxCollection = try max.defaultCollection(), nedCollection = try ned.defaultCollection()
+        try maxCollection.save(document: MutableDocument(id: "plan", data: ["channels": "team"]))
+        sync(try configuration([maxCollection], user: "max", password: "max-pw"))
+        sync(try configuration([nedCollection], user: "ned", password: "ned-pw"))
+        XCTAssertNotNil(try nedCollection.document(id: "plan"))
+
+        try admin("DELETE FROM doclite.channel_access WHERE role = 'ned'")
+        let (status, documents) = replicate(try configuration([nedCollection], user: "ned", password: "ned-pw"), reset: true)
+        XCTAssertNil(status.error)
+        XCTAssertNil(try nedCollection.document(id: "plan"), "started over, the pull still finds the revoked channel's document")
+        XCTAssertEqual(documents.filter { $0.flags.contains(.accessRemoved) }.map(\.id), ["plan"])
+    }
+
     func testADocumentMovedOutOfTheUsersChannelsIsPurgedUnlessAutoPurgeIsOff() throws {
         try makeUser("gina", password: "gina-pw")
         try makeUser("hal", password: "hal-pw")
