@@ -245,5 +245,9 @@ final class ReplicationAccessTests: SyncTestCase {
         try asIvy.execute("UPDATE doclite.documents SET sequence = 9000000000000000000, author = 'hal' WHERE id = 'shared'")
         XCTAssertEqual(try admin("SELECT (sequence < 1000000)::text || ' ' || owner || ' ' || author FROM doclite.documents"),
                        ["true hal ivy"], "the server numbers the change and names its author")
+        // Only the server records that a document left a channel (a false record would make devices check it).
+        assertThrows(domain: .webSocket, code: 403) {
+            try asIvy.execute("INSERT INTO doclite.removals VALUES ('_default._default', 'shared', '{team}', 1)")
+        }
     }
 }

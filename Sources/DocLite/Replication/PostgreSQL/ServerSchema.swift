@@ -8,7 +8,7 @@
 /// `doclite.schema_version`, so a later DocLite can upgrade it.
 enum ServerSchema {
     /// The version this DocLite writes and reads.
-    static let version = 2
+    static let version = 3
 
     /// The group role whose members may sync (`GRANT doclite_sync TO alice`).
     static let syncRole = "doclite_sync"
@@ -71,7 +71,17 @@ enum ServerSchema {
     /// The statements that bring a server of version N - 1 to version N, by N.
     static let upgrades: [Int: [String]] = [
         2: [hiddenIDs, changes, beforeWrite] + removals + accessNotifies,
+        3: [beforeWrite, recordRemoval, recordRemovalTrigger,
+            "REVOKE INSERT ON doclite.removals FROM \(syncRole)",
+            "DROP POLICY IF EXISTS recorded_by_writes ON doclite.removals"] + syncRoleOnly,
     ]
+
+    /// The functions only members of `doclite_sync` may call (version 2 left
+    /// `push` and `changes` to everyone).
+    static let syncRoleOnly = ["doclite.hidden_ids(text, text[], name)", "doclite.push(text, jsonb)",
+                               "doclite.changes(text, bigint, integer, text[], text[])"].flatMap {
+        ["REVOKE EXECUTE ON FUNCTION \($0) FROM PUBLIC", "GRANT EXECUTE ON FUNCTION \($0) TO \(syncRole)"]
+    }
 
     /// A pull's batch: the first `p_limit` rows of the collection after
     /// sequence `p_since` (in `p_channels`, of `p_ids`; NULL: all), in order,
@@ -111,7 +121,7 @@ enum ServerSchema {
     /// and stays; the author, the channels (a tombstone keeps its document's)
     /// and the sequence are the server's; a new revision must descend from the
     /// stored one; writes of a collection are serialized, so sequences commit
-    /// in order; channels a revision leaves are recorded in `removals`.
+    /// in order.
     static let beforeWrite = """
         CREATE OR REPLACE FUNCTION doclite.documents_before_write() RETURNS trigger
         LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
@@ -133,10 +143,6 @@ enum ServerSchema {
             NEW.author := current_user;
             PERFORM pg_advisory_xact_lock(hashtext('doclite.documents ' || NEW.collection));
             NEW.sequence := nextval('doclite.change_sequence');
-            IF TG_OP = 'UPDATE' AND NOT (OLD.channels <@ NEW.channels) THEN
-                INSERT INTO doclite.removals VALUES (NEW.collection, NEW.id,
-                    ARRAY(SELECT unnest(OLD.channels) EXCEPT SELECT unnest(NEW.channels)), NEW.sequence);
-            END IF;
             RETURN NEW;
         END
         $$
@@ -154,14 +160,32 @@ enum ServerSchema {
             sequence bigint NOT NULL)
         """,
         "CREATE INDEX removals_by_sequence ON doclite.removals (collection, sequence)",
-        "GRANT SELECT, INSERT ON doclite.removals TO \(syncRole)",
+        "GRANT SELECT ON doclite.removals TO \(syncRole)",
         "ALTER TABLE doclite.removals ENABLE ROW LEVEL SECURITY",
         """
         CREATE POLICY removed_from_granted ON doclite.removals FOR SELECT
             USING (channels && doclite.granted_channels(current_user))
         """,
-        "CREATE POLICY recorded_by_writes ON doclite.removals FOR INSERT WITH CHECK (true)",
     ]
+
+    /// Records the channels a revision leaves in `removals`, with the rights
+    /// of the schema's owner: no member of `doclite_sync` writes there itself
+    /// (version 2 let them, so one could have invented removals).
+    static let recordRemoval = """
+        CREATE OR REPLACE FUNCTION doclite.record_removal() RETURNS trigger
+        LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+        BEGIN
+            INSERT INTO doclite.removals VALUES (NEW.collection, NEW.id,
+                ARRAY(SELECT unnest(OLD.channels) EXCEPT SELECT unnest(NEW.channels)), NEW.sequence);
+            RETURN NULL;
+        END
+        $$
+        """
+
+    static let recordRemovalTrigger = """
+        CREATE TRIGGER after_channels_left AFTER UPDATE ON doclite.documents
+            FOR EACH ROW WHEN (NOT (OLD.channels <@ NEW.channels)) EXECUTE FUNCTION doclite.record_removal()
+        """
 
     /// A change of grants wakes continuous replicators, which then pull what
     /// was granted and purge what was revoked.
@@ -240,6 +264,8 @@ enum ServerSchema {
         CREATE TRIGGER before_write BEFORE INSERT OR UPDATE ON doclite.documents
             FOR EACH ROW EXECUTE FUNCTION doclite.documents_before_write()
         """,
+        recordRemoval,
+        recordRemovalTrigger,
         "ALTER TABLE doclite.documents ENABLE ROW LEVEL SECURITY",
         """
         CREATE POLICY owner_or_channel ON doclite.documents
@@ -248,8 +274,6 @@ enum ServerSchema {
         """,
         hiddenIDs,
         changes,
-        "REVOKE EXECUTE ON FUNCTION doclite.hidden_ids(text, text[], name) FROM PUBLIC",
-        "GRANT EXECUTE ON FUNCTION doclite.hidden_ids(text, text[], name) TO \(syncRole)",
         """
         CREATE TABLE doclite.blobs (
             digest text PRIMARY KEY,
@@ -314,6 +338,5 @@ enum ServerSchema {
         END
         $$
         """,
-        "GRANT EXECUTE ON FUNCTION doclite.push(text, jsonb) TO \(syncRole)",
-    ]
+    ] + syncRoleOnly
 }
