@@ -123,10 +123,10 @@ def test_filters_and_a_conflict_resolver(tmp_path, database_url):
         a_docs, b_docs = a.default_collection(), b.default_collection()
         a_docs["shared"] = {"v": 0}
         a_docs["private"] = {"secret": True}
-        not_private = lambda document, deleted: document.id != "private"
+        not_private = lambda document, flags: document.id != "private" and not flags
         with doclite.Replicator([a_docs], database_url, type="push", push_filter=not_private) as replicator:
             replicator.run()
-        with doclite.Replicator([b_docs], database_url, pull_filter=lambda document, deleted: document["v"] == 0) as replicator:
+        with doclite.Replicator([b_docs], database_url, pull_filter=lambda document, flags: document["v"] == 0) as replicator:
             replicator.run()
         assert "private" not in b_docs and b_docs["shared"].properties == {"v": 0}
 
@@ -186,3 +186,18 @@ def test_a_revoked_channel_purges_or_only_reports(tmp_path, database_url, server
             while not removed and time.monotonic() < deadline:
                 time.sleep(0.01)
         assert removed == ["plan"] and "plan" in keeping.default_collection()
+
+        # The pull filter is asked before a purge, with ACCESS_REMOVED, and may keep the document.
+        subprocess.run(["psql", database_url, "-qc", f"INSERT INTO doclite.channel_access VALUES ('{role}', 'team')"], check=True)
+        with doclite.Replicator([purging.default_collection()], reader_url) as replicator:
+            replicator.run()
+        subprocess.run(["psql", database_url, "-qc", f"DELETE FROM doclite.channel_access WHERE role = '{role}'"], check=True)
+        asked = []
+
+        def keep_removed(document, flags):
+            asked.append((document.id, flags))
+            return flags != doclite.DocumentFlags.ACCESS_REMOVED
+
+        with doclite.Replicator([purging.default_collection()], reader_url, pull_filter=keep_removed) as replicator:
+            replicator.run()
+        assert asked == [("plan", doclite.DocumentFlags.ACCESS_REMOVED)] and "plan" in purging.default_collection()

@@ -22,7 +22,7 @@ from ._listeners import CollectionChange, ListenerToken, QueryChange, listener_e
 from ._predicate import PredicateQueryBuilder
 from ._prediction import register_model, unregister_model
 from ._query import Query, ResultSet, Row
-from ._replicator import ReplicatedDocument, Replicator, ReplicatorStatus, initialize_server
+from ._replicator import DocumentFlags, ReplicatedDocument, Replicator, ReplicatorStatus, initialize_server
 from ._types import JSONObject, JSONValue
 
 __version__: str = _borrowed_text(_lib.CBL_Version()) or ""
@@ -35,7 +35,7 @@ __all__ = [
     "DocLiteError", "NotOpenError", "NotFoundError", "ConflictError", "InvalidParameterError", "BadDocumentIDError",
     "InvalidQueryError", "InvalidQueryParameterError", "InvalidJSONError", "BusyError", "CorruptDataError", "UnsupportedError",
     "QueryInterruptedError", "JSONValue", "JSONObject", "instance_count",
-    "Replicator", "ReplicatorStatus", "ReplicatedDocument", "initialize_server",
+    "Replicator", "ReplicatorStatus", "ReplicatedDocument", "DocumentFlags", "initialize_server",
 ]
 
 

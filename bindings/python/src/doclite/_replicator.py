@@ -5,6 +5,7 @@
         status = replicator.run()     # push and pull until caught up
 """
 
+import enum
 import json
 import time
 from typing import Any, Callable, List, Optional, Sequence, Set, Union
@@ -70,23 +71,40 @@ class ReplicatorStatus:
         return f"ReplicatorStatus({self.activity!r}, documents={self.document_count}, error={self.error!r})"
 
 
+class DocumentFlags(enum.IntFlag):
+    """What a replicated revision is: `DELETED` (a deletion), `ACCESS_REMOVED` (the server no
+    longer lets this user read the document)."""
+
+    DELETED = lib.kCBLDocumentFlagsDeleted
+    ACCESS_REMOVED = lib.kCBLDocumentFlagsAccessRemoved
+
+
 class ReplicatedDocument:
-    """A document pushed or pulled: `id`, `deleted`, `access_removed` (purged here, or with
-    auto-purge off only reported, because the server no longer lets this user read it),
+    """A document pushed or pulled: `id`, `flags` (`deleted` and `access_removed` read them:
+    access removed, the document was purged here, or with auto-purge off only reported),
     `error` (None when it replicated)."""
 
     def __init__(self, document: Any, is_push: bool) -> None:
         self.id: str = borrowed_text(document.ID) or ""
-        self.deleted: bool = bool(document.flags & lib.kCBLDocumentFlagsDeleted)
-        self.access_removed: bool = bool(document.flags & lib.kCBLDocumentFlagsAccessRemoved)
+        self.flags = DocumentFlags(document.flags & (DocumentFlags.DELETED | DocumentFlags.ACCESS_REMOVED))
         self.is_push = is_push
         self.scope: str = borrowed_text(document.scope) or ""
         self.collection: str = borrowed_text(document.collection) or ""
         self.error: Optional[DocLiteError] = _error(document.error)
 
+    @property
+    def deleted(self) -> bool:
+        return DocumentFlags.DELETED in self.flags
 
-Filter = Callable[[Document, bool], bool]
-"""A push or pull filter: (document, deleted) → whether it replicates."""
+    @property
+    def access_removed(self) -> bool:
+        return DocumentFlags.ACCESS_REMOVED in self.flags
+
+
+Filter = Callable[[Document, DocumentFlags], bool]
+"""A push or pull filter: (document, flags) → whether it replicates. Before a document the user
+may no longer read is purged, the pull filter is asked with `ACCESS_REMOVED` and an empty
+document; False keeps it."""
 Resolver = Callable[[str, Optional[Document], Optional[Document]], Optional[Any]]
 """A conflict resolver: (document ID, local, remote; None when deleted) → local, remote,
 a dict of merged properties, or None to delete."""
@@ -109,7 +127,7 @@ def _filter_callback(function: Filter) -> Any:
     @c_callback("bool(void*, CBLDocument*, CBLDocumentFlags)")
     def callback(context: Any, document: Any, flags: int) -> bool:
         try:
-            return bool(function(_document(document), bool(flags & lib.kCBLDocumentFlagsDeleted)))
+            return bool(function(_document(document), DocumentFlags(flags & (DocumentFlags.DELETED | DocumentFlags.ACCESS_REMOVED))))
         except Exception as exception:   # (not into C: reported, and the document is not replicated)
             _report(exception)
             return False
@@ -146,8 +164,8 @@ class Replicator:
     """Pushes and pulls `collections` (of one database) to and from `server`: a PostgreSQL
     server, given as a libpq connection string, or another `Database`. `type`:
     "push_and_pull", "push" or "pull"; `continuous`: keep syncing until stopped; `channels`,
-    `document_ids`: narrow it; `push_filter`, `pull_filter`: (document, deleted) → whether it
-    replicates; `conflict_resolver`: (ID, local, remote) → local, remote, merged properties or
+    `document_ids`: narrow it; `push_filter`, `pull_filter`: (document, `DocumentFlags`) →
+    whether it replicates; `conflict_resolver`: (ID, local, remote) → local, remote, merged properties or
     None; `create_schema`: make (or upgrade) DocLite's server schema when missing;
     `auto_purge`: purge the documents the server no longer lets this user read (else only
     report them). Filters and resolvers run on the library's thread. A context manager: the

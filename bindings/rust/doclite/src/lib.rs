@@ -80,7 +80,7 @@ pub use predicate::PredicateQueryBuilder;
 pub use prediction::{register_model, unregister_model};
 pub use query::{ColumnIndex, DeserializedRows, Interrupter, Query, QueryChange, ResultSet, Row};
 pub use replicator::{
-    initialize_server, ActivityLevel, ConflictResolver, ReplicatedDocument, ReplicationFilter, Replicator, ReplicatorOptions,
+    initialize_server, ActivityLevel, ConflictResolver, DocumentFlags, ReplicatedDocument, ReplicationFilter, Replicator, ReplicatorOptions,
     ReplicatorStatus, ReplicatorType, Resolution,
 };
 pub use scope::Scope;

@@ -73,16 +73,32 @@ impl ReplicatorStatus {
     }
 }
 
+/// What a replicated revision is (Couchbase Lite's `DocumentFlags`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct DocumentFlags {
+    /// The revision is a deletion.
+    pub deleted: bool,
+    /// The server no longer lets this user read the document.
+    pub access_removed: bool,
+}
+
+impl DocumentFlags {
+    fn from_c(flags: sys::CBLDocumentFlags) -> DocumentFlags {
+        DocumentFlags {
+            deleted: flags & sys::kCBLDocumentFlagsDeleted != 0,
+            access_removed: flags & sys::kCBLDocumentFlagsAccessRemoved != 0,
+        }
+    }
+}
+
 /// A document pushed or pulled.
 #[derive(Debug)]
 pub struct ReplicatedDocument {
     /// Its ID.
     pub id: String,
-    /// Whether the revision is a deletion.
-    pub deleted: bool,
-    /// Whether the server no longer lets this user read it: purged here, or with
+    /// A deletion, or access removed: purged here, or with
     /// [`ReplicatorOptions::disable_auto_purge`] only reported.
-    pub access_removed: bool,
+    pub flags: DocumentFlags,
     /// Why it did not replicate; `None` when it did.
     pub error: Option<Error>,
     /// Its scope's name.
@@ -96,8 +112,7 @@ impl ReplicatedDocument {
     pub(crate) unsafe fn from_c(document: &sys::CBLReplicatedDocument) -> ReplicatedDocument {
         ReplicatedDocument {
             id: ffi::copy_string(document.ID).unwrap_or_default(),
-            deleted: document.flags & sys::kCBLDocumentFlagsDeleted != 0,
-            access_removed: document.flags & sys::kCBLDocumentFlagsAccessRemoved != 0,
+            flags: DocumentFlags::from_c(document.flags),
             error: (document.error.code != 0).then(|| Error::from_c(&document.error)),
             scope: ffi::copy_string(document.scope).unwrap_or_default(),
             collection: ffi::copy_string(document.collection).unwrap_or_default(),
@@ -105,10 +120,10 @@ impl ReplicatedDocument {
     }
 }
 
-/// A push or pull filter: `(document, deleted)` → whether it replicates. A pull filter is
-/// also asked, with an empty document, before a document the user may no longer read is
-/// purged; false keeps it.
-pub type ReplicationFilter = Arc<dyn Fn(&Document, bool) -> bool + Send + Sync>;
+/// A push or pull filter: `(document, flags)` → whether it replicates. A pull filter is
+/// also asked, with [`DocumentFlags::access_removed`] and an empty document, before a
+/// document the user may no longer read is purged; false keeps it.
+pub type ReplicationFilter = Arc<dyn Fn(&Document, DocumentFlags) -> bool + Send + Sync>;
 
 /// A conflict resolver: `(document ID, local, remote)`, a side `None` when deleted → what to
 /// keep (docs/sync.md, "Conflicts"). Without one, Couchbase Lite's default decides.
@@ -204,7 +219,7 @@ unsafe fn filter(context: *mut c_void, document: *mut sys::CBLDocument, flags: s
         // Safety: as the caller promises.
         let callbacks = unsafe { &*(context as *const Callbacks) };
         let (Some(filter), Some(document)) = (which(callbacks), unsafe { lent_document(document) }) else { return true };
-        filter(&document, flags & sys::kCBLDocumentFlagsDeleted != 0)
+        filter(&document, DocumentFlags::from_c(flags))
     })
 }
 

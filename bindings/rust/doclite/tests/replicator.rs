@@ -6,10 +6,10 @@ mod common;
 use std::path::PathBuf;
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use common::TestDatabase;
-use doclite::{Document, ErrorKind, Replicator, ReplicatorOptions, ReplicatorType, Resolution};
+use doclite::{Document, DocumentFlags, ErrorKind, Replicator, ReplicatorOptions, ReplicatorType, Resolution};
 use serde_json::json;
 
 /// A private server, stopped and deleted with the value.
@@ -103,7 +103,7 @@ fn filters_and_a_conflict_resolver() -> doclite::Result<()> {
     a_docs.save_many([("keep", json!({"v": 1})), ("skip", json!({"v": 2})), ("shared", json!({"by": "a"}))])?;
     let push = ReplicatorOptions {
         replicator_type: ReplicatorType::Push,
-        push_filter: Some(Arc::new(|document: &Document, deleted| !deleted && document.id() != "skip")),
+        push_filter: Some(Arc::new(|document: &Document, flags: DocumentFlags| !flags.deleted && document.id() != "skip")),
         ..Default::default()
     };
     Replicator::new(&[&a_docs], &server.url, &push)?.run(false)?;
@@ -131,6 +131,55 @@ fn filters_and_a_conflict_resolver() -> doclite::Result<()> {
 }
 
 #[test]
+fn a_revoked_channel_asks_the_pull_filter_then_purges() -> doclite::Result<()> {
+    let Some(server) = Server::start("revoked") else { return Ok(()) };
+    doclite::initialize_server(&server.url)?;
+    let psql = |sql: &str| assert!(Command::new("psql").arg(&server.url).arg("-qc").arg(sql).status().expect("psql runs").success());
+    psql("CREATE ROLE reader LOGIN PASSWORD 'pw'; GRANT doclite_sync TO reader; INSERT INTO doclite.channel_access VALUES ('reader', 'team')");
+    let reader_url = format!("{} user=reader password=pw", server.url);
+    let (owner, reader) = (TestDatabase::new("revoked-owner"), TestDatabase::new("revoked-reader"));
+    let (owner_docs, reader_docs) = (owner.default_collection()?, reader.default_collection()?);
+    owner_docs.save_many([("plan", json!({"channels": "team"}))])?;
+    Replicator::new(&[&owner_docs], &server.url, &ReplicatorOptions::default())?.run(false)?;
+    Replicator::new(&[&reader_docs], &reader_url, &ReplicatorOptions::default())?.run(false)?;
+    assert!(reader_docs.document("plan")?.is_some());
+
+    psql("DELETE FROM doclite.channel_access WHERE role = 'reader'");
+    let asked = Arc::new(Mutex::new(Vec::new()));
+    let record = asked.clone();
+    let keeping = ReplicatorOptions {
+        pull_filter: Some(Arc::new(move |document: &Document, flags| {
+            record.lock().unwrap().push((document.id().to_string(), flags));
+            !flags.access_removed
+        })),
+        ..Default::default()
+    };
+    Replicator::new(&[&reader_docs], &reader_url, &keeping)?.run(false)?;
+    let removed = DocumentFlags { deleted: false, access_removed: true };
+    assert_eq!(*asked.lock().unwrap(), [("plan".to_string(), removed)]);
+    assert!(reader_docs.document("plan")?.is_some(), "the pull filter kept it");
+
+    // (A kept document stays, as in Couchbase Lite: granted and revoked again, it is purged.)
+    psql("INSERT INTO doclite.channel_access VALUES ('reader', 'team')");
+    Replicator::new(&[&reader_docs], &reader_url, &ReplicatorOptions::default())?.run(false)?;
+    psql("DELETE FROM doclite.channel_access WHERE role = 'reader'");
+    let purging = Replicator::new(&[&reader_docs], &reader_url, &ReplicatorOptions::default())?;
+    let reported = Arc::new(Mutex::new(Vec::new()));
+    let report = reported.clone();
+    let _token = purging.add_document_listener(move |_, documents| {
+        report.lock().unwrap().extend(documents.iter().map(|d| (d.id.clone(), d.flags)));
+    })?;
+    purging.run(false)?;
+    assert!(reader_docs.document("plan")?.is_none(), "purged");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);   // (listeners run on the library's thread)
+    while reported.lock().unwrap().is_empty() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    assert_eq!(*reported.lock().unwrap(), [("plan".to_string(), removed)]);
+    Ok(())
+}
+
+#[test]
 fn two_databases_sync_without_a_server() -> doclite::Result<()> {
     let (a, b) = (TestDatabase::new("local-a"), TestDatabase::new("local-b"));
     let (a_docs, b_docs) = (a.default_collection()?, b.default_collection()?);
@@ -140,7 +189,7 @@ fn two_databases_sync_without_a_server() -> doclite::Result<()> {
     let removed = Arc::new(AtomicUsize::new(0));
     let counter = removed.clone();
     let _token = replicator.add_document_listener(move |_, documents| {
-        counter.fetch_add(documents.iter().filter(|d| d.access_removed).count(), Ordering::SeqCst);
+        counter.fetch_add(documents.iter().filter(|d| d.flags.access_removed).count(), Ordering::SeqCst);
     })?;
     replicator.run(false)?;
     assert_eq!((a_docs.count()?, b_docs.count()?), (2, 2));
