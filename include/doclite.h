@@ -1397,8 +1397,9 @@ enum {
 typedef bool (*CBLReplicationFilter)(void* context, CBLDocument* document, CBLDocumentFlags flags);
 
 /** Resolves a pull conflict, on the replicator's thread: returns `localDocument` or
-    `remoteDocument` (NULL when that side is deleted; both borrowed for the call), a document the
-    resolver made (+1: DocLite releases it) holding the merge, or NULL to delete the document. */
+    `remoteDocument` as given (NULL when that side is deleted; both borrowed for the call: a
+    reference the resolver took with CBL_Retain stays its own to release), a document the resolver
+    made (+1: DocLite releases it) holding the merge, or NULL to delete the document. */
 typedef const CBLDocument* (*CBLConflictResolver)(void* context, const char* documentID,
                                                    const CBLDocument* localDocument, const CBLDocument* remoteDocument);
 
