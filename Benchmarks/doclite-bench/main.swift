@@ -7,9 +7,10 @@
 // with json_extract (J) for the insert): interleaved rounds, medians, row
 // counts checked equal. Then what parsing SQL++ costs next to compiling.
 // Usage: doclite-bench [--rounds N] [--docs N] [--insert-only] [--profile SCENARIO N] [--collections N] [--sync]
-//                      [--scale N,N,…] [--rows-json]
+//                      [--scale N,N,…] [--rows-json] [--memory N,N,…]
 // (--scale runs the benchmark at each size in a process of its own and prints how each figure grows:
-// ScaleBenchmark; --rows-json prints the rows as JSON lines, for it; --sync pushes and pulls through a PostgreSQL server beside COPY, times an edit's round trip, and
+// ScaleBenchmark; --memory runs each path over every document in a process of its own and prints its
+// peak RSS: MemoryBenchmark; --rows-json prints the rows as JSON lines, for it; --sync pushes and pulls through a PostgreSQL server beside COPY, times an edit's round trip, and
 // stops: SyncBenchmark; --collections N creates N collections and opens their file, and stops: CollectionsBenchmark;
 // --profile runs one query scenario, q0 … q4, q0-indexed or q1-indexed, N times on each
 // side and stops: scripts/bench-instructions runs it under callgrind for instructions per query.)
@@ -25,6 +26,8 @@ var collectionCount: Int?
 var syncOnly = false
 var scaleSizes: [Int]?
 var rowsJSON = false
+var memorySizes: [Int]?
+var memoryStep: (name: String, size: Int)?
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -36,9 +39,11 @@ while let argument = arguments.popFirst() {
     case "--sync": syncOnly = true
     case "--scale": scaleSizes = (arguments.popFirst() ?? "").split(separator: ",").compactMap { Int($0) }
     case "--rows-json": rowsJSON = true
+    case "--memory": memorySizes = (arguments.popFirst() ?? "").split(separator: ",").compactMap { Int($0) }
+    case "--memory-step": memoryStep = (arguments.popFirst() ?? "", Int(arguments.popFirst() ?? "") ?? 0)
     default:
         print("usage: doclite-bench [--rounds N] [--docs N] [--insert-only] [--profile SCENARIO N] [--collections N] [--sync] "
-              + "[--scale N,N,…] [--rows-json]")
+              + "[--scale N,N,…] [--rows-json] [--memory N,N,…]")
         exit(2)
     }
 }
@@ -56,6 +61,14 @@ if let scaleSizes {
 }
 guard FileManager.default.fileExists(atPath: shared.appendingPathComponent("bench/gen_hotels.py").path) else {
     print("skipped: ../shared/bench/gen_hotels.py not found next to the repository (the standard data comes from it)")
+    exit(0)
+}
+if let memorySizes {
+    try MemoryBenchmark.run(sizes: memorySizes, shared: shared, work: work)
+    exit(0)
+}
+if let memoryStep {
+    try MemoryBenchmark.step(memoryStep.name, size: memoryStep.size, shared: shared, work: work)
     exit(0)
 }
 let data = try Dataset.load(count: documentCount, shared: shared, cache: work)
@@ -177,6 +190,7 @@ if let beers = try BeerSample.load(shared: shared, work: work, copies: rowsJSON 
 } else {
     print("(beer join and full-text search skipped: ../shared/data/beer-sample.jsonl not found)")
 }
+rows.append(try LiveQueryBenchmark.row(docLite: docLite, r: r, rounds: rounds))
 
 if rowsJSON {
     guard let docLitePath = docLite.path else { throw BenchmarkError("the database has no file") }
