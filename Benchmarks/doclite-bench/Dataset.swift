@@ -26,8 +26,7 @@ struct Dataset {
             generator.waitUntilExit()
             guard generator.terminationStatus == 0 else { throw BenchmarkError("gen_hotels.py failed") }
         }
-        let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n")
-        let hotels = try lines.enumerated().map { index, line -> Hotel in
+        let hotels = try lines(of: file).enumerated().map { index, line -> Hotel in
             let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
             let address = object["address"] as! [String: Any]
             let tags = try JSONSerialization.data(withJSONObject: object["tags"]!)
@@ -39,6 +38,21 @@ struct Dataset {
                          tags: String(decoding: tags, as: UTF8.self))
         }
         return Dataset(hotels: hotels)
+    }
+
+    /// The lines of `file`, read one at a time (the file of 10,000,000 documents is
+    /// 2.4 GB, which a whole-file read would hold beside its lines).
+    private static func lines(of file: URL) throws -> [String] {
+        guard let stream = fopen(file.path, "r") else { throw BenchmarkError("cannot read \(file.path)") }
+        defer { fclose(stream) }
+        var lines: [String] = [], line: UnsafeMutablePointer<CChar>?, capacity = 0
+        defer { free(line) }
+        while getline(&line, &capacity, stream) > 0, let line {
+            var text = String(cString: line)
+            if text.hasSuffix("\n") { text.removeLast() }
+            if !text.isEmpty { lines.append(text) }
+        }
+        return lines
     }
 }
 
