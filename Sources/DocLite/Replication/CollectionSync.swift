@@ -109,7 +109,8 @@ final class CollectionSync {
     // MARK: Pull
 
     /// Pulls every server change since the checkpoint, following the
-    /// server's access changes before and after (docs/sync.md, "Who sees what").
+    /// server's access changes before, while and after it runs (docs/sync.md,
+    /// "Who sees what").
     func pull(stopRequested: () -> Bool) throws {
         // Pulling into an empty collection skips the server's tombstones (Couchbase Lite's "active only").
         let activeOnly = checkpoint.remote == 0 && plan.collection.lastSequence == 0
@@ -118,6 +119,7 @@ final class CollectionSync {
         while !stopRequested() {
             guard let last = try pullBatch(since: checkpoint.remote, channels: plan.config.channels, skippingTombstones: activeOnly) else { break }
             checkpoint.remote = last
+            if let server, let grantedBefore { noteGrants(try server.grantedChannels(), grantedBefore: grantedBefore) }
             try saveCheckpoint()
         }
         if let server, let grantedBefore, !stopRequested() {
@@ -280,15 +282,24 @@ final class CollectionSync {
 
     // MARK: Access
 
-    /// Before a pull: pulls the older documents of the channels granted since
-    /// the last pull, which the checkpoint is already past, and purges here the
-    /// documents of the channels revoked since. Without a record of the grants
-    /// (a checkpoint started over) every document here of some channel is
-    /// checked. The channels granted now; nil when stopped midway.
+    /// Before a pull: purges here the documents of the channels revoked since
+    /// the last pull (without a record of the grants, a checkpoint started
+    /// over, every document here of some channel is checked), records the
+    /// grants, then pulls the older documents of the channels granted since,
+    /// which the checkpoint is already past. The channels granted now; nil when
+    /// stopped midway.
     private func catchUpOnAccess(_ server: AccessControlledPeer, stopRequested: () -> Bool) throws -> Set<String>? {
         let granted = try server.grantedChannels()
-        let wanted = plan.config.channels.map(Set.init)
+        let revoked = checkpoint.granted.map { $0.subtracting(granted) }   // (nil: any channel)
+        if revoked?.isEmpty != true { try removeAccess(to: try syncedDocuments(inChannels: revoked), server) }
         let whole = checkpoint.granted?.subtracting(checkpoint.backfill) ?? []
+        // (Saved before any document of a new channel arrives: a pull stopped midway leaves it to pull and to purge.)
+        let record = (granted, granted.subtracting(whole))
+        if (checkpoint.granted, checkpoint.backfill) != record {
+            (checkpoint.granted, checkpoint.backfill) = record
+            try saveCheckpoint()
+        }
+        let wanted = plan.config.channels.map(Set.init)
         let added = granted.subtracting(whole).filter { wanted?.contains($0) ?? true }.sorted()
         var since: Int64 = 0
         while !added.isEmpty, since < checkpoint.remote {
@@ -296,19 +307,27 @@ final class CollectionSync {
             guard let last = try pullBatch(since: since, channels: added, skippingTombstones: true) else { break }
             since = last
         }
-        let revoked = checkpoint.granted.map { $0.subtracting(granted) }   // (nil: any channel)
-        if revoked?.isEmpty != true { try removeAccess(to: try syncedDocuments(inChannels: revoked), server) }
+        checkpoint.backfill = []
         return granted
+    }
+
+    /// Adds to the checkpoint's record the channels `granted` while the pull
+    /// runs (read after each batch, so the batch's save records any channel
+    /// whose documents it brought); those not granted before are still to
+    /// pull whole.
+    private func noteGrants(_ granted: Set<String>, grantedBefore: Set<String>) {
+        checkpoint.granted = (checkpoint.granted ?? []).union(granted)
+        checkpoint.backfill.formUnion(granted.subtracting(grantedBefore))
     }
 
     /// After a pull: purges here the documents of the channels revoked while
     /// it ran and those the server records as having left this role's
-    /// channels, then records the grants (those made while it ran are pulled
-    /// whole by the next).
+    /// channels, then records the grants.
     private func recordAccess(_ server: AccessControlledPeer, grantedBefore: Set<String>, stopRequested: () -> Bool) throws {
         let before = checkpoint
         let granted = try server.grantedChannels()
-        let revoked = grantedBefore.subtracting(granted)
+        noteGrants(granted, grantedBefore: grantedBefore)
+        let revoked = (checkpoint.granted ?? []).subtracting(granted)
         if !revoked.isEmpty { try removeAccess(to: try syncedDocuments(inChannels: revoked), server) }
         while !stopRequested() {
             let removed = try server.removals(collection: plan.remoteName, since: checkpoint.removals, limit: Self.batchSize)

@@ -140,6 +140,35 @@ final class ReplicationAccessTests: SyncTestCase {
         XCTAssertNotNil(try leeCollection.document(id: "team-new"))
     }
 
+    func testAPullCutOffAfterAGrantsBackfillStillPurgesOnRevocation() throws {
+        try makeUser("ola", password: "ola-pw")
+        try admin("INSERT INTO doclite.channel_access VALUES ('ola', 'public')")
+        let owner = try openDatabase("owner").defaultCollection(), ola = try openDatabase("ola").defaultCollection()
+        try owner.save(document: MutableDocument(id: "team-old", data: ["channels": "team"]))
+        try owner.save(document: MutableDocument(id: "news", data: ["channels": "public"]))
+        sync(try configuration([owner]))
+        sync(try configuration([ola], type: .pull, user: "ola", password: "ola-pw"))   // (the checkpoint passes team-old)
+        XCTAssertEqual(try contents(ola).keys.sorted(), ["news"])
+        try admin("INSERT INTO doclite.channel_access VALUES ('ola', 'team')")
+
+        // The replicator is stopped while the backfill stores team-old: the pull ends there.
+        let stopping = StoppingFilter(at: "team-old")
+        let cutOff = Replicator(config: try configuration([ola], type: .pull, user: "ola", password: "ola-pw") {
+            $0.pullFilter = { document, _ in stopping.pass(document) }
+        })
+        stopping.replicator = cutOff
+        let stopped = DispatchSemaphore(value: 0)
+        let token = cutOff.addChangeListener(withQueue: DispatchQueue(label: "cut off")) { if $0.status.activity == .stopped { stopped.signal() } }
+        defer { token.remove() }
+        cutOff.start()
+        XCTAssertEqual(stopped.wait(timeout: .now() + 60), .success)
+        XCTAssertNotNil(try ola.document(id: "team-old"))
+
+        try admin("DELETE FROM doclite.channel_access WHERE role = 'ola' AND channel = 'team'")
+        sync(try configuration([ola], type: .pull, user: "ola", password: "ola-pw"))
+        XCTAssertEqual(try contents(ola).keys.sorted(), ["news"], "the revocation purges what the cut-off pull brought")
+    }
+
     func testAPullStartedOverChecksEveryDocumentOfAChannel() throws {
         try makeUser("max", password: "max-pw")
         try makeUser("ned", password: "ned-pw")
@@ -249,5 +278,18 @@ final class ReplicationAccessTests: SyncTestCase {
         assertThrows(domain: .webSocket, code: 403) {
             try asIvy.execute("INSERT INTO doclite.removals VALUES ('_default._default', 'shared', '{team}', 1)")
         }
+    }
+}
+
+/// A pull filter that stops its replicator when it sees document `id` (and lets it through).
+private final class StoppingFilter: @unchecked Sendable {   // `replicator` is set before the replicator starts
+    let id: String
+    var replicator: Replicator?
+
+    init(at id: String) { self.id = id }
+
+    func pass(_ document: Document) -> Bool {
+        if document.id == id { replicator?.stop() }
+        return true
     }
 }

@@ -41,6 +41,53 @@ final class ServerSchemaTests: SyncTestCase {
         XCTAssertEqual(try admin("SELECT version FROM doclite.schema_version"), ["\(ServerSchema.version)"])
     }
 
+    /// Takes the server's schema back to version 2: members of doclite_sync insert
+    /// into `removals` themselves (through version 2's trigger) and anyone may call
+    /// `push` and `changes`.
+    private func downgradeToVersion2() throws {
+        try admin("DROP TRIGGER after_channels_left ON doclite.documents")
+        try admin("DROP FUNCTION doclite.record_removal()")
+        let recording = """
+            IF TG_OP = 'UPDATE' AND NOT (OLD.channels <@ NEW.channels) THEN
+                INSERT INTO doclite.removals VALUES (NEW.collection, NEW.id,
+                    ARRAY(SELECT unnest(OLD.channels) EXCEPT SELECT unnest(NEW.channels)), NEW.sequence);
+            END IF;
+            RETURN NEW;
+            """
+        try admin(ServerSchema.beforeWrite.replacingOccurrences(of: "RETURN NEW;", with: recording))
+        try admin("GRANT INSERT ON doclite.removals TO doclite_sync")
+        try admin("CREATE POLICY recorded_by_writes ON doclite.removals FOR INSERT WITH CHECK (true)")
+        try admin("GRANT EXECUTE ON FUNCTION doclite.push(text, jsonb), doclite.changes(text, bigint, integer, text[], text[]) TO PUBLIC")
+        try admin("UPDATE doclite.schema_version SET version = 2")
+    }
+
+    func testAVersion2ServerUpgradedRecordsRemovalsItselfAndOnce() throws {
+        try downgradeToVersion2()
+        try makeUser("pat", password: "pat-pw")
+        let asPat = try PostgreSQLConnection(serverString(user: "pat", password: "pat-pw"))
+        defer { asPat.close() }
+        try asPat.execute("INSERT INTO doclite.removals VALUES ('_default._default', 'x', '{team}', 1)")   // (version 2 let it)
+
+        try PostgreSQLEndpoint(connectionString: serverString()).initializeServer()
+        XCTAssertEqual(try admin("SELECT version FROM doclite.schema_version"), ["3"])
+        assertThrows(domain: .webSocket, code: 403) {
+            try asPat.execute("INSERT INTO doclite.removals VALUES ('_default._default', 'y', '{team}', 2)")
+        }
+        try admin("CREATE ROLE outsider")
+        defer { _ = try? admin("DROP OWNED BY outsider; DROP ROLE outsider") }
+        XCTAssertEqual(try admin("SELECT has_function_privilege('outsider', 'doclite.push(text, jsonb)', 'EXECUTE')::text"), ["false"])
+
+        let collection = try openDatabase("pat").defaultCollection()
+        try collection.save(document: MutableDocument(id: "plan", data: ["channels": ["team", "news"]]))
+        sync(try configuration([collection], user: "pat", password: "pat-pw"))
+        let moved = try XCTUnwrap(collection.document(id: "plan")).toMutable()
+        moved.setValue(["news"], forKey: "channels")
+        try collection.save(document: moved)
+        sync(try configuration([collection], user: "pat", password: "pat-pw"))
+        XCTAssertEqual(try admin("SELECT array_to_string(channels, ',') FROM doclite.removals WHERE id = 'plan'"), ["team"],
+                       "one record of the channel left")
+    }
+
     func testPushesAndPullsScanNoTable() throws {
         try makeUser("scanner", password: "pw")
         let a = try openDatabase("a"), b = try openDatabase("b")
