@@ -73,8 +73,9 @@ impl ReplicatorStatus {
     }
 }
 
-/// What a replicated revision is (Couchbase Lite's `DocumentFlags`).
+/// What a replicated revision is (Couchbase Lite's `DocumentFlags`; more may come).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct DocumentFlags {
     /// The revision is a deletion.
     pub deleted: bool,

@@ -155,7 +155,8 @@ fn a_revoked_channel_asks_the_pull_filter_then_purges() -> doclite::Result<()> {
         ..Default::default()
     };
     Replicator::new(&[&reader_docs], &reader_url, &keeping)?.run(false)?;
-    let removed = DocumentFlags { deleted: false, access_removed: true };
+    let mut removed = DocumentFlags::default();
+    removed.access_removed = true;
     assert_eq!(*asked.lock().unwrap(), [("plan".to_string(), removed)]);
     assert!(reader_docs.document("plan")?.is_some(), "the pull filter kept it");
 
