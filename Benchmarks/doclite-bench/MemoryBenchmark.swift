@@ -43,15 +43,7 @@ enum MemoryBenchmark {
 
     /// Runs `step` in a child process; what it measured.
     private static func measure(_ step: String, size: Int) throws -> Measured {
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-        child.arguments = ["--memory-step", step, "\(size)"]
-        let output = Pipe()
-        child.standardOutput = output
-        try child.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        child.waitUntilExit()
-        guard child.terminationStatus == 0 else { throw BenchmarkError("the step '\(step)' on \(size) documents failed") }
+        let data = try Measure.runThisProgram(["--memory-step", step, "\(size)"], failure: "the step '\(step)' on \(size) documents failed")
         return try JSONDecoder().decode(Measured.self, from: data)
     }
 

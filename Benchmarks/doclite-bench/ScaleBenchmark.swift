@@ -52,15 +52,8 @@ enum ScaleBenchmark {
 
     /// Runs the benchmark on `size` documents; its figures by scenario, each with its place in the run.
     private static func figures(size: Int, rounds: Int) throws -> [String: (index: Int, figure: Figure)] {
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-        child.arguments = ["--docs", "\(size)", "--rounds", "\(rounds)", "--rows-json"]
-        let output = Pipe()
-        child.standardOutput = output
-        try child.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        child.waitUntilExit()
-        guard child.terminationStatus == 0 else { throw BenchmarkError("the benchmark of \(size) documents failed") }
+        let data = try Measure.runThisProgram(["--docs", "\(size)", "--rounds", "\(rounds)", "--rows-json"],
+                                              failure: "the benchmark of \(size) documents failed")
         var figures: [String: (Int, Figure)] = [:]
         for (index, line) in String(decoding: data, as: UTF8.self).split(separator: "\n").enumerated() {
             guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
