@@ -109,21 +109,26 @@ final class CollectionSync {
     // MARK: Pull
 
     /// Pulls every server change since the checkpoint, following the
-    /// server's access changes before, while and after it runs (docs/sync.md,
-    /// "Who sees what").
+    /// server's access changes: read before it starts and after each batch
+    /// (docs/sync.md, "Who sees what").
     func pull(stopRequested: () -> Bool) throws {
         // Pulling into an empty collection skips the server's tombstones (Couchbase Lite's "active only").
         let activeOnly = checkpoint.remote == 0 && plan.collection.lastSequence == 0
         let server = peer as? AccessControlledPeer
         let grantedBefore = try server.flatMap { try catchUpOnAccess($0, stopRequested: stopRequested) }
+        var grantedNow = grantedBefore
         while !stopRequested() {
             guard let last = try pullBatch(since: checkpoint.remote, channels: plan.config.channels, skippingTombstones: activeOnly) else { break }
             checkpoint.remote = last
-            if let server, let grantedBefore { noteGrants(try server.grantedChannels(), grantedBefore: grantedBefore) }
+            if let server, let grantedBefore {
+                let granted = try server.grantedChannels()
+                noteGrants(granted, grantedBefore: grantedBefore)
+                grantedNow = granted
+            }
             try saveCheckpoint()
         }
-        if let server, let grantedBefore, !stopRequested() {
-            try recordAccess(server, grantedBefore: grantedBefore, stopRequested: stopRequested)
+        if let server, let grantedBefore, let grantedNow, !stopRequested() {
+            try recordAccess(server, granted: grantedNow, grantedBefore: grantedBefore, stopRequested: stopRequested)
         }
     }
 
@@ -321,12 +326,12 @@ final class CollectionSync {
     }
 
     /// After a pull: purges here the documents of the channels revoked while
-    /// it ran and those the server records as having left this role's
-    /// channels, then records the grants.
-    private func recordAccess(_ server: AccessControlledPeer, grantedBefore: Set<String>, stopRequested: () -> Bool) throws {
+    /// it ran (`granted`: the grants read after its last batch) and those the
+    /// server records as having left this role's channels, then records the
+    /// grants.
+    private func recordAccess(_ server: AccessControlledPeer, granted: Set<String>, grantedBefore: Set<String>,
+                              stopRequested: () -> Bool) throws {
         let before = checkpoint
-        let granted = try server.grantedChannels()
-        noteGrants(granted, grantedBefore: grantedBefore)
         let revoked = (checkpoint.granted ?? []).subtracting(granted)
         if !revoked.isEmpty { try removeAccess(to: try syncedDocuments(inChannels: revoked), server) }
         while !stopRequested() {

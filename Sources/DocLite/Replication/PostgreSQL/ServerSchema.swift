@@ -182,6 +182,7 @@ enum ServerSchema {
         $$
         """
 
+    /// Runs ``recordRemoval`` for each revision that leaves one of its document's channels.
     static let recordRemovalTrigger = """
         CREATE TRIGGER after_channels_left AFTER UPDATE ON doclite.documents
             FOR EACH ROW WHEN (NOT (OLD.channels <@ NEW.channels)) EXECUTE FUNCTION doclite.record_removal()

@@ -78,6 +78,11 @@ class DocumentFlags(enum.IntFlag):
     DELETED = lib.kCBLDocumentFlagsDeleted
     ACCESS_REMOVED = lib.kCBLDocumentFlagsAccessRemoved
 
+    @classmethod
+    def _of(cls, flags: int) -> "DocumentFlags":
+        """The flags of a C `CBLDocumentFlags` (bits this binding does not know dropped)."""
+        return cls(flags & (cls.DELETED | cls.ACCESS_REMOVED))
+
 
 class ReplicatedDocument:
     """A document pushed or pulled: `id`, `flags` (`deleted` and `access_removed` read them:
@@ -86,7 +91,7 @@ class ReplicatedDocument:
 
     def __init__(self, document: Any, is_push: bool) -> None:
         self.id: str = borrowed_text(document.ID) or ""
-        self.flags = DocumentFlags(document.flags & (DocumentFlags.DELETED | DocumentFlags.ACCESS_REMOVED))
+        self.flags = DocumentFlags._of(document.flags)
         self.is_push = is_push
         self.scope: str = borrowed_text(document.scope) or ""
         self.collection: str = borrowed_text(document.collection) or ""
@@ -94,10 +99,12 @@ class ReplicatedDocument:
 
     @property
     def deleted(self) -> bool:
+        """Whether the revision is a deletion."""
         return DocumentFlags.DELETED in self.flags
 
     @property
     def access_removed(self) -> bool:
+        """Whether the server no longer lets this user read the document."""
         return DocumentFlags.ACCESS_REMOVED in self.flags
 
 
@@ -127,7 +134,7 @@ def _filter_callback(function: Filter) -> Any:
     @c_callback("bool(void*, CBLDocument*, CBLDocumentFlags)")
     def callback(context: Any, document: Any, flags: int) -> bool:
         try:
-            return bool(function(_document(document), DocumentFlags(flags & (DocumentFlags.DELETED | DocumentFlags.ACCESS_REMOVED))))
+            return bool(function(_document(document), DocumentFlags._of(flags)))
         except Exception as exception:   # (not into C: reported, and the document is not replicated)
             _report(exception)
             return False
