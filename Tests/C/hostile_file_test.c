@@ -72,8 +72,8 @@ static void test_tampered_schemas_are_refused(const char* directory) {
     remove_directory(directory);
 
     make_file(directory);
-    tamper(directory, "UPDATE sqlite_schema SET sql = replace(sql, 'expiration INTEGER)', "
-                      "'expiration INTEGER CHECK (doc_prediction(''victim'', doc_value(body, ''secret'')) IS NOT NULL))') "
+    tamper(directory, "UPDATE sqlite_schema SET sql = replace(sql, 'body BLOB NOT NULL)', "
+                      "'body BLOB NOT NULL CHECK (doc_prediction(''victim'', doc_value(body, ''secret'')) IS NOT NULL))') "
                       "WHERE name = 'kv_1'");
     check_refused(directory, "table 'kv_1'");
     remove_directory(directory);

@@ -47,4 +47,26 @@ final class CollectionLifetimeTests: DatabaseTestCase {
         XCTAssertEqual(collection.fullName, "_default._default")
         assertThrows(.notOpen, containing: "its database was closed") { _ = try collection.document(id: "b") }
     }
+
+    /// SQLite reads its schema again after every `CREATE`, so what a collection
+    /// adds to the schema sets how creating the next one grows: one table and
+    /// its key index, whatever the collection holds (tombstones and
+    /// expirations go to tables every collection shares), and none left when it
+    /// is deleted. (docs/performance.md, "Many collections", has the times.)
+    func testACollectionAddsOneTableAndItsKeyIndexToTheSchema() throws {
+        func objects() -> Int64? { rawSQL("SELECT count(*) FROM sqlite_schema") }
+        let before = try XCTUnwrap(objects())
+        let collection = try db.createCollection(name: "c", scope: "s")
+        XCTAssertEqual(objects(), before + 2)
+        let doc = try MutableDocument(id: "d", json: "{}")
+        try collection.save(document: doc)
+        try collection.setDocumentExpiration(id: "d", expiration: Date().addingTimeInterval(3600))
+        try collection.delete(document: XCTUnwrap(collection.document(id: "d")))
+        XCTAssertEqual(objects(), before + 2)
+        XCTAssertEqual(rawSQL("SELECT count(*) FROM tombstones WHERE collection = \(collection.id)"), 1)
+        try db.deleteCollection(name: "c", scope: "s")
+        XCTAssertEqual(objects(), before)
+        XCTAssertEqual(rawSQL("SELECT count(*) FROM tombstones"), 0, "its tombstones go with it")
+        XCTAssertEqual(rawSQL("SELECT count(*) FROM expirations"), 0, "and its expiration times")
+    }
 }

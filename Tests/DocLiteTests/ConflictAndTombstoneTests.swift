@@ -126,7 +126,7 @@ final class ConflictAndTombstoneTests: DatabaseTestCase {
         XCTAssertEqual(generation(doc.revisionID), generation(liveRevision) + 1)
         assertRevisionIDForm(doc.revisionID, generation: 3)
         XCTAssertEqual(doc.sequence, 3, "a delete is a new revision with its own sequence")
-        XCTAssertEqual(rawSQL("SELECT count(*) FROM kv_del_1 WHERE key = 'd'"), 1, "the tombstone is stored")
+        XCTAssertEqual(rawSQL("SELECT count(*) FROM tombstones WHERE collection = 1 AND key = 'd'"), 1, "the tombstone is stored")
         let tombstoneRevision = try XCTUnwrap(doc.revisionID)
 
         // Deleting the deleted document again changes nothing.
@@ -139,7 +139,7 @@ final class ConflictAndTombstoneTests: DatabaseTestCase {
         XCTAssertEqual(generation(reborn.revisionID), generation(tombstoneRevision) + 1)
         XCTAssertEqual(reborn.sequence, 4)
         XCTAssertEqual(try collection.document(id: "d")?.string(forKey: "v"), "reborn")
-        XCTAssertEqual(rawSQL("SELECT count(*) FROM kv_del_1"), 0, "the tombstone is replaced")
+        XCTAssertEqual(rawSQL("SELECT count(*) FROM tombstones"), 0, "the tombstone is replaced")
         XCTAssertEqual(collection.count, 1)
 
         try reopen()
@@ -177,6 +177,7 @@ final class ConflictAndTombstoneTests: DatabaseTestCase {
     func testSchema2FileGainsTombstoneBodies() throws {
         try defaultCollection.delete(document: try stored("old", #"{"v":1}"#))
         try db.close()
+        Self.schema6.forEach { rawSQL($0) }
         rawSQL("ALTER TABLE kv_del_1 DROP COLUMN body")
         rawSQL("DROP TABLE blobs")
         for table in ["replication_peers", "replication_checkpoints", "remote_revisions"] { rawSQL("DROP TABLE \(table)") }
@@ -202,7 +203,7 @@ final class ConflictAndTombstoneTests: DatabaseTestCase {
         XCTAssertNil(try collection.document(id: "d"))
         XCTAssertEqual(collection.count, 0)
         XCTAssertEqual(rawSQL("SELECT count(*) FROM kv_1"), 0)
-        XCTAssertEqual(rawSQL("SELECT count(*) FROM kv_del_1"), 0)
+        XCTAssertEqual(rawSQL("SELECT count(*) FROM tombstones"), 0)
         let fresh = try MutableDocument(id: "d", json: #"{"v":"fresh"}"#)
         XCTAssertTrue(try collection.save(document: fresh, concurrencyControl: .failOnConflict))
         XCTAssertEqual(generation(fresh.revisionID), 1, "after a purge a new save starts at generation 1")
@@ -214,7 +215,7 @@ final class ConflictAndTombstoneTests: DatabaseTestCase {
         let doc = try stored("d", #"{"v":1}"#)
         try collection.delete(document: doc)
         try collection.purge(document: doc)
-        XCTAssertEqual(rawSQL("SELECT count(*) FROM kv_del_1"), 0)
+        XCTAssertEqual(rawSQL("SELECT count(*) FROM tombstones"), 0)
         let fresh = try MutableDocument(id: "d", json: "{}")
         try collection.save(document: fresh)
         XCTAssertEqual(generation(fresh.revisionID), 1)

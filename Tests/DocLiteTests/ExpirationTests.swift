@@ -65,9 +65,7 @@ final class ExpirationTests: DatabaseTestCase {
         try save("expired-too", in: other)
         try db.close()
         let now = Int64(Date().timeIntervalSince1970 * 1000)
-        rawSQL("UPDATE kv_1 SET expiration = \(now - 60_000) WHERE key = 'expired'")
-        rawSQL("UPDATE kv_1 SET expiration = \(now + 3_600_000) WHERE key = 'future'")
-        rawSQL("UPDATE kv_2 SET expiration = \(now - 1) WHERE key = 'expired-too'")
+        rawSQL("INSERT INTO expirations VALUES (1, 'expired', \(now - 60_000)), (1, 'future', \(now + 3_600_000)), (2, 'expired-too', \(now - 1))")
 
         db = try openDatabase()
         XCTAssertNil(try defaultCollection.document(id: "expired"))
@@ -76,7 +74,8 @@ final class ExpirationTests: DatabaseTestCase {
         XCTAssertNil(try db.collection(name: "other", scope: "s")?.document(id: "expired-too"))
         XCTAssertEqual(defaultCollection.count, 2)
         XCTAssertEqual(rawSQL("SELECT count(*) FROM kv_1 WHERE key = 'expired'"), 0, "purged, not only hidden")
-        XCTAssertEqual(rawSQL("SELECT count(*) FROM kv_del_1"), 0, "a purge leaves no tombstone")
+        XCTAssertEqual(rawSQL("SELECT count(*) FROM tombstones"), 0, "a purge leaves no tombstone")
+        XCTAssertEqual(rawSQL("SELECT count(*) FROM expirations"), 1, "the purged documents' times go with them")
     }
 
     /// Setting an expiration in the past through the API: the document disappears promptly.
@@ -144,11 +143,73 @@ final class ExpirationTests: DatabaseTestCase {
         try collection.setDocumentExpiration(id: "d", expiration: date)
         XCTAssertEqual(try collection.getDocumentExpiration(id: "d")?.timeIntervalSince1970 ?? 0, date.timeIntervalSince1970, accuracy: 0.001)
         try db.close()
-        rawSQL("UPDATE kv_del_1 SET expiration = 1 WHERE key = 'd'")
+        rawSQL("UPDATE expirations SET expiration = 1 WHERE collection = 1 AND key = 'd'")
         db = try openDatabase()
-        XCTAssertEqual(rawSQL("SELECT count(*) FROM kv_del_1"), 0, "an expired tombstone is purged")
+        XCTAssertEqual(rawSQL("SELECT count(*) FROM tombstones"), 0, "an expired tombstone is purged")
         let fresh = try MutableDocument(id: "d", json: "{}")
         try defaultCollection.save(document: fresh)
         XCTAssertEqual(RevisionID.generation(of: fresh.revisionID), 1)
+    }
+
+    /// A file of schema 6 kept tombstones and expiration times in each
+    /// collection's own tables: opening it moves them to the shared ones, and
+    /// every document keeps its state, its expiration, and a tombstone its body.
+    func testASchema6FileKeepsItsTombstonesAndExpirations() throws {
+        let later = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + 3600).rounded())
+        try save("live")
+        try save("gone")
+        try save("kept")
+        try defaultCollection.setDocumentExpiration(id: "live", expiration: later)
+        try defaultCollection.setDocumentExpiration(id: "gone", expiration: later.addingTimeInterval(60))
+        try defaultCollection.delete(document: XCTUnwrap(defaultCollection.document(id: "gone")))
+        _ = try defaultCollection.delete(document: XCTUnwrap(defaultCollection.document(id: "kept")),
+                                         concurrencyControl: .lastWriteWins, keepingProperties: true)
+        try db.close()
+        Self.schema6.forEach { rawSQL($0) }
+        XCTAssertEqual(rawSQL("SELECT count(*) FROM kv_del_1 WHERE expiration IS NOT NULL"), 1, "the fixture is schema 6's")
+
+        db = try openDatabase()
+        XCTAssertEqual(rawSQL("PRAGMA user_version"), Schema.version)
+        XCTAssertEqual(rawSQL("SELECT count(*) FROM sqlite_schema WHERE name = 'kv_del_1' OR name LIKE 'kv_1_%'"), 0)
+        try reopen()   // the upgraded file is one this release writes
+        XCTAssertEqual(try defaultCollection.getDocumentExpiration(id: "live"), later)
+        XCTAssertEqual(try defaultCollection.getDocumentExpiration(id: "gone"), later.addingTimeInterval(60))
+        XCTAssertNotNil(try defaultCollection.document(id: "live"))
+        XCTAssertNil(try defaultCollection.document(id: "gone"))
+        let rows = try db.createQuery(json: #"{"WHAT": [["._id"], [".id"]], "WHERE": ["._deleted"], "ORDER_BY": [["._id"]]}"#)
+            .execute().allResults()
+        XCTAssertEqual(rows.map { $0.string(at: 0) }, ["gone", "kept"])
+        XCTAssertEqual(rows.map { $0.string(at: 1) }, [nil, "kept"], "a tombstone keeps its body")
+        let revived = try MutableDocument(id: "gone", json: "{}")
+        try defaultCollection.save(document: revived)
+        XCTAssertEqual(RevisionID.generation(of: revived.revisionID), 3, "the tombstone's revision history is kept")
+    }
+
+    /// Purging a document takes its expiration with it: a new document of the
+    /// same ID does not inherit it.
+    func testAPurgedDocumentsExpirationGoesWithIt() throws {
+        try save("d")
+        try defaultCollection.setDocumentExpiration(id: "d", expiration: Date().addingTimeInterval(3600))
+        try defaultCollection.purge(id: "d")
+        try save("d")
+        XCTAssertNil(try defaultCollection.getDocumentExpiration(id: "d"))
+    }
+
+    /// META().expiration in a query reads the expiration of each document, of
+    /// each source of a join, and is null without one.
+    func testMetaExpirationInAQuery() throws {
+        let later = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + 3600).rounded())
+        try save("a")
+        try save("b")
+        try defaultCollection.setDocumentExpiration(id: "b", expiration: later)
+        let rows = try db.createQuery("""
+            SELECT META(x).id, META(x).expiration, META(y).expiration, META(x) FROM _ AS x JOIN _ AS y ON META(y).id = 'b'
+            ORDER BY META(x).id
+            """).execute().allResults()
+        let millis = Int(later.timeIntervalSince1970 * 1000)
+        XCTAssertEqual(rows.map { $0.string(at: 0) }, ["a", "b"])
+        XCTAssertEqual(rows.map { $0.value(at: 1) as? Int }, [nil, millis])
+        XCTAssertEqual(rows.map { $0.value(at: 2) as? Int }, [millis, millis])
+        XCTAssertEqual(rows.map { $0.dictionary(at: 3)?.value(forKey: "expiration") as? Int }, [nil, millis])
     }
 }

@@ -97,12 +97,12 @@ final class HostileFileTests: DatabaseTestCase {
 
     func testACheckConstraintOrAGeneratedColumnIsRefused() throws {
         try tamper("""
-            UPDATE sqlite_schema SET sql = replace(sql, 'expiration INTEGER)',
-                'expiration INTEGER CHECK (doc_prediction(''victim'', doc_value(body, ''secret'')) IS NOT NULL))') WHERE name = 'kv_1'
+            UPDATE sqlite_schema SET sql = replace(sql, 'body BLOB NOT NULL)',
+                'body BLOB NOT NULL CHECK (doc_prediction(''victim'', doc_value(body, ''secret'')) IS NOT NULL))') WHERE name = 'kv_1'
             """)
         assertRefused(naming: "table 'kv_1' is not defined as DocLite defines it")
         try tamper("""
-            UPDATE sqlite_schema SET sql = replace(sql, 'expiration INTEGER CHECK', 'expiration INTEGER, evil AS (doc_prediction(''victim'', doc_value(body, ''secret''))), x CHECK')
+            UPDATE sqlite_schema SET sql = replace(sql, 'NOT NULL CHECK', 'NOT NULL, evil AS (doc_prediction(''victim'', doc_value(body, ''secret''))), x CHECK')
                 WHERE name = 'kv_1'
             """)
         assertRefused(naming: "table 'kv_1'")
@@ -113,7 +113,7 @@ final class HostileFileTests: DatabaseTestCase {
         assertRefused(naming: "view 'evil'")
         try tamper("DROP VIEW evil", "CREATE TABLE extra (x)")
         assertRefused(naming: "table 'extra'")
-        try tamper("DROP TABLE extra", "CREATE INDEX kv_1_evil ON kv_1 (expiration, key)")
+        try tamper("DROP TABLE extra", "CREATE INDEX kv_1_evil ON kv_1 (revid, key)")
         assertRefused(naming: "index 'kv_1_evil'")
     }
 
@@ -157,10 +157,10 @@ final class HostileFileTests: DatabaseTestCase {
     func testASchema4FileIsUpgradedAndItsTriggersDropped() throws {
         try defaultCollection.createIndex(withName: "words", config: FullTextIndexConfiguration(["s"]))
         let table = try XCTUnwrap(IndexKind.sqlName(type: IndexKind.fullTextTypeName, collection: 1, index: "words"))
-        try tamper("CREATE TRIGGER \(table)_ins AFTER INSERT ON kv_1 BEGIN DELETE FROM kv_1; END",
+        try tamper(Self.schema6 + ["CREATE TRIGGER \(table)_ins AFTER INSERT ON kv_1 BEGIN DELETE FROM kv_1; END",
                    "CREATE TRIGGER \(table)_del AFTER DELETE ON kv_1 BEGIN DELETE FROM \(table) WHERE docid = old.sequence; END",
                    "DROP TABLE replication_peers", "DROP TABLE replication_checkpoints", "DROP TABLE remote_revisions",
-                   "PRAGMA user_version = 4")
+                   "PRAGMA user_version = 4"])
         db = try openDatabase()
         XCTAssertEqual(rawSQL("PRAGMA user_version"), Schema.version)
         XCTAssertEqual(rawSQL("SELECT count(*) FROM sqlite_schema WHERE type = 'trigger'"), 0)
@@ -169,7 +169,7 @@ final class HostileFileTests: DatabaseTestCase {
         XCTAssertEqual(try db.createQuery("SELECT META().id FROM _ WHERE MATCH(words, 'fresh')").execute().map { $0.string(at: 0) }, ["d9"])
 
         try defaultCollection.purge(id: "d9")
-        try tamper("CREATE TRIGGER \(table)_evil AFTER INSERT ON kv_1 BEGIN DELETE FROM kv_1; END", "PRAGMA user_version = 4")
+        try tamper(Self.schema6 + ["CREATE TRIGGER \(table)_evil AFTER INSERT ON kv_1 BEGIN DELETE FROM kv_1; END", "PRAGMA user_version = 4"])
         assertRefused(naming: "trigger '\(table)_evil'")
     }
 

@@ -164,6 +164,22 @@ extension DatabaseTestCase {
     /// The database file's path (also after closing).
     var databaseFilePath: String { Database.filePath(name: "test", directory: directory) }
 
+    /// The statements that make a closed file of this schema, holding the
+    /// default collection alone and no value index, a file of schema 6, as an
+    /// older release wrote it: tombstones and expiration times back in the
+    /// collection's own tables.
+    static let schema6 = ["ALTER TABLE kv_1 RENAME TO kv_7"] + Schema.Version6.createCollectionTables(id: 1) + [
+        """
+        INSERT INTO kv_1 (sequence, key, revid, body, expiration) SELECT k.sequence, k.key, k.revid, k.body, e.expiration
+        FROM kv_7 k LEFT JOIN expirations e ON e.collection = 1 AND e.key = k.key
+        """,
+        """
+        INSERT INTO kv_del_1 (sequence, key, revid, expiration, body) SELECT t.sequence, t.key, t.revid, e.expiration, t.body
+        FROM tombstones t LEFT JOIN expirations e ON e.collection = 1 AND e.key = t.key WHERE t.collection = 1
+        """,
+        "DROP TABLE kv_7", "DROP TABLE tombstones", "DROP TABLE expirations", "PRAGMA user_version = 6",
+    ]
+
     /// Runs SQL on the database file through a separate raw SQLite connection
     /// (to look at or change the file behind DocLite's back). Returns the first
     /// column of the first row as an integer, if any.

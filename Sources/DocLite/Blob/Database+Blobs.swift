@@ -134,15 +134,13 @@ extension Database {
         try inTransaction {
             let connection = try openConnection()
             var referenced = Set<String>()
-            for collection in collectionsByID.values {
-                for table in [Schema.liveTable(collection.id), Schema.deletedTable(collection.id)] {
-                    try connection.withStatement("SELECT body FROM \(table) WHERE body IS NOT NULL") { rows in
-                        while try rows.step() {
-                            let count = Int(sqlite3_column_bytes(rows.handle, 0))
-                            guard count > 0, let bytes = sqlite3_column_blob(rows.handle, 0) else { continue }
-                            sharedKeys.lock.withLock {
-                                BlobReferences.collect(in: Body(UnsafeRawBufferPointer(start: bytes, count: count)), keys: sharedKeys, into: &referenced)
-                            }
+            for table in collectionsByID.keys.map(Schema.liveTable) + ["tombstones"] {
+                try connection.withStatement("SELECT body FROM \(table) WHERE body IS NOT NULL") { rows in
+                    while try rows.step() {
+                        let count = Int(sqlite3_column_bytes(rows.handle, 0))
+                        guard count > 0, let bytes = sqlite3_column_blob(rows.handle, 0) else { continue }
+                        sharedKeys.lock.withLock {
+                            BlobReferences.collect(in: Body(UnsafeRawBufferPointer(start: bytes, count: count)), keys: sharedKeys, into: &referenced)
                         }
                     }
                 }

@@ -23,7 +23,7 @@ struct DerivedRows {
             fill: insert("1"),
             insertDocument: StatementKey(insert("\(live).key = ?1")),
             deleteDocument: StatementKey("DELETE FROM \(table) WHERE \(keyColumn) = (SELECT sequence FROM \(live) WHERE key = ?1)"),
-            deleteExpired: StatementKey("DELETE FROM \(table) WHERE \(keyColumn) IN (SELECT sequence FROM \(live) WHERE expiration <= ?1)"),
+            deleteExpired: StatementKey("DELETE FROM \(table) WHERE \(keyColumn) IN (SELECT sequence FROM \(live) WHERE \(Schema.expiringKeys(collection)))"),
             fileTriggerNames: fileTriggerNames)
     }
 

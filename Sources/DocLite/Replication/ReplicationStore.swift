@@ -71,11 +71,11 @@ extension Database {
 extension Collection {
     /// The current revisions changed after `sequence`, in sequence order, at most `limit`.
     func changes(since sequence: UInt64, limit: Int, peer: Int64) throws -> [LocalRevision] {
-        let live = Schema.liveTable(id), deleted = Schema.deletedTable(id)
+        let live = Schema.liveTable(id)
         let sql = """
             SELECT c.sequence, c.key, c.revid, c.deleted, c.body, r.revid FROM (
                 SELECT sequence, key, revid, 0 AS deleted, body FROM \(live) WHERE sequence > ?1
-                UNION ALL SELECT sequence, key, revid, 1, body FROM \(deleted) WHERE sequence > ?1
+                UNION ALL SELECT sequence, key, revid, 1, body FROM tombstones WHERE collection = ?4 AND sequence > ?1
                 ORDER BY sequence LIMIT ?2) c
             LEFT JOIN remote_revisions r ON r.peer = ?3 AND r.collection = ?4 AND r.key = c.key
             ORDER BY c.sequence
@@ -173,13 +173,13 @@ extension Collection {
             try updatingDerivedRows(of: documentID, in: database, connection) {
                 try run(sql.deleteLive, id: documentID, connection)
                 try run(sql.deleteTombstone, id: documentID, connection)
-                let table = deleted ? Schema.deletedTable(id) : Schema.liveTable(id)
-                try connection.withStatement("INSERT INTO \(table) (sequence, key, revid, body, expiration) VALUES (?, ?, ?, ?, ?)") { insert in
+                let insertion = deleted ? "INSERT INTO tombstones (sequence, key, revid, body, collection) VALUES (?, ?, ?, ?, \(id))"
+                                        : "INSERT INTO \(Schema.liveTable(id)) (sequence, key, revid, body) VALUES (?, ?, ?, ?)"
+                try connection.withStatement(insertion) { insert in
                     insert.bind(1, sequence)
                     insert.bind(2, documentID)
                     insert.bind(3, revisionID.stored)
                     insert.bind(4, deleted && json == "{}" ? nil : body)
-                    insert.bind(5, stored?.expiration)
                     try insert.run()
                 }
             }

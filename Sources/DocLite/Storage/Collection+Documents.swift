@@ -6,7 +6,6 @@ extension Collection {
     struct StoredRevision {
         let revisionID: String
         let isDeleted: Bool
-        let expiration: Int64?
     }
 
     /// The document with `id`, or nil when there is none (or it is deleted).
@@ -95,7 +94,6 @@ extension Collection {
                     upsert.bind(1, Int64(lastSequence + 1))
                     upsert.bind(2, document.id)
                     upsert.bind(3, revisionID.stored)
-                    upsert.bind(5, stored?.expiration)
                     try body.withUnsafeBytes { body in
                         upsert.bind(4, borrowing: body)
                         try upsert.run()
@@ -198,8 +196,7 @@ extension Collection {
                     insert.bind(1, Int64(sequence))
                     insert.bind(2, document.id)
                     insert.bind(3, revisionID.stored)
-                    insert.bind(4, stored.expiration)
-                    insert.bind(5, keepingProperties ? 1 : 0)
+                    insert.bind(4, keepingProperties ? 1 : 0)
                     try insert.run()
                 }
                 try run(sql.deleteLive, id: document.id, connection)
@@ -228,6 +225,7 @@ extension Collection {
                 try run(sql.deleteLive, id: id, connection) + run(sql.deleteTombstone, id: id, connection)
             }
             if removed > 0 {
+                try run(sql.deleteExpiration, id: id, connection)
                 try run(sql.deleteRemoteRevisions, id: id, connection)   // (a purge is not replicated: the document is as never seen)
                 database.transaction.recordChange(self, id)
             }
@@ -247,16 +245,17 @@ extension Collection {
             millis = value
         }
         let updated = try write { _, connection in
-            var updated = 0
-            for statement in sql.setExpiration where updated == 0 {
-                updated = try connection.withStatement(statement) { update in
-                    update.bind(1, millis)
-                    update.bind(2, id)
-                    try update.run()
-                    return connection.changes
+            guard try storedRevision(id: id, connection) != nil else { return false }
+            if let millis {
+                try connection.withStatement(sql.setExpiration) { set in
+                    set.bind(1, id)
+                    set.bind(2, millis)
+                    try set.run()
                 }
+            } else {
+                try run(sql.deleteExpiration, id: id, connection)
             }
-            return updated > 0
+            return true
         }
         guard updated else { throw DocLiteError(.notFound, "document \(DocLiteError.quoted(id)) not found in collection '\(fullName)'") }
         try openDatabase().housekeeper.schedule()
@@ -265,7 +264,10 @@ extension Collection {
     /// When the document `id` expires, or nil when it never does (or does not exist).
     public func getDocumentExpiration(id: String) throws -> Date? {
         try read { connection in
-            try storedRevision(id: id, connection)?.expiration.map { Date(timeIntervalSince1970: Double($0) / 1000) }
+            try connection.withStatement(sql.expiration) { select in
+                select.bind(1, id)
+                return try select.step() ? Date(timeIntervalSince1970: Double(select.int64(0)) / 1000) : nil
+            }
         }
     }
 
@@ -307,7 +309,7 @@ extension Collection {
         try connection.withStatement(sql.storedRevision) { select in
             select.bind(1, id)
             guard try select.step() else { return nil }
-            return StoredRevision(revisionID: select.revisionID(0), isDeleted: select.int64(2) != 0, expiration: select.optionalInt64(1))
+            return StoredRevision(revisionID: select.revisionID(0), isDeleted: select.int64(1) != 0)
         }
     }
 

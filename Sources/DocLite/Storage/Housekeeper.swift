@@ -19,22 +19,27 @@ final class Housekeeper: @unchecked Sendable {   // `timer` is behind the databa
         if let earliest = try earliestExpiration(), earliest <= now {
             try database.inTransaction {
                 let connection = try database.openConnection()
-                for collection in database.collectionsByID.values {
-                    for index in database.derivedRows[collection.id] ?? [] {   // (before their live rows go)
-                        try connection.withStatement(index.deleteExpired) { delete in
+                let expiring = try connection.withStatement("SELECT DISTINCT collection FROM expirations WHERE expiration <= ?") { select in
+                    select.bind(1, now)
+                    var ids: [Int64] = []
+                    while try select.step() { ids.append(select.int64(0)) }
+                    return ids
+                }
+                for collection in expiring.compactMap({ database.collectionsByID[$0] }) {
+                    let derived = (database.derivedRows[collection.id] ?? []).map(\.deleteExpired)   // (before their live rows go)
+                    for sql in derived + collection.sql.purgeExpired.map(StatementKey.init) {
+                        try connection.withStatement(sql) { delete in
                             delete.bind(1, now)
                             try delete.run()
                         }
                     }
-                    for sql in collection.sql.purgeExpired {
-                        try connection.withStatement(sql) { expired in
-                            expired.bind(1, now)
-                            while try expired.step() {
-                                database.transaction.recordChange(database.handle(collection), expired.string(0))
-                                try connection.withStatement(collection.sql.deleteRemoteRevisions) { forget in   // (as a purge does)
-                                    forget.bind(1, expired.string(0))
-                                    try forget.run()
-                                }
+                    try connection.withStatement(collection.sql.deleteExpirations) { expired in
+                        expired.bind(1, now)
+                        while try expired.step() {
+                            database.transaction.recordChange(database.handle(collection), expired.string(0))
+                            try connection.withStatement(collection.sql.deleteRemoteRevisions) { forget in   // (as a purge does)
+                                forget.bind(1, expired.string(0))
+                                try forget.run()
                             }
                         }
                     }
@@ -78,17 +83,9 @@ final class Housekeeper: @unchecked Sendable {   // `timer` is behind the databa
     private func earliestExpiration() throws -> Int64? {
         guard let database else { return nil }
         return try database.read { connection in
-            var earliest: Int64?
-            for collection in database.collectionsByID.values {
-                for sql in collection.sql.earliestExpiration {
-                    try connection.withStatement(sql) { select in
-                        if try select.step(), let value = select.optionalInt64(0) {
-                            earliest = min(earliest ?? value, value)
-                        }
-                    }
-                }
+            try connection.withStatement("SELECT min(expiration) FROM expirations") { select in
+                try select.step() ? select.optionalInt64(0) : nil
             }
-            return earliest
         }
     }
 

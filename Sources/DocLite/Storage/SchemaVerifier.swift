@@ -54,6 +54,7 @@ struct SchemaVerifier {
         if version >= 2 { expect(Schema.createIndexesTable) }
         if version >= 4 { expect(Schema.createBlobsTable) }
         if version >= 6 { Schema.createReplicationTables.forEach { expect($0) } }
+        if version >= 7 { Schema.createSharedDocumentTables.forEach { expect($0) } }
         for statistics in ["CREATE TABLE sqlite_stat1(tbl,idx,stat)", "CREATE TABLE sqlite_stat4(tbl,idx,neq,nlt,ndlt,sample)"] {
             expect(statistics)
             optional.insert(Self.name(of: statistics).name)
@@ -111,15 +112,19 @@ struct SchemaVerifier {
     }
 
     /// A collection's tables and indexes, in each form a schema version wrote:
-    /// before schema 3 a tombstone table had no body, and an upgraded one has
-    /// it where SQLite's `ALTER TABLE … ADD COLUMN` puts it.
+    /// before schema 7 a collection had its own tombstone table and expiration
+    /// indexes; before schema 3 a tombstone table had no body, and an upgraded
+    /// one has it where SQLite's `ALTER TABLE … ADD COLUMN` puts it. (The
+    /// upgrade to 7 drops the live table's `expiration` column, which leaves
+    /// SQLite's text the same as schema 7's.)
     private mutating func expectCollection(_ id: Int64) {
-        Schema.createCollectionTables(id: id).forEach { expect($0) }
-        let withoutBody = Schema.createDeletedTable(id, withBody: false)
+        guard version < 7 else { return Schema.createCollectionTables(id: id).forEach { expect($0) } }
+        Schema.Version6.createCollectionTables(id: id).forEach { expect($0) }
+        let withoutBody = Schema.Version6.createDeletedTable(id, withBody: false)
         if version < 3 {
             expect(withoutBody)
         } else {
-            expect(Schema.createDeletedTable(id), alternatives: [String(withoutBody.dropLast()) + ", body BLOB)"])
+            expect(Schema.Version6.createDeletedTable(id), alternatives: [String(withoutBody.dropLast()) + ", body BLOB)"])
         }
     }
 

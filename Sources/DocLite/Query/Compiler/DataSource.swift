@@ -57,9 +57,14 @@ struct ResolvedSource {
     var tableSQL: String {
         let live = Schema.liveTable(collection.id)
         guard includesDeleted else { return live }
-        let deleted = Schema.deletedTable(collection.id)
-        return "(SELECT sequence, key, revid, body, expiration, 0 AS deleted FROM \(live) "
-            + "UNION ALL SELECT sequence, key, revid, body, expiration, 1 FROM \(deleted))"
+        return "(SELECT sequence, key, revid, body, 0 AS deleted FROM \(live) "
+            + "UNION ALL SELECT sequence, key, revid, body, 1 FROM tombstones WHERE collection = \(collection.id))"
+    }
+
+    /// The document's expiration time, read from the table every collection shares.
+    var expirationSQL: String {
+        let key = sqlAlias.map { "\($0).key" } ?? "\(Schema.liveTable(collection.id)).key"
+        return "(SELECT expiration FROM expirations WHERE collection = \(collection.id) AND key = \(key))"
     }
 
     /// Resolves the `FROM` items of a statement (the default collection when there are none).

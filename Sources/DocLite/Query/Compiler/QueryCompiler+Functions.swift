@@ -9,10 +9,9 @@ extension QueryCompiler {
         case .meta:
             let index = try metaSource(arguments, at: context.location)
             let source = sources[index]
-            let members = [("id", "key"), ("sequence", "sequence"), ("deleted", source.includesDeleted ? "deleted" : "0"),
-                           ("expiration", "expiration")].map { key, column in
+            let members = [("id", "key"), ("sequence", "sequence"), ("deleted", source.includesDeleted ? "deleted" : "0")].map { key, column in
                 SQLLiteral.string(key) + ", " + (column == "0" ? column : source.column(column))
-            }
+            } + ["'expiration', \(source.expirationSQL)"]
             let revision = "'revisionID', doc_revid(\(source.column("revid")))"
             return SQLFragment(sql: projected("\(entry.sqlName)(\((members + [revision]).joined(separator: ", ")))"), kind: entry.result)
         case .match, .rank:

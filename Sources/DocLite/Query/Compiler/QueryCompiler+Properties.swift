@@ -116,7 +116,7 @@ extension QueryCompiler {
         case .id: sql = source.column("key")
         case .sequence, .rowid: sql = source.column("sequence")
         case .deleted: return SQLFragment(sql: source.includesDeleted ? projected(source.column("deleted")) : "0", kind: .boolean)
-        case .expiration: sql = source.column("expiration")
+        case .expiration: sql = source.expirationSQL
         case .revisionID: sql = "doc_revid(\(source.column("revid")))"
         }
         return SQLFragment(sql: projected(sql), kind: .scalar)
