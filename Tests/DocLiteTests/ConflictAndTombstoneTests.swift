@@ -177,7 +177,7 @@ final class ConflictAndTombstoneTests: DatabaseTestCase {
     func testSchema2FileGainsTombstoneBodies() throws {
         try defaultCollection.delete(document: try stored("old", #"{"v":1}"#))
         try db.close()
-        Self.schema6.forEach { rawSQL($0) }
+        editFile(Self.schema6())
         rawSQL("ALTER TABLE kv_del_1 DROP COLUMN body")
         rawSQL("DROP TABLE blobs")
         for table in ["replication_peers", "replication_checkpoints", "remote_revisions"] { rawSQL("DROP TABLE \(table)") }

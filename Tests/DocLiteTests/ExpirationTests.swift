@@ -153,36 +153,83 @@ final class ExpirationTests: DatabaseTestCase {
 
     /// A file of schema 6 kept tombstones and expiration times in each
     /// collection's own tables: opening it moves them to the shared ones, and
-    /// every document keeps its state, its expiration, and a tombstone its body.
+    /// every document keeps its state, its expiration, and a tombstone its
+    /// body, in every collection; value indexes stay.
     func testASchema6FileKeepsItsTombstonesAndExpirations() throws {
         let later = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + 3600).rounded())
+        let other = try db.createCollection(name: "other", scope: "s")
+        try defaultCollection.createIndex(withName: "byID", config: ValueIndexConfiguration(["id"]))
         try save("live")
         try save("gone")
         try save("kept")
+        try save("there", in: other)
+        try save("elsewhere", in: other)
         try defaultCollection.setDocumentExpiration(id: "live", expiration: later)
         try defaultCollection.setDocumentExpiration(id: "gone", expiration: later.addingTimeInterval(60))
+        try other.setDocumentExpiration(id: "there", expiration: later.addingTimeInterval(120))
         try defaultCollection.delete(document: XCTUnwrap(defaultCollection.document(id: "gone")))
+        try other.delete(document: XCTUnwrap(other.document(id: "elsewhere")))
         _ = try defaultCollection.delete(document: XCTUnwrap(defaultCollection.document(id: "kept")),
                                          concurrencyControl: .lastWriteWins, keepingProperties: true)
         try db.close()
-        Self.schema6.forEach { rawSQL($0) }
+        editFile(Self.schema6(collections: [1, 2]))
         XCTAssertEqual(rawSQL("SELECT count(*) FROM kv_del_1 WHERE expiration IS NOT NULL"), 1, "the fixture is schema 6's")
+        XCTAssertEqual(rawSQL("SELECT count(*) FROM kv_2 WHERE expiration IS NOT NULL"), 1)
 
         db = try openDatabase()
         XCTAssertEqual(rawSQL("PRAGMA user_version"), Schema.version)
-        XCTAssertEqual(rawSQL("SELECT count(*) FROM sqlite_schema WHERE name = 'kv_del_1' OR name LIKE 'kv_1_%'"), 0)
+        XCTAssertEqual(rawSQL("SELECT count(*) FROM sqlite_schema WHERE name LIKE 'kv_del_%' OR name LIKE 'kv_%_expiration'"), 0)
         try reopen()   // the upgraded file is one this release writes
+        let moved = try XCTUnwrap(db.collection(name: "other", scope: "s"))
         XCTAssertEqual(try defaultCollection.getDocumentExpiration(id: "live"), later)
         XCTAssertEqual(try defaultCollection.getDocumentExpiration(id: "gone"), later.addingTimeInterval(60))
+        XCTAssertEqual(try moved.getDocumentExpiration(id: "there"), later.addingTimeInterval(120))
         XCTAssertNotNil(try defaultCollection.document(id: "live"))
         XCTAssertNil(try defaultCollection.document(id: "gone"))
-        let rows = try db.createQuery(json: #"{"WHAT": [["._id"], [".id"]], "WHERE": ["._deleted"], "ORDER_BY": [["._id"]]}"#)
-            .execute().allResults()
+        let deleted = #"{"WHAT": [["._id"], [".id"]], "WHERE": ["._deleted"], "ORDER_BY": [["._id"]]}"#
+        let rows = try db.createQuery(json: deleted).execute().allResults()
         XCTAssertEqual(rows.map { $0.string(at: 0) }, ["gone", "kept"])
         XCTAssertEqual(rows.map { $0.string(at: 1) }, [nil, "kept"], "a tombstone keeps its body")
+        XCTAssertEqual(try db.createQuery("SELECT META().id FROM s.other WHERE META().deleted").execute().map { $0.string(at: 0) }, ["elsewhere"])
+        XCTAssertEqual(try defaultCollection.indexes(), ["byID"])
+        let index = try XCTUnwrap(IndexKind.sqlName(type: IndexKind.valueTypeName, collection: 1, index: "byID"))
+        XCTAssertTrue(try db.createQuery("SELECT META().id FROM _ WHERE id = 'live'").explain().contains(index), "the index is used")
         let revived = try MutableDocument(id: "gone", json: "{}")
         try defaultCollection.save(document: revived)
         XCTAssertEqual(RevisionID.generation(of: revived.revisionID), 3, "the tombstone's revision history is kept")
+    }
+
+    /// Schema 7 keeps expiration times apart from documents, so an index
+    /// cannot read META().expiration; a schema-6 file's index on it is dropped
+    /// by the upgrade (queries on it still run, reading the shared table).
+    func testMetaExpirationCannotBeIndexedAndASchema6IndexOnItIsDropped() throws {
+        assertThrows(.invalidQuery, containing: "META().expiration cannot be indexed") {
+            try defaultCollection.createIndex(withName: "when", config: ValueIndexConfiguration(["META().expiration"]))
+        }
+        let definition = IndexDefinition(kind: .value, expressions: [try SQLPPParser.parseExpressions("META().expiration")[0]], condition: nil)
+        let legacy = try IndexPlan(index: "when", definition: definition, collection: defaultCollection, database: db, schemaVersion: 6)
+        XCTAssertEqual(legacy.recorded, ["expiration"])
+        try save("d")
+        try defaultCollection.setDocumentExpiration(id: "d", expiration: Date().addingTimeInterval(3600))
+        try db.close()
+        editFile(Self.schema6() + legacy.statements + ["""
+            INSERT INTO indexes VALUES (1, 'when', 'value', \(SQLLiteral.string(definition.json)), '\(legacy.sqlName)', '["expiration"]')
+            """])
+        db = try openDatabase()
+        XCTAssertEqual(try defaultCollection.indexes(), [])
+        XCTAssertEqual(rawSQL("SELECT count(*) FROM sqlite_schema WHERE name = '\(legacy.sqlName)'"), 0)
+        XCTAssertEqual(try db.createQuery("SELECT META().id FROM _ WHERE META().expiration > 0").execute().map { $0.string(at: 0) }, ["d"])
+    }
+
+    /// Expiration times of a collection the file does not hold (only a changed
+    /// file has them) are neither purged nor waited for.
+    func testExpirationsOfAnUnknownCollectionAreIgnored() throws {
+        try save("d")
+        try db.close()
+        rawSQL("INSERT INTO expirations VALUES (99, 'stray', 1)")
+        db = try openDatabase()
+        XCTAssertNil(try db.housekeeper.earliestExpiration(), "no timer for a time already past, again and again")
+        XCTAssertNotNil(try defaultCollection.document(id: "d"))
     }
 
     /// Purging a document takes its expiration with it: a new document of the

@@ -31,12 +31,7 @@ final class HostileFileTests: DatabaseTestCase {
 
     private func tamper(_ statements: [String], file: StaticString = #filePath, line: UInt = #line) throws {
         try db?.close()
-        var handle: OpaquePointer?
-        guard sqlite3_open(databaseFilePath, &handle) == SQLITE_OK else { return XCTFail("cannot open the file", file: file, line: line) }
-        defer { sqlite3_close(handle) }
-        for sql in ["PRAGMA writable_schema = ON"] + statements where sqlite3_exec(handle, sql, nil, nil, nil) != SQLITE_OK {
-            XCTFail("\(sql): \(String(cString: sqlite3_errmsg(handle)))", file: file, line: line)
-        }
+        editFile(statements, file: file, line: line)
     }
 
     /// Asserts that opening the file fails with `code` and a message naming `text`,
@@ -157,7 +152,7 @@ final class HostileFileTests: DatabaseTestCase {
     func testASchema4FileIsUpgradedAndItsTriggersDropped() throws {
         try defaultCollection.createIndex(withName: "words", config: FullTextIndexConfiguration(["s"]))
         let table = try XCTUnwrap(IndexKind.sqlName(type: IndexKind.fullTextTypeName, collection: 1, index: "words"))
-        try tamper(Self.schema6 + ["CREATE TRIGGER \(table)_ins AFTER INSERT ON kv_1 BEGIN DELETE FROM kv_1; END",
+        try tamper(Self.schema6() + ["CREATE TRIGGER \(table)_ins AFTER INSERT ON kv_1 BEGIN DELETE FROM kv_1; END",
                    "CREATE TRIGGER \(table)_del AFTER DELETE ON kv_1 BEGIN DELETE FROM \(table) WHERE docid = old.sequence; END",
                    "DROP TABLE replication_peers", "DROP TABLE replication_checkpoints", "DROP TABLE remote_revisions",
                    "PRAGMA user_version = 4"])
@@ -169,7 +164,7 @@ final class HostileFileTests: DatabaseTestCase {
         XCTAssertEqual(try db.createQuery("SELECT META().id FROM _ WHERE MATCH(words, 'fresh')").execute().map { $0.string(at: 0) }, ["d9"])
 
         try defaultCollection.purge(id: "d9")
-        try tamper(Self.schema6 + ["CREATE TRIGGER \(table)_evil AFTER INSERT ON kv_1 BEGIN DELETE FROM kv_1; END", "PRAGMA user_version = 4"])
+        try tamper(Self.schema6() + ["CREATE TRIGGER \(table)_evil AFTER INSERT ON kv_1 BEGIN DELETE FROM kv_1; END", "PRAGMA user_version = 4"])
         assertRefused(naming: "trigger '\(table)_evil'")
     }
 

@@ -164,21 +164,38 @@ extension DatabaseTestCase {
     /// The database file's path (also after closing).
     var databaseFilePath: String { Database.filePath(name: "test", directory: directory) }
 
-    /// The statements that make a closed file of this schema, holding the
-    /// default collection alone and no value index, a file of schema 6, as an
-    /// older release wrote it: tombstones and expiration times back in the
-    /// collection's own tables.
-    static let schema6 = ["ALTER TABLE kv_1 RENAME TO kv_7"] + Schema.Version6.createCollectionTables(id: 1) + [
-        """
-        INSERT INTO kv_1 (sequence, key, revid, body, expiration) SELECT k.sequence, k.key, k.revid, k.body, e.expiration
-        FROM kv_7 k LEFT JOIN expirations e ON e.collection = 1 AND e.key = k.key
-        """,
-        """
-        INSERT INTO kv_del_1 (sequence, key, revid, expiration, body) SELECT t.sequence, t.key, t.revid, e.expiration, t.body
-        FROM tombstones t LEFT JOIN expirations e ON e.collection = 1 AND e.key = t.key WHERE t.collection = 1
-        """,
-        "DROP TABLE kv_7", "DROP TABLE tombstones", "DROP TABLE expirations", "PRAGMA user_version = 6",
-    ]
+    /// The statements that make a closed file of this schema a file of schema
+    /// 6, as an older release wrote it: tombstones and expiration times back in
+    /// the own tables of each of `collections` (every collection of the file),
+    /// their value indexes kept. Run with `editFile` (they write `sqlite_schema`).
+    static func schema6(collections: [Int64] = [1]) -> [String] {
+        collections.flatMap { id -> [String] in
+            let live = Schema.liveTable(id), tables = Schema.Version6.createCollectionTables(id: id)
+            return [
+                "ALTER TABLE \(live) ADD COLUMN expiration INTEGER",
+                "UPDATE sqlite_schema SET sql = \(SQLLiteral.string(tables[0])) WHERE name = '\(live)'",
+                "UPDATE \(live) SET expiration = (SELECT expiration FROM expirations e WHERE e.collection = \(id) AND e.key = \(live).key)",
+            ] + tables.dropFirst() + [
+                """
+                INSERT INTO \(Schema.Version6.deletedTable(id)) (sequence, key, revid, expiration, body)
+                SELECT t.sequence, t.key, t.revid, e.expiration, t.body
+                FROM tombstones t LEFT JOIN expirations e ON e.collection = t.collection AND e.key = t.key WHERE t.collection = \(id)
+                """,
+            ]
+        } + ["DROP TABLE tombstones", "DROP TABLE expirations", "PRAGMA user_version = 6"]
+    }
+
+    /// Runs `statements` on the file through a connection of its own, with
+    /// `writable_schema` on (as an older release, or an attacker, wrote it);
+    /// the database must be closed.
+    func editFile(_ statements: [String], file: StaticString = #filePath, line: UInt = #line) {
+        var handle: OpaquePointer?
+        guard sqlite3_open(databaseFilePath, &handle) == SQLITE_OK else { return XCTFail("cannot open the file", file: file, line: line) }
+        defer { sqlite3_close(handle) }
+        for sql in ["PRAGMA writable_schema = ON"] + statements where sqlite3_exec(handle, sql, nil, nil, nil) != SQLITE_OK {
+            XCTFail("\(sql): \(String(cString: sqlite3_errmsg(handle)))", file: file, line: line)
+        }
+    }
 
     /// Runs SQL on the database file through a separate raw SQLite connection
     /// (to look at or change the file behind DocLite's back). Returns the first

@@ -57,7 +57,7 @@ extension Collection {
     public func deleteIndex(forName name: String) throws {
         try write { database, connection in
             guard let existing = try database.storedIndex(named: name, in: self) else { return }
-            try database.dropIndex(existing, collection: self)
+            try database.dropIndex(existing)
         }
     }
 
@@ -93,7 +93,7 @@ extension Collection {
             let existing = try database.storedIndex(named: name, in: self)
             if existing?.definition == definitionText { return }
             try connection.atomically {   // all of it or, if a step fails, none (also inside a batch)
-                if let existing { try database.dropIndex(existing, collection: self) }
+                if let existing { try database.dropIndex(existing) }
                 for statement in plan.statements + (plan.rows.map { [$0.fill] } ?? []) { try connection.execute(statement) }
                 try connection.withStatement("""
                     INSERT INTO indexes (collection, name, type, definition, sql_name, sql_expressions) VALUES (?, ?, ?, ?, ?, ?)
@@ -216,6 +216,18 @@ struct StoredIndex {
     /// The recorded `sql_expressions`: the SQL texts queries match to use the index.
     let expressions: [String]
 
+    /// The statements that remove the index: its SQL objects and its row.
+    var drop: [String] {
+        let objects: [String]
+        switch type {
+        case IndexKind.valueTypeName: objects = ["DROP INDEX IF EXISTS \(sqlName)"]
+        case IndexKind.predictiveTypeName: objects = PredictiveIndexSQL(table: sqlName, collection: collection).drop
+        case IndexKind.arrayTypeName: objects = ArrayIndexSQL(table: sqlName, collection: collection).drop
+        default: objects = FullTextIndexSQL(table: sqlName, collection: collection).drop
+        }
+        return objects + ["DELETE FROM indexes WHERE collection = \(collection) AND name = \(SQLLiteral.string(name))"]
+    }
+
     /// The row of `rows`: collection, name, type, definition, sql_name, sql_expressions.
     static let columns = "collection, name, type, definition, sql_name, sql_expressions"
 
@@ -263,24 +275,10 @@ extension Database {
         }
     }
 
-    func dropIndex(_ index: StoredIndex, collection: Collection) throws {
+    func dropIndex(_ index: StoredIndex) throws {
         let connection = try openConnection()
         try connection.atomically {
-            switch index.type {
-            case IndexKind.valueTypeName:
-                try connection.execute("DROP INDEX IF EXISTS \(index.sqlName)")
-            case IndexKind.predictiveTypeName:
-                try connection.execute(PredictiveIndexSQL(table: index.sqlName, collection: collection.id).drop)
-            case IndexKind.arrayTypeName:
-                try connection.execute(ArrayIndexSQL(table: index.sqlName, collection: collection.id).drop)
-            default:
-                try connection.execute(FullTextIndexSQL(table: index.sqlName, collection: collection.id).drop)
-            }
-            try connection.withStatement("DELETE FROM indexes WHERE collection = ? AND name = ?") { delete in
-                delete.bind(1, collection.id)
-                delete.bind(2, index.name)
-                try delete.run()
-            }
+            try connection.execute(index.drop)
             try indexesChanged()
         }
     }

@@ -125,7 +125,9 @@ struct IndexPlan {
     /// How a derived-row index's table is filled and kept in step (nil for a value index).
     let rows: DerivedRowStatements?
 
-    init(index name: String, definition: IndexDefinition, collection: Collection, database: Database) throws {
+    /// The plan of index `name`; `schemaVersion` is the file's, when it is verified.
+    init(index name: String, definition: IndexDefinition, collection: Collection, database: Database,
+         schemaVersion: Int64 = Schema.version) throws {
         let id = collection.id, kind = definition.kind
         sqlName = IndexKind.sqlName(type: kind.typeName, collection: id, index: name)!
         let properties = try kind.predictedProperties.map { path in
@@ -134,10 +136,10 @@ struct IndexPlan {
         let array = try kind.arrayPath.map(Self.arrayProperty)
         let compiled = try definition.expressions.enumerated().map { i, expression in
             try QueryCompiler.compileIndexExpression(expression, collection: collection, database: database, at: "expressions[\(i)]",
-                                                     elementsOf: array)
+                                                     elementsOf: array, schemaVersion: schemaVersion)
         }
         let conditionSQL = try definition.condition.map {
-            try QueryCompiler.compileIndexExpression($0, collection: collection, database: database, at: "where")
+            try QueryCompiler.compileIndexExpression($0, collection: collection, database: database, at: "where", schemaVersion: schemaVersion)
         }
         switch kind {
         case .value:
@@ -155,7 +157,8 @@ struct IndexPlan {
             rows = index.rowStatements(model: model, input: compiled[0])
         case .array:
             let index = ArrayIndexSQL(table: sqlName, collection: id)
-            let arraySQL = try QueryCompiler.compileIndexExpression(array!, collection: collection, database: database, at: "path")
+            let arraySQL = try QueryCompiler.compileIndexExpression(array!, collection: collection, database: database, at: "path",
+                                                                    schemaVersion: schemaVersion)
             statements = index.create(expressions: compiled)
             if case .property(let path) = array! { recorded = [PropertyPath.format(path)] + compiled } else { recorded = compiled }
             rows = index.rowStatements(array: arraySQL)

@@ -74,7 +74,7 @@ extension Database {
                     try delete.run()
                 }
                 for index in try storedIndexes(of: connection) where index.collection == collection.id {
-                    try dropIndex(index, collection: collection)
+                    try dropIndex(index)
                 }
                 try connection.execute(Schema.dropCollectionTables(id: collection.id))
                 try indexesChanged()

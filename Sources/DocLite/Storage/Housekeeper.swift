@@ -19,13 +19,13 @@ final class Housekeeper: @unchecked Sendable {   // `timer` is behind the databa
         if let earliest = try earliestExpiration(), earliest <= now {
             try database.inTransaction {
                 let connection = try database.openConnection()
-                let expiring = try connection.withStatement("SELECT DISTINCT collection FROM expirations WHERE expiration <= ?") { select in
+                let expiring = try connection.withStatement("SELECT collection FROM \(Self.expirations) AND expiration <= ?") { select in
                     select.bind(1, now)
-                    var ids: [Int64] = []
-                    while try select.step() { ids.append(select.int64(0)) }
+                    var ids: Set<Int64> = []
+                    while try select.step() { ids.insert(select.int64(0)) }
                     return ids
                 }
-                for collection in expiring.compactMap({ database.collectionsByID[$0] }) {
+                for collection in expiring.sorted().compactMap({ database.collectionsByID[$0] }) {
                     let derived = (database.derivedRows[collection.id] ?? []).map(\.deleteExpired)   // (before their live rows go)
                     for sql in derived + collection.sql.purgeExpired.map(StatementKey.init) {
                         try connection.withStatement(sql) { delete in
@@ -79,11 +79,16 @@ final class Housekeeper: @unchecked Sendable {   // `timer` is behind the databa
         }
     }
 
+    /// The expiration times of documents of the file's collections (rows of
+    /// others, which only a changed file holds, would be found expired for ever).
+    /// (`+collection`: read in time order, by the index on the time.)
+    private static let expirations = "expirations WHERE +collection IN (SELECT id FROM collections)"
+
     /// The earliest expiration time (ms) of any document, live or deleted.
-    private func earliestExpiration() throws -> Int64? {
+    func earliestExpiration() throws -> Int64? {
         guard let database else { return nil }
         return try database.read { connection in
-            try connection.withStatement("SELECT min(expiration) FROM expirations") { select in
+            try connection.withStatement("SELECT min(expiration) FROM \(Self.expirations)") { select in
                 try select.step() ? select.optionalInt64(0) : nil
             }
         }

@@ -39,7 +39,7 @@ final class SQLiteConnection {
                                 (SQLITE_DBCONFIG_ENABLE_FTS3_TOKENIZER, 0),
                                 (SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0)] {
             guard csqlite_db_config(handle, option, Int32(value)) == SQLITE_OK else {
-                throw DocLiteError(.unsupported, "this SQLite (\(String(cString: sqlite3_libversion()))) cannot set option \(option): DocLite needs 3.31 or later")
+                throw DocLiteError(.unsupported, "this SQLite (\(String(cString: sqlite3_libversion()))) cannot set option \(option): DocLite needs 3.35 or later")
             }
         }
         for (limit, value) in Self.limits { sqlite3_limit(handle, limit, value) }

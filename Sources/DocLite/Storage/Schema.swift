@@ -82,7 +82,10 @@ enum Schema {
         if version < 3 { statements += file.collectionIDs.map { "ALTER TABLE \(Version6.deletedTable($0)) ADD COLUMN body BLOB" } }
         if version < 4 { statements.append(createBlobsTable) }
         if version < 6 { statements += createReplicationTables }
-        if version < 7 { statements += createSharedDocumentTables + file.collectionIDs.flatMap(Version6.moveToSharedTables) }
+        if version < 7 {
+            statements += file.expirationIndexes.flatMap(\.drop) + createSharedDocumentTables
+                + file.collectionIDs.flatMap(Version6.moveToSharedTables)
+        }
         return statements + ["PRAGMA user_version = \(Self.version)"]
     }
 

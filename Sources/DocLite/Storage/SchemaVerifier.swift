@@ -16,6 +16,9 @@ struct SchemaVerifier {
         let collectionIDs: [Int64]
         /// The triggers a file of schema 4 or older keeps for its derived-row indexes.
         let triggers: [String]
+        /// The indexes of a file of schema 6 or older that read META().expiration,
+        /// which schema 7 keeps apart from documents and cannot index.
+        var expirationIndexes: [StoredIndex] = []
     }
 
     private let connection: SQLiteConnection
@@ -72,7 +75,7 @@ struct SchemaVerifier {
         }
         for id in collections.keys { expectCollection(id) }
 
-        var triggers: [String] = []
+        var triggers: [String] = [], expirationIndexes: [StoredIndex] = []
         if version >= 2 {
             var fullText: [String] = []
             for index in try database.storedIndexes(of: connection) {
@@ -84,7 +87,11 @@ struct SchemaVerifier {
                 do {
                     let collection = Collection(database: database, state: CollectionState(id: index.collection, scope: named.scope,
                                                                                              name: named.name, lastSequence: 0))
-                    plan = try IndexPlan(index: index.name, definition: definition, collection: collection, database: database)
+                    plan = try IndexPlan(index: index.name, definition: definition, collection: collection, database: database,
+                                         schemaVersion: version)
+                    if version < 7, (try? IndexPlan(index: index.name, definition: definition, collection: collection, database: database)) == nil {
+                        expirationIndexes.append(index)
+                    }
                 } catch let error as DocLiteError {
                     throw Self.corrupt("its index \(DocLiteError.quoted(index.name)) does not compile: \(error.message)")
                 }
@@ -101,7 +108,7 @@ struct SchemaVerifier {
             try expectShadowTables(of: fullText)
         }
         try checkAll()
-        return Verified(collectionIDs: collections.keys.sorted(), triggers: triggers)
+        return Verified(collectionIDs: collections.keys.sorted(), triggers: triggers, expirationIndexes: expirationIndexes)
     }
 
     // MARK: Expectations

@@ -22,6 +22,9 @@ struct ResolvedSource {
     /// For an UNNEST an array index serves: the index's table, and the source
     /// whose documents' array it unnests.
     var arrayIndex: (table: String, owner: Int)?
+    /// Whether META().expiration is the live table's column, as in an index
+    /// of a file of schema 6 or older (``expirationSQL(at:)``).
+    var readsExpirationColumn = false
 
     /// `column` qualified with the SQL alias. An UNNEST's body is its element,
     /// read from its result form, the column `element` of `doc_each` or of an
@@ -61,10 +64,14 @@ struct ResolvedSource {
             + "UNION ALL SELECT sequence, key, revid, body, 1 FROM tombstones WHERE collection = \(collection.id))"
     }
 
-    /// The document's expiration time, read from the table every collection shares.
-    var expirationSQL: String {
-        let key = sqlAlias.map { "\($0).key" } ?? "\(Schema.liveTable(collection.id)).key"
-        return "(SELECT expiration FROM expirations WHERE collection = \(collection.id) AND key = \(key))"
+    /// The document's expiration time, read from the table every collection
+    /// shares; so an index (whose expressions read one row) cannot hold it.
+    func expirationSQL(at location: String) throws -> String {
+        if readsExpirationColumn { return column("expiration") }
+        guard let sqlAlias else {
+            throw QueryValidator.error(at: location, "META().expiration cannot be indexed: expiration times are kept apart from documents")
+        }
+        return "(SELECT expiration FROM expirations WHERE collection = \(collection.id) AND key = \(sqlAlias).key)"
     }
 
     /// Resolves the `FROM` items of a statement (the default collection when there are none).

@@ -75,7 +75,7 @@ extension QueryCompiler {
         case .nested(let base, let path):
             if let arguments = base.arguments(ofCallTo: .meta), path.count == 1, case .key(let key) = path[0],
                let meta = MetaProperty(name: key) {   // the parser checked the key
-                return metaColumn(meta, of: try metaSource(arguments, at: context.location))
+                return try metaColumn(meta, of: try metaSource(arguments, at: context.location), at: context.location)
             }
             let value = try compile(base, context.operand(1))
             return SQLFragment(sql: "doc_value(\(value.sql), \(SQLLiteral.string(PropertyPath.format(path))))", kind: .any)

@@ -11,7 +11,7 @@ extension QueryCompiler {
             let source = sources[index]
             let members = [("id", "key"), ("sequence", "sequence"), ("deleted", source.includesDeleted ? "deleted" : "0")].map { key, column in
                 SQLLiteral.string(key) + ", " + (column == "0" ? column : source.column(column))
-            } + ["'expiration', \(source.expirationSQL)"]
+            } + ["'expiration', \(try source.expirationSQL(at: context.location))"]
             let revision = "'revisionID', doc_revid(\(source.column("revid")))"
             return SQLFragment(sql: projected("\(entry.sqlName)(\((members + [revision]).joined(separator: ", ")))"), kind: entry.result)
         case .match, .rank:

@@ -21,7 +21,7 @@ extension QueryCompiler {
             guard rest.count == 1 else {
                 throw QueryValidator.error(at: location, "meta property '\(key)' has no sub-properties")
             }
-            return metaColumn(meta, of: index)
+            return try metaColumn(meta, of: index, at: location)
         }
         readsBodies = true
         let body = source.column("body"), pathText = PropertyPath.format(rest)
@@ -109,14 +109,14 @@ extension QueryCompiler {
     }
 
     /// The SQL of meta property `meta` of source `index`.
-    mutating func metaColumn(_ meta: MetaProperty, of index: Int) -> SQLFragment {
+    mutating func metaColumn(_ meta: MetaProperty, of index: Int, at location: String) throws -> SQLFragment {
         let source = sources[index]
         let sql: String
         switch meta {
         case .id: sql = source.column("key")
         case .sequence, .rowid: sql = source.column("sequence")
         case .deleted: return SQLFragment(sql: source.includesDeleted ? projected(source.column("deleted")) : "0", kind: .boolean)
-        case .expiration: sql = source.expirationSQL
+        case .expiration: sql = try source.expirationSQL(at: location)
         case .revisionID: sql = "doc_revid(\(source.column("revid")))"
         }
         return SQLFragment(sql: projected(sql), kind: .scalar)

@@ -320,12 +320,15 @@ struct QueryCompiler {
     /// `collection`: the same SQL a query emits, with unqualified columns. With
     /// `elementsOf`, an array index's element expression: the SQL a query emits
     /// over an UNNEST alias of that array (the element is the column `value`).
+    /// `schemaVersion` is the file's: before 7, META().expiration was a column.
     static func compileIndexExpression(_ expression: QueryExpression, collection: Collection, database: Database,
-                                       at location: String, elementsOf array: QueryExpression? = nil) throws -> String {
+                                       at location: String, elementsOf array: QueryExpression? = nil,
+                                       schemaVersion: Int64 = Schema.version) throws -> String {
         try QueryValidator.validate(expression, at: location)
         var compiler = QueryCompiler(database: database)
         compiler.sources = [ResolvedSource(collection: collection, alias: collection.name, hasExplicitAlias: false,
                                            columnName: collection.name, sqlAlias: nil, join: nil, on: nil, unnest: array)]
+        compiler.sources[0].readsExpirationColumn = schemaVersion < 7
         let fragment = try compiler.compile(expression, CompileContext(.index, at: location))
         guard compiler.parameterNames.isEmpty else {
             throw QueryValidator.error(at: location, "an index expression cannot use parameters")
