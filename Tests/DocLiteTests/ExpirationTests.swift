@@ -103,9 +103,13 @@ final class ExpirationTests: DatabaseTestCase {
         XCTAssertEqual(rawSQL("SELECT count(*) FROM \(elements)"), 1)
     }
 
-    /// A document expiring in about a second is purged by the background timer,
-    /// and a change listener hears about it.
+    /// A document expiring in a second is purged by the background timer when
+    /// the second has passed, not before, and a change listener hears about it;
+    /// the timer is set again for the next one.
     func testBackgroundPurgeAndListener() throws {
+        let clock = ManualScheduler()
+        try db.close()
+        db = try openDatabase(scheduler: clock)
         let collection = defaultCollection
         try save("soon")
         try save("later")
@@ -113,25 +117,34 @@ final class ExpirationTests: DatabaseTestCase {
         let changes = Recorder<[String]>()
         let token = collection.addChangeListener { changes.append($0.documentIDs) }
         defer { token.remove() }
-        let start = Date()
-        try collection.setDocumentExpiration(id: "later", expiration: start.addingTimeInterval(1.6))
-        try collection.setDocumentExpiration(id: "soon", expiration: start.addingTimeInterval(1.0))
+        try collection.setDocumentExpiration(id: "later", expiration: clock.now.addingTimeInterval(1.6))
+        try collection.setDocumentExpiration(id: "soon", expiration: clock.now.addingTimeInterval(1.0))
 
-        XCTAssertTrue(try waitUntil(timeout: 4) { try collection.document(id: "soon") == nil }, "'soon' was not purged in time")
-        XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(start), 0.95, "purged before it expired")
-        XCTAssertTrue(try waitUntil(timeout: 4) { try collection.document(id: "later") == nil }, "'later' was not purged (timer not re-armed)")
+        clock.advance(by: 0.9)
+        XCTAssertNotNil(try collection.document(id: "soon"), "purged before it expired")
+        clock.advance(by: 0.2)
+        XCTAssertNil(try collection.document(id: "soon"))
+        XCTAssertNotNil(try collection.document(id: "later"))
+        clock.advance(by: 0.6)
+        XCTAssertNil(try collection.document(id: "later"), "the timer was not set again")
         XCTAssertNotNil(try collection.document(id: "kept"))
+        XCTAssertEqual(clock.pendingCount, 0, "nothing left to expire")
         XCTAssertEqual(collection.count, 1)
         XCTAssertTrue(waitUntil(timeout: 1) { changes.all.count >= 2 })
         XCTAssertEqual(changes.all, [["soon"], ["later"]])
     }
 
     func testClearedExpirationIsNotPurged() throws {
+        let clock = ManualScheduler()
+        try db.close()
+        db = try openDatabase(scheduler: clock)
         let collection = defaultCollection
         try save("d")
-        try collection.setDocumentExpiration(id: "d", expiration: Date().addingTimeInterval(0.5))
+        try collection.setDocumentExpiration(id: "d", expiration: clock.now.addingTimeInterval(0.5))
+        XCTAssertEqual(clock.pendingCount, 1)
         try collection.setDocumentExpiration(id: "d", expiration: nil)
-        Thread.sleep(forTimeInterval: 1.0)
+        XCTAssertEqual(clock.pendingCount, 0, "the timer is cancelled")
+        clock.advance(by: 1.0)
         XCTAssertNotNil(try collection.document(id: "d"))
     }
 

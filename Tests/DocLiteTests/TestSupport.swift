@@ -25,6 +25,50 @@ enum SharedFolder {
     }
 }
 
+/// A scheduler whose time moves only when a test advances it: the work that
+/// falls due runs then, on the test's thread, so no test waits for a timer.
+final class ManualScheduler: Scheduler, @unchecked Sendable {   // its variables are behind `lock`
+    private let lock = NSLock()
+    private var time = Date()
+    private var pending: [Int: (time: Date, work: @Sendable () -> Void)] = [:]
+    private var lastID = 0
+
+    var now: Date { lock.withLock { time } }
+
+    /// How many scheduled pieces of work have neither run nor been cancelled.
+    var pendingCount: Int { lock.withLock { pending.count } }
+
+    func run(at time: Date, _ work: @escaping @Sendable () -> Void) -> ScheduledWork {
+        lock.withLock {
+            lastID += 1
+            pending[lastID] = (time, work)
+            return Entry(id: lastID, scheduler: self)
+        }
+    }
+
+    /// Moves the time `seconds` on, running each piece of work that falls due
+    /// (also work scheduled meanwhile), in time order.
+    func advance(by seconds: TimeInterval) {
+        let end = now.addingTimeInterval(seconds)
+        while let work = lock.withLock({ () -> (@Sendable () -> Void)? in
+            guard let (id, due) = pending.filter({ $0.value.time <= end }).min(by: { ($0.value.time, $0.key) < ($1.value.time, $1.key) })
+            else { return nil }
+            pending[id] = nil
+            time = max(time, due.time)
+            return due.work
+        }) {
+            work()
+        }
+        lock.withLock { time = end }
+    }
+
+    private struct Entry: ScheduledWork {
+        let id: Int
+        let scheduler: ManualScheduler
+        func cancel() { scheduler.lock.withLock { scheduler.pending[id] = nil } }
+    }
+}
+
 /// A test case with a fresh directory and an open database `db`.
 class DatabaseTestCase: XCTestCase {
     var directory: String!
@@ -40,8 +84,8 @@ class DatabaseTestCase: XCTestCase {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
-    func openDatabase(name: String = "test") throws -> Database {
-        try Database(name: name, config: DatabaseConfiguration(directory: directory))
+    func openDatabase(name: String = "test", scheduler: Scheduler = SystemScheduler.shared) throws -> Database {
+        try Database(name: name, config: DatabaseConfiguration(directory: directory), scheduler: scheduler)
     }
 
     func reopen() throws {

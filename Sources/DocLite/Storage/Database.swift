@@ -34,6 +34,8 @@ public final class Database: @unchecked Sendable {   // its variables are behind
     var dataVersion: Int64 = -1
     let listeners = ListenerRegistry()
     lazy var housekeeper = Housekeeper(database: self)
+    /// The clock and timers of the background work (``Scheduler``).
+    let scheduler: Scheduler
     /// Snapshot readers not in use (``QueryReader``).
     var idleReaders: [QueryReader] = []
     /// How many transactions this connection has committed (a snapshot begun
@@ -60,13 +62,19 @@ public final class Database: @unchecked Sendable {   // its variables are behind
     var indexPlans: [String: (definition: String, plan: IndexPlan)] = [:]
 
     /// Opens the database `name` in `config.directory`, creating it when missing.
-    public init(name: String, config: DatabaseConfiguration = DatabaseConfiguration()) throws {
+    public convenience init(name: String, config: DatabaseConfiguration = DatabaseConfiguration()) throws {
+        try self.init(name: name, config: config, scheduler: SystemScheduler.shared)
+    }
+
+    /// Opens the database `name` with its background work timed by `scheduler`.
+    init(name: String, config: DatabaseConfiguration, scheduler: Scheduler) throws {
         // (Bytes, not Characters: a '/' followed by a combining mark is still a '/' to the file system.)
         guard !name.isEmpty, !name.utf8.contains(UInt8(ascii: "/")), !name.utf8.contains(0) else {
             throw DocLiteError(.invalidParameter, "invalid database name \(DocLiteError.quoted(name)): it must be non-empty and contain no '/'")
         }
         self.name = name
         self.config = config
+        self.scheduler = scheduler
         let keys = SharedKeys()
         self.sharedKeys = keys
         self.encoder = BodyEncoder(sharedKeys: keys)

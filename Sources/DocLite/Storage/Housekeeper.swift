@@ -1,10 +1,10 @@
 import Foundation
 
 /// Purges expired documents: when the database opens, and from a timer set
-/// for the next expiration time.
+/// for the next expiration time (by the database's ``Scheduler``).
 final class Housekeeper: @unchecked Sendable {   // `timer` is behind the database's lock
     private weak var database: Database?
-    private var timer: DispatchSourceTimer?
+    private var timer: ScheduledWork?
 
     init(database: Database) {
         self.database = database
@@ -15,7 +15,7 @@ final class Housekeeper: @unchecked Sendable {   // `timer` is behind the databa
     /// wait for another connection's write), then sets the timer for the next one.
     func purgeExpired() throws {
         guard let database else { return }
-        let now = Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
+        let now = Int64((database.scheduler.now.timeIntervalSince1970 * 1000).rounded(.down))
         if let earliest = try earliestExpiration(), earliest <= now {
             try database.inTransaction {
                 let connection = try database.openConnection()
@@ -63,19 +63,16 @@ final class Housekeeper: @unchecked Sendable {   // `timer` is behind the databa
             timer?.cancel()
             timer = nil
             guard let time else { return }
-            let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
-            timer.schedule(deadline: .now() + max(0, time - Date().timeIntervalSince1970), leeway: .milliseconds(50))
-            timer.setEventHandler { [weak self] in
+            timer = database.scheduler.run(at: Date(timeIntervalSince1970: time)) { [weak self] in
                 do {
                     try self?.purgeExpired()
                 } catch let error as DocLiteError where error.is(.notOpen) {
                     return   // closed meanwhile
                 } catch {
-                    self?.setTimer(at: Date().timeIntervalSince1970 + 1)
+                    guard let scheduler = self?.database?.scheduler else { return }
+                    self?.setTimer(at: scheduler.now.timeIntervalSince1970 + 1)
                 }
             }
-            timer.resume()
-            self.timer = timer
         }
     }
 

@@ -116,7 +116,7 @@ extension Database {
         idleReaders.append(reader)
         guard !snapshotSweepIsScheduled else { return }
         snapshotSweepIsScheduled = true
-        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + .milliseconds(500)) { [weak self] in
+        _ = scheduler.run(at: scheduler.now.addingTimeInterval(0.5)) { [weak self] in
             guard let self else { return }
             lock.withLock {
                 snapshotSweepIsScheduled = false
