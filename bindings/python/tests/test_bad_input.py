@@ -339,8 +339,10 @@ def objects(db):
 
 @pytest.mark.parametrize("call", [pytest.param(call, id=name) for name, call in _closed_calls()])
 def test_every_method_raises_not_open_after_the_close(objects, call):
-    """The reproduction: len() of a collection of a closed database was 0."""
-    raises_exactly(doclite.NotOpenError, lambda: call(objects))
+    """The reproduction: len() of a collection of a closed database was 0. Raised by
+    the package or by the library, the error has doclite.h's kCBLErrorNotOpen."""
+    error = raises_exactly(doclite.NotOpenError, lambda: call(objects))
+    assert (error.domain, error.code) == (1, 6)
 
 
 def test_a_closed_query_raises_not_open_and_its_results_stay_readable(db):
@@ -431,6 +433,7 @@ def test_open_with_create_false_never_creates(tmp_path):
     missing = tmp_path / "missing" / "dir" / "db"
     error = raises_exactly(doclite.NotFoundError, lambda: doclite.open(missing, create=False))
     assert str(missing) + ".doclite" in str(error)
+    assert (error.domain, error.code) == (1, 7)   # kCBLErrorNotFound
     raises_exactly(doclite.NotFoundError, lambda: doclite.Database("db", str(tmp_path), create=False))
     assert os.listdir(tmp_path) == []
     with doclite.open(missing) as db:   # the default: created, with its directory

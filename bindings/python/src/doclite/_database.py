@@ -114,7 +114,7 @@ class Document:
             return None
         if self._collection is None:
             raise InvalidParameterError(f"the document {self.id!r} was not read from or saved to a collection: "
-                                        f"read its blob with Database.get_blob(document[{key!r}])", 1, 9)
+                                        f"read its blob with Database.get_blob(document[{key!r}])")
         return self._collection.database.get_blob(value)
 
     def to_json(self) -> str:
@@ -153,7 +153,7 @@ class Collection:
         """The collection's scope (Couchbase Lite's Collection.scope)."""
         pointer = lib.CBLCollection_Scope(self._pointer())
         if pointer == ffi.NULL:
-            raise NotOpenError(f"the collection '{self.full_name}' is not open", 1, 6)
+            raise NotOpenError(f"the collection '{self.full_name}' is not open")
         return Scope(self.database, Handle(pointer))
 
     def _pointer(self) -> Any:
@@ -161,7 +161,7 @@ class Collection:
         (the library would answer some calls, such as the count, with an empty result)."""
         if self.database._handle is None:
             raise NotOpenError(f"the collection '{self.full_name}' is not open: its database '{self.database.name}' "
-                               f"is closed", 1, 6)
+                               f"is closed")
         return self._handle.pointer
 
     def __len__(self) -> int:
@@ -211,7 +211,7 @@ class Collection:
         """The document `id`; NotFoundError (a KeyError) when there is none."""
         document = self.get(id)
         if document is None:
-            raise NotFoundError(f"no document '{id}' in {self.full_name}", 1, 7)
+            raise NotFoundError(f"no document '{id}' in {self.full_name}")
         return document
 
     def __contains__(self, id: str) -> bool:
@@ -303,7 +303,7 @@ class Collection:
 
     def _conflict(self, id: str, what: str) -> ConflictError:
         """The ConflictError of a save or delete of document `id` that lost to another change."""
-        return ConflictError(f"the document '{id}' in {self.full_name} {what} (ConcurrencyControl.FAIL_ON_CONFLICT)", 1, 8)
+        return ConflictError(f"the document '{id}' in {self.full_name} {what} (ConcurrencyControl.FAIL_ON_CONFLICT)")
 
     def __setitem__(self, id: str, properties: Mapping[str, Any]) -> None:
         """Saves `properties` as the document `id`, which must be a str (`save` without
@@ -332,7 +332,7 @@ class Collection:
             line = text(id, "a document ID")
             if not line or b"\n" in line:   # (the library reads one ID per line: these would shift the IDs)
                 raise BadDocumentIDError(f"invalid document ID {id!r}: an ID is not empty and holds no control "
-                                         f"characters", 1, 29)
+                                         f"characters")
             ids.append(line)
             bodies.append(_body(properties, f"the body of document {id!r}", encode))   # (never a raw newline)
             if len(ids) == chunk:
@@ -363,7 +363,7 @@ class Collection:
         fail_on_conflict = concurrency_control == ConcurrencyControl.FAIL_ON_CONFLICT
         if isinstance(id, Document):
             if id.id is None:
-                raise NotFoundError("the document has no ID: it was never saved", 1, 7)
+                raise NotFoundError("the document has no ID: it was never saved")
             document_id = id.id
             revision_id = id._revision if self._holds(id) else None
         elif fail_on_conflict:
@@ -375,7 +375,7 @@ class Collection:
             if document == ffi.NULL:
                 if fail_on_conflict and revision_id is not None:
                     raise self._conflict(document_id, "was deleted since it was read")
-                raise NotFoundError(f"no document '{document_id}' in {self.full_name}", 1, 7)
+                raise NotFoundError(f"no document '{document_id}' in {self.full_name}")
             error = new_error()
             if fail_on_conflict:
                 stored = _revision(document)
@@ -417,7 +417,7 @@ class Collection:
         error = new_error()
         if not lib.CBLCollection_PurgeDocumentByID(self._pointer(), text(id, "the document ID"), error):
             if not error.code:   # (no such document: false with code 0, as in couchbase-lite-C)
-                raise NotFoundError(f"no document '{id}' in {self.full_name}", 1, 7)
+                raise NotFoundError(f"no document '{id}' in {self.full_name}")
             raise error_from(error)
 
     def add_change_listener(self, listener: Callable[[CollectionChange], object]) -> ListenerToken:
@@ -545,7 +545,7 @@ class Scope:
     def _pointer(self) -> Any:
         """The scope's handle for a call; NotOpenError once its database is closed."""
         if self.database._handle is None:
-            raise NotOpenError(f"the scope '{self.name}' is not open: its database '{self.database.name}' is closed", 1, 6)
+            raise NotOpenError(f"the scope '{self.name}' is not open: its database '{self.database.name}' is closed")
         return self._handle.pointer
 
     def collection_names(self) -> List[str]:
@@ -649,7 +649,7 @@ class Database:
         directory_text = c_string(directory, "the database directory", optional=True)   # (alive through the calls)
         if not create and not lib.CBL_DatabaseExists(name_text, directory_text):
             path = os.path.join(directory or os.curdir, f"{name}.doclite")
-            raise NotFoundError(f"no database file {path!r} (opened with create=False)", 1, 7)
+            raise NotFoundError(f"no database file {path!r} (opened with create=False)")
         config = ffi.new("CBLDatabaseConfiguration*")
         config.directory, config.fullSync = directory_text, full_sync
         error = new_error()
@@ -697,7 +697,7 @@ class Database:
     def _pointer(self) -> Any:
         """The database's handle for a call; NotOpenError once it is closed."""
         if self._handle is None:
-            raise NotOpenError(f"the database '{self.name}' is closed", 1, 6)
+            raise NotOpenError(f"the database '{self.name}' is closed")
         return self._handle.pointer
 
     def _collection(self, pointer: Any, error: Any, scope: str, name: str) -> Optional[Collection]:
@@ -712,7 +712,7 @@ class Database:
     def _existing(self, collection: Optional[Collection], scope: str, name: str) -> Collection:
         """`collection`, which the library returns whenever it has no error to report."""
         if collection is None:
-            raise NotFoundError(f"no collection {scope}.{name}", 1, 7)
+            raise NotFoundError(f"no collection {scope}.{name}")
         return collection
 
     def default_collection(self) -> Collection:
@@ -922,4 +922,4 @@ def delete_database(path: Union[str, "os.PathLike[str]"]) -> None:
         if error.code:
             raise error_from(error)
         missing = os.path.join(directory or os.curdir, f"{name}.doclite")
-        raise NotFoundError(f"no database file {missing!r}", 1, 7)
+        raise NotFoundError(f"no database file {missing!r}")

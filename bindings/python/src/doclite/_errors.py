@@ -14,18 +14,25 @@ class DocLiteError(Exception):
     code: int
     """The error code within `domain` (doclite.h's kCBLError… for domain 1)."""
 
-    def __init__(self, message: str, domain: int = 1, code: int = 0) -> None:
+    _code: int = 0
+    """The code of an error of this class that the library did not report."""
+
+    def __init__(self, message: str, domain: int = lib.kCBLDomain, code: Optional[int] = None) -> None:
         super().__init__(message)
         self.domain = domain
-        self.code = code
+        self.code = type(self)._code if code is None else code
 
 
 class NotOpenError(DocLiteError):
     """The database is closed, or the collection deleted."""
 
+    _code = lib.kCBLErrorNotOpen
+
 
 class NotFoundError(DocLiteError, KeyError):
     """No such document, collection or database."""
+
+    _code = lib.kCBLErrorNotFound
 
     def __str__(self) -> str:
         """The message alone (KeyError's would quote it)."""
@@ -35,9 +42,13 @@ class NotFoundError(DocLiteError, KeyError):
 class ConflictError(DocLiteError):
     """A save or delete lost to a concurrent change."""
 
+    _code = lib.kCBLErrorConflict
+
 
 class InvalidParameterError(DocLiteError, ValueError):
     """A bad argument: a bad name, ID or handle."""
+
+    _code = lib.kCBLErrorInvalidParameter
 
 
 class InvalidQueryError(DocLiteError):
@@ -47,7 +58,10 @@ class InvalidQueryError(DocLiteError):
     position: Optional[int]
     """The byte offset of a syntax error in the query text, or None."""
 
-    def __init__(self, message: str, domain: int = 1, code: int = 23, position: Optional[int] = None) -> None:
+    _code = lib.kCBLErrorInvalidQuery
+
+    def __init__(self, message: str, domain: int = lib.kCBLDomain, code: Optional[int] = None,
+                 position: Optional[int] = None) -> None:
         super().__init__(message, domain, code)
         self.position = position
 
@@ -55,9 +69,13 @@ class InvalidQueryError(DocLiteError):
 class InvalidQueryParameterError(DocLiteError, ValueError):
     """A parameter the query does not use, or a LIMIT/OFFSET parameter that is not an integer."""
 
+    _code = lib.kCBLErrorInvalidQueryParam
+
 
 class BadDocumentIDError(InvalidParameterError):
     """A document ID that breaks the rules (1-240 bytes, no control characters, no leading '_')."""
+
+    _code = lib.kCBLErrorBadDocID
 
 
 class InvalidJSONError(DocLiteError, ValueError):
@@ -67,16 +85,22 @@ class InvalidJSONError(DocLiteError, ValueError):
 class BusyError(DocLiteError):
     """Another process holds the database for too long."""
 
+    _code = lib.kCBLErrorBusy
+
 
 class CorruptDataError(DocLiteError):
     """A database file DocLite did not write, or one damaged: a schema object it does
     not write (a trigger, a view, a CHECK), a damaged body or page (code 15), or a
     file that is not a DocLite database (code 20). See docs/security.md."""
 
+    _code = lib.kCBLErrorCorruptData
+
 
 class UnsupportedError(DocLiteError):
     """A request DocLite does not support (code 19), such as an array index on a nested
     path (`"a[].b"`), or does not implement yet (code 2)."""
+
+    _code = lib.kCBLErrorUnsupported
 
 
 class QueryInterruptedError(DocLiteError):
@@ -86,9 +110,19 @@ class QueryInterruptedError(DocLiteError):
 
 
 _DOCLITE_CODES: Dict[int, Type[DocLiteError]] = {
-    2: UnsupportedError, 6: NotOpenError, 7: NotFoundError, 8: ConflictError, 9: InvalidParameterError,
-    15: CorruptDataError, 16: BusyError, 20: CorruptDataError,
-    19: UnsupportedError, 23: InvalidQueryError, 24: InvalidQueryError, 25: InvalidQueryParameterError, 29: BadDocumentIDError,
+    lib.kCBLErrorUnimplemented: UnsupportedError,
+    lib.kCBLErrorNotOpen: NotOpenError,
+    lib.kCBLErrorNotFound: NotFoundError,
+    lib.kCBLErrorConflict: ConflictError,
+    lib.kCBLErrorInvalidParameter: InvalidParameterError,
+    lib.kCBLErrorCorruptData: CorruptDataError,
+    lib.kCBLErrorBusy: BusyError,
+    lib.kCBLErrorNotADatabaseFile: CorruptDataError,
+    lib.kCBLErrorUnsupported: UnsupportedError,
+    lib.kCBLErrorInvalidQuery: InvalidQueryError,
+    lib.kCBLErrorMissingIndex: InvalidQueryError,
+    lib.kCBLErrorInvalidQueryParam: InvalidQueryParameterError,
+    lib.kCBLErrorBadDocID: BadDocumentIDError,
 }
 
 
@@ -97,14 +131,14 @@ def error_from(error: Any, position: Optional[int] = None) -> DocLiteError:
     message = owned_text(lib.CBLError_Message(error)) or "unknown error"
     domain: int = error.domain
     code: int = error.code
-    if domain == 1:
+    if domain == lib.kCBLDomain:
         kind = _DOCLITE_CODES.get(code, DocLiteError)
         if kind is InvalidQueryError:
             return InvalidQueryError(message, domain, code, position)
         return kind(message, domain, code)
-    if domain == 4:
+    if domain == lib.kCBLFleeceDomain:
         return InvalidJSONError(message, domain, code)
-    if domain == 3 and code == lib.kCBLSQLiteErrorInterrupted:
+    if domain == lib.kCBLSQLiteDomain and code == lib.kCBLSQLiteErrorInterrupted:
         return QueryInterruptedError(message, domain, code)
     return DocLiteError(message, domain, code)
 

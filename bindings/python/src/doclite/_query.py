@@ -107,7 +107,7 @@ class Query:
     def _pointer(self) -> Any:
         """The query's handle for a call; NotOpenError once it or its database is closed."""
         if self._handle is None:
-            raise NotOpenError("the query is closed", 1, 6)
+            raise NotOpenError("the query is closed")
         self.database._pointer()
         return self._handle.pointer
 

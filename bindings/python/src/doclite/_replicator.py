@@ -11,7 +11,7 @@ import time
 from typing import Any, Callable, List, Optional, Sequence, Set, Union
 
 from ._database import Database, Document
-from ._errors import DocLiteError, error_from, new_error, owned_result
+from ._errors import DocLiteError, NotOpenError, error_from, new_error, owned_result
 from ._ffi import Handle, borrowed_text, c_callback, ffi, lib, owned_text, text
 from ._listeners import ListenerToken, _Listener
 
@@ -218,7 +218,7 @@ class Replicator:
 
     def _pointer(self) -> Any:
         if self._handle is None:
-            raise DocLiteError("the replicator is closed", 1, 6)
+            raise NotOpenError("the replicator is closed")
         return self._handle.pointer
 
     def start(self, reset: bool = False) -> None:
