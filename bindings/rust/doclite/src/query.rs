@@ -520,10 +520,25 @@ fn row_error(index: usize, columns: &[String], error: DecodeError) -> Error {
     Error::new(ErrorKind::Conversion, format!("row {index}{column}: {}", error.message))
 }
 
-/// A column of a [`Row`]: its index (`0`) or its title (`"name"`).
-pub trait ColumnIndex {
+/// A column of a [`Row`]: its index (`0`) or its title (`"name"`). Sealed: only
+/// those two kinds implement it, so it can grow without breaking a user's code.
+///
+/// ```compile_fail
+/// struct Mine;
+/// impl doclite::ColumnIndex for Mine { // error: `Sealed` is private to the crate
+///     fn column_index(&self, _: &[String]) -> doclite::Result<usize> { Ok(0) }
+/// }
+/// ```
+pub trait ColumnIndex: sealed::Sealed {
     /// The column's index among `columns`, or an [`ErrorKind::InvalidColumn`] error.
     fn column_index(&self, columns: &[String]) -> Result<usize>;
+}
+
+mod sealed {
+    /// Implemented by the crate's column kinds alone.
+    pub trait Sealed {}
+    impl Sealed for usize {}
+    impl Sealed for &str {}
 }
 
 impl ColumnIndex for usize {
