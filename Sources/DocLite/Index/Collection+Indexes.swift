@@ -216,7 +216,8 @@ struct StoredIndex {
     /// The recorded `sql_expressions`: the SQL texts queries match to use the index.
     let expressions: [String]
 
-    /// The statements that remove the index: its SQL objects and its row.
+    /// The statements that remove the index: its SQL objects and its row (by
+    /// the SQL name DocLite made and checked, never by text the file holds).
     var drop: [String] {
         let objects: [String]
         switch type {
@@ -225,7 +226,7 @@ struct StoredIndex {
         case IndexKind.arrayTypeName: objects = ArrayIndexSQL(table: sqlName, collection: collection).drop
         default: objects = FullTextIndexSQL(table: sqlName, collection: collection).drop
         }
-        return objects + ["DELETE FROM indexes WHERE collection = \(collection) AND name = \(SQLLiteral.string(name))"]
+        return objects + ["DELETE FROM indexes WHERE sql_name = '\(sqlName)'"]
     }
 
     /// The row of `rows`: collection, name, type, definition, sql_name, sql_expressions.

@@ -173,9 +173,7 @@ extension Collection {
             try updatingDerivedRows(of: documentID, in: database, connection) {
                 try run(sql.deleteLive, id: documentID, connection)
                 try run(sql.deleteTombstone, id: documentID, connection)
-                let insertion = deleted ? "INSERT INTO tombstones (sequence, key, revid, body, collection) VALUES (?, ?, ?, ?, \(id))"
-                                        : "INSERT INTO \(Schema.liveTable(id)) (sequence, key, revid, body) VALUES (?, ?, ?, ?)"
-                try connection.withStatement(insertion) { insert in
+                try connection.withStatement(deleted ? sql.insertReplicatedTombstone : sql.insertLive) { insert in
                     insert.bind(1, sequence)
                     insert.bind(2, documentID)
                     insert.bind(3, revisionID.stored)

@@ -27,7 +27,7 @@ final class Housekeeper: @unchecked Sendable {   // `timer` is behind the databa
                 }
                 for collection in expiring.sorted().compactMap({ database.collectionsByID[$0] }) {
                     let derived = (database.derivedRows[collection.id] ?? []).map(\.deleteExpired)   // (before their live rows go)
-                    for sql in derived + collection.sql.purgeExpired.map(StatementKey.init) {
+                    for sql in derived + collection.sql.purgeExpired {
                         try connection.withStatement(sql) { delete in
                             delete.bind(1, now)
                             try delete.run()

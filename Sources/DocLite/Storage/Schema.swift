@@ -210,14 +210,15 @@ struct CollectionSQL {
     let upsertLive: StatementKey
     let hasTombstones: StatementKey
     let insertTombstone: StatementKey
+    let insertReplicatedTombstone: StatementKey   // as `insertLive`, with the body given
     let deleteLive: StatementKey
     let deleteTombstone: StatementKey
     let deleteRemoteRevisions: StatementKey
     let expiration: StatementKey
     let setExpiration: StatementKey
     let deleteExpiration: StatementKey
-    let purgeExpired: [String]       // the live rows and tombstones expiring by `?1`
-    let deleteExpirations: String    // their times: `… RETURNING key`
+    let purgeExpired: [StatementKey]     // the live rows and tombstones expiring by `?1`
+    let deleteExpirations: StatementKey  // their times: `… RETURNING key`
     let count: StatementKey
 
     init(collectionID id: Int64) {
@@ -238,6 +239,7 @@ struct CollectionSQL {
             INSERT INTO tombstones (collection, key, sequence, revid, body)
             VALUES (\(id), ?2, ?1, ?3, CASE WHEN ?4 THEN (SELECT body FROM \(live) WHERE key = ?2) END)
             """)
+        insertReplicatedTombstone = StatementKey("INSERT INTO tombstones (collection, sequence, key, revid, body) VALUES (\(id), ?, ?, ?, ?)")
         deleteLive = StatementKey("DELETE FROM \(live) WHERE key = ?")
         deleteTombstone = StatementKey("DELETE FROM tombstones WHERE collection = \(id) AND key = ?")
         deleteRemoteRevisions = StatementKey("DELETE FROM remote_revisions WHERE collection = \(id) AND key = ?")
@@ -247,9 +249,9 @@ struct CollectionSQL {
             ON CONFLICT DO UPDATE SET expiration = excluded.expiration
             """)
         deleteExpiration = StatementKey("DELETE FROM expirations WHERE collection = \(id) AND key = ?")
-        purgeExpired = ["DELETE FROM \(live) WHERE \(Schema.expiringKeys(id))",
-                        "DELETE FROM tombstones WHERE collection = \(id) AND \(Schema.expiringKeys(id))"]
-        deleteExpirations = "DELETE FROM expirations WHERE collection = \(id) AND expiration <= ?1 RETURNING key"
+        purgeExpired = [StatementKey("DELETE FROM \(live) WHERE \(Schema.expiringKeys(id))"),
+                        StatementKey("DELETE FROM tombstones WHERE collection = \(id) AND \(Schema.expiringKeys(id))")]
+        deleteExpirations = StatementKey("DELETE FROM expirations WHERE collection = \(id) AND expiration <= ?1 RETURNING key")
         count = StatementKey("SELECT count(*) FROM \(live)")
     }
 }

@@ -110,20 +110,15 @@ class QueryInterruptedError(DocLiteError):
 
 
 _DOCLITE_CODES: Dict[int, Type[DocLiteError]] = {
-    lib.kCBLErrorUnimplemented: UnsupportedError,
-    lib.kCBLErrorNotOpen: NotOpenError,
-    lib.kCBLErrorNotFound: NotFoundError,
-    lib.kCBLErrorConflict: ConflictError,
-    lib.kCBLErrorInvalidParameter: InvalidParameterError,
-    lib.kCBLErrorCorruptData: CorruptDataError,
-    lib.kCBLErrorBusy: BusyError,
-    lib.kCBLErrorNotADatabaseFile: CorruptDataError,
-    lib.kCBLErrorUnsupported: UnsupportedError,
-    lib.kCBLErrorInvalidQuery: InvalidQueryError,
-    lib.kCBLErrorMissingIndex: InvalidQueryError,
-    lib.kCBLErrorInvalidQueryParam: InvalidQueryParameterError,
-    lib.kCBLErrorBadDocID: BadDocumentIDError,
+    kind._code: kind for kind in (NotOpenError, NotFoundError, ConflictError, InvalidParameterError, CorruptDataError,
+                                  BusyError, UnsupportedError, InvalidQueryError, InvalidQueryParameterError,
+                                  BadDocumentIDError)
 }
+_DOCLITE_CODES.update({   # (the codes a class shares with its own)
+    lib.kCBLErrorNotADatabaseFile: CorruptDataError,
+    lib.kCBLErrorUnimplemented: UnsupportedError,
+    lib.kCBLErrorMissingIndex: InvalidQueryError,
+})
 
 
 def error_from(error: Any, position: Optional[int] = None) -> DocLiteError:
