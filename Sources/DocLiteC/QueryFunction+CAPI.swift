@@ -28,138 +28,14 @@ public func CBLQueryMeta_Expiration(_ alias: UnsafePointer<CChar>?) -> OpaquePoi
 @c @implementation
 public func CBLQueryMeta_RevisionID(_ alias: UnsafePointer<CChar>?) -> OpaquePointer? { meta(Meta.revisionID, alias) }
 
-@c @implementation
-public func CBLQueryFunction_Count(_ a: OpaquePointer?) -> OpaquePointer? {
-    let value = takeOptional(a, ExpressionProtocol.self, "operand of Count")
-    return expression { Function.count(try value.get()) }
+/// A call of the builder function `name` (generated: QueryFunction+Catalog.swift): takes
+/// every argument, each consumed even after a bad one, and makes the call when all are good.
+func function(_ name: String, _ arguments: [OpaquePointer?], _ make: ([ExpressionProtocol]) -> ExpressionProtocol) -> OpaquePointer {
+    let roles = arguments.count == 2 ? ["left operand", "right operand"]
+        : arguments.count == 1 ? ["operand"] : arguments.indices.map { "operand \($0 + 1)" }
+    let taken = zip(arguments, roles).map { take($0, ExpressionProtocol.self, "\($1) of \(name)") }
+    return expression { make(try taken.map { try $0.get() }) }
 }
-
-@c @implementation
-public func CBLQueryFunction_Sum(_ a: OpaquePointer?) -> OpaquePointer? { unary(a, "Sum") { Function.sum($0) } }
-
-@c @implementation
-public func CBLQueryFunction_Avg(_ a: OpaquePointer?) -> OpaquePointer? { unary(a, "Avg") { Function.avg($0) } }
-
-@c @implementation
-public func CBLQueryFunction_Min(_ a: OpaquePointer?) -> OpaquePointer? { unary(a, "Min") { Function.min($0) } }
-
-@c @implementation
-public func CBLQueryFunction_Max(_ a: OpaquePointer?) -> OpaquePointer? { unary(a, "Max") { Function.max($0) } }
-
-@c @implementation
-public func CBLQueryFunction_Abs(_ a: OpaquePointer?) -> OpaquePointer? { unary(a, "Abs") { Function.abs($0) } }
-
-@c @implementation
-public func CBLQueryFunction_Acos(_ a: OpaquePointer?) -> OpaquePointer? { unary(a, "Acos") { Function.acos($0) } }
-
-@c @implementation
-public func CBLQueryFunction_Asin(_ a: OpaquePointer?) -> OpaquePointer? { unary(a, "Asin") { Function.asin($0) } }
-
-@c @implementation
-public func CBLQueryFunction_Atan(_ a: OpaquePointer?) -> OpaquePointer? { unary(a, "Atan") { Function.atan($0) } }
-
-@c @implementation
-public func CBLQueryFunction_Atan2(_ y: OpaquePointer?, _ x: OpaquePointer?) -> OpaquePointer? {
-    binary(y, x, "Atan2") { Function.atan2(y: $0, x: $1) }
-}
-
-@c @implementation
-public func CBLQueryFunction_Ceil(_ a: OpaquePointer?) -> OpaquePointer? { unary(a, "Ceil") { Function.ceil($0) } }
-
-@c @implementation
-public func CBLQueryFunction_Cos(_ a: OpaquePointer?) -> OpaquePointer? { unary(a, "Cos") { Function.cos($0) } }
-
-@c @implementation
-public func CBLQueryFunction_Degrees(_ a: OpaquePointer?) -> OpaquePointer? { unary(a, "Degrees") { Function.degrees($0) } }
-
-@c @implementation
-public func CBLQueryFunction_E() -> OpaquePointer? { expression { Function.e() } }
-
-@c @implementation
-public func CBLQueryFunction_Exp(_ a: OpaquePointer?) -> OpaquePointer? { unary(a, "Exp") { Function.exp($0) } }
-
-@c @implementation
-public func CBLQueryFunction_Floor(_ a: OpaquePointer?) -> OpaquePointer? { unary(a, "Floor") { Function.floor($0) } }
-
-@c @implementation
-public func CBLQueryFunction_Ln(_ a: OpaquePointer?) -> OpaquePointer? { unary(a, "Ln") { Function.ln($0) } }
-
-@c @implementation
-public func CBLQueryFunction_Log(_ a: OpaquePointer?) -> OpaquePointer? { unary(a, "Log") { Function.log($0) } }
-
-@c @implementation
-public func CBLQueryFunction_Pi() -> OpaquePointer? { expression { Function.pi() } }
-
-@c @implementation
-public func CBLQueryFunction_Power(_ base: OpaquePointer?, _ exponent: OpaquePointer?) -> OpaquePointer? {
-    binary(base, exponent, "Power") { Function.power(base: $0, exponent: $1) }
-}
-
-@c @implementation
-public func CBLQueryFunction_Radians(_ a: OpaquePointer?) -> OpaquePointer? { unary(a, "Radians") { Function.radians($0) } }
-
-@c @implementation
-public func CBLQueryFunction_Round(_ a: OpaquePointer?) -> OpaquePointer? { unary(a, "Round") { Function.round($0) } }
-
-@c @implementation
-public func CBLQueryFunction_RoundDigits(_ a: OpaquePointer?, _ digits: OpaquePointer?) -> OpaquePointer? {
-    binary(a, digits, "RoundDigits") { Function.round($0, digits: $1) }
-}
-
-@c @implementation
-public func CBLQueryFunction_Sign(_ a: OpaquePointer?) -> OpaquePointer? { unary(a, "Sign") { Function.sign($0) } }
-
-@c @implementation
-public func CBLQueryFunction_Sin(_ a: OpaquePointer?) -> OpaquePointer? { unary(a, "Sin") { Function.sin($0) } }
-
-@c @implementation
-public func CBLQueryFunction_Sqrt(_ a: OpaquePointer?) -> OpaquePointer? { unary(a, "Sqrt") { Function.sqrt($0) } }
-
-@c @implementation
-public func CBLQueryFunction_Tan(_ a: OpaquePointer?) -> OpaquePointer? { unary(a, "Tan") { Function.tan($0) } }
-
-@c @implementation
-public func CBLQueryFunction_Trunc(_ a: OpaquePointer?) -> OpaquePointer? { unary(a, "Trunc") { Function.trunc($0) } }
-
-@c @implementation
-public func CBLQueryFunction_TruncDigits(_ a: OpaquePointer?, _ digits: OpaquePointer?) -> OpaquePointer? {
-    binary(a, digits, "TruncDigits") { Function.trunc($0, digits: $1) }
-}
-
-@c @implementation
-public func CBLQueryFunction_Contains(_ a: OpaquePointer?, _ substring: OpaquePointer?) -> OpaquePointer? {
-    binary(a, substring, "Contains") { Function.contains($0, substring: $1) }
-}
-
-@c @implementation
-public func CBLQueryFunction_Length(_ a: OpaquePointer?) -> OpaquePointer? { unary(a, "Length") { Function.length($0) } }
-
-@c @implementation
-public func CBLQueryFunction_Lower(_ a: OpaquePointer?) -> OpaquePointer? { unary(a, "Lower") { Function.lower($0) } }
-
-@c @implementation
-public func CBLQueryFunction_Upper(_ a: OpaquePointer?) -> OpaquePointer? { unary(a, "Upper") { Function.upper($0) } }
-
-@c @implementation
-public func CBLQueryFunction_Ltrim(_ a: OpaquePointer?) -> OpaquePointer? { unary(a, "Ltrim") { Function.ltrim($0) } }
-
-@c @implementation
-public func CBLQueryFunction_Rtrim(_ a: OpaquePointer?) -> OpaquePointer? { unary(a, "Rtrim") { Function.rtrim($0) } }
-
-@c @implementation
-public func CBLQueryFunction_Trim(_ a: OpaquePointer?) -> OpaquePointer? { unary(a, "Trim") { Function.trim($0) } }
-
-@c @implementation
-public func CBLQueryFunction_StringToMillis(_ a: OpaquePointer?) -> OpaquePointer? { unary(a, "StringToMillis") { Function.stringToMillis($0) } }
-
-@c @implementation
-public func CBLQueryFunction_StringToUTC(_ a: OpaquePointer?) -> OpaquePointer? { unary(a, "StringToUTC") { Function.stringToUTC($0) } }
-
-@c @implementation
-public func CBLQueryFunction_MillisToString(_ a: OpaquePointer?) -> OpaquePointer? { unary(a, "MillisToString") { Function.millisToString($0) } }
-
-@c @implementation
-public func CBLQueryFunction_MillisToUTC(_ a: OpaquePointer?) -> OpaquePointer? { unary(a, "MillisToUTC") { Function.millisToUTC($0) } }
 
 @c @implementation
 public func CBLQueryArrayFunction_Contains(_ a: OpaquePointer?, _ value: OpaquePointer?) -> OpaquePointer? {

@@ -640,6 +640,39 @@ static void test_literals_json_cannot_hold(void) {
     CHECK(CBL_InstanceCount() == start);
 }
 
+/* SELECT META().id FROM points ORDER BY EUCLIDEAN_DISTANCE(v, [0, 0]), then by
+   COSINE_DISTANCE: the distance functions of the builders' table. */
+static CBLQueryExpression* distance_from_1_1(int cosine) {
+    CBLQueryExpression* target = CBLQueryExpression_Array(
+        (CBLQueryExpression*[]){CBLQueryExpression_Int(1), CBLQueryExpression_Int(1)}, 2);
+    return cosine ? CBLQueryFunction_CosineDistance(P("v"), target) : CBLQueryFunction_EuclideanDistance(P("v"), target);
+}
+
+static void test_vector_distances(void) {
+    uint64_t start = CBL_InstanceCount();
+    CBLError err;
+    CBLCollection* points = CBLDatabase_CreateCollection(database, "points", NULL, &err);
+    CHECK_OK(points != NULL, err);
+    save_json(points, "far", "{\"v\": [10, 10]}");
+    save_json(points, "near", "{\"v\": [1, 1]}");
+    save_json(points, "axis", "{\"v\": [0, 3]}");
+    save_json(points, "none", "{\"v\": \"not a vector\"}");
+    for (int cosine = 0; cosine <= 1; cosine++) {
+        CBLQuery* query = CBLQueryBuilder_Create(
+            (CBLQuerySelectResult*[]){CBLQuerySelectResult_Expression(CBLQueryMeta_ID(NULL))}, 1, false,
+            CBLQueryDataSource_Collection(points), NULL, 0,
+            CBLQueryExpression_IsValued(distance_from_1_1(cosine)), NULL, 0, NULL,
+            (CBLQueryOrdering*[]){CBLQueryOrdering_Ascending(distance_from_1_1(cosine)),
+                                  CBLQueryOrdering_Ascending(CBLQueryMeta_ID(NULL))}, 2, NULL, &err);
+        CHECK_OK(query != NULL, err);
+        if (cosine) CHECK_COLUMN(query, "id", false, "far", "near", "axis");   /* same angle: 0 */
+        else CHECK_COLUMN(query, "id", false, "near", "axis", "far");
+        CBL_Release(query);
+    }
+    CBL_Release(points);
+    CHECK(CBL_InstanceCount() == start);
+}
+
 int main(void) {
     const char* dir = test_directory("query_builder");
     uint64_t start = CBL_InstanceCount();
@@ -657,6 +690,7 @@ int main(void) {
     test_parameters();
     test_orderings_as_in_objective_c();
     test_literals_json_cannot_hold();
+    test_vector_distances();
 
     /* A part keeps its collection: the query builds after the caller released every handle. */
     CBLError err;

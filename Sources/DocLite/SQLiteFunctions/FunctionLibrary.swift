@@ -21,6 +21,7 @@ enum FunctionLibrary {
         StringFunctions.register(with: registrar)
         RegexFunctions.register(with: registrar)
         MathFunctions.register(with: registrar)
+        VectorFunctions.register(with: registrar)
         ConditionalFunctions.register(with: registrar)
         TypeFunctions.register(with: registrar)
         ArrayFunctions.register(with: registrar)

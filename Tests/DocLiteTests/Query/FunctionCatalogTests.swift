@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 @testable import DocLite
 
@@ -16,6 +17,24 @@ final class FunctionCatalogTests: QueryTestCase {
                 let arguments = Array(repeating: ", 1", count: count).joined()
                 XCTAssertNoThrow(try value(of: "[\"\(name)()\"\(arguments)]"), "\(name) with \(count) arguments")
             }
+        }
+    }
+
+    /// Every function of the builders' table (`codegen/query-functions.tsv`, from which
+    /// every builder surface is generated) is a function of the query language taking
+    /// the numbers of arguments the table gives it.
+    func testEveryBuilderFunctionIsInTheCatalog() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let table = try String(contentsOf: root.appendingPathComponent("codegen/query-functions.tsv"), encoding: .utf8)
+        let rows = table.split(separator: "\n").filter { !$0.hasPrefix("#") }.dropFirst()
+            .map { $0.split(separator: "\t", omittingEmptySubsequences: false) }
+        XCTAssertGreaterThan(rows.count, 40)
+        for row in rows {
+            let name = row[2].lowercased(), arguments = row[3].split(separator: ",")
+            let counts = Set([arguments.count, arguments.count - arguments.filter { $0.hasSuffix("?") }.count])
+            let entry = try XCTUnwrap(FunctionCatalog.entry(name), "\(name) is not a function of the query language")
+            for count in counts { XCTAssertTrue(entry.arity.contains(count), "\(name) with \(count) arguments") }
         }
     }
 }

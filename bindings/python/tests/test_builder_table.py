@@ -13,7 +13,7 @@ import sys
 
 import pytest
 
-from doclite import Expression, Function
+from doclite import DataSource, Expression, Function, Meta, Ordering, QueryBuilder, SelectResult
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..")
 GENERATOR = os.path.join(ROOT, "scripts", "generate-builders")
@@ -46,27 +46,48 @@ def test_c_declares_every_function_of_the_table_and_no_other():
 
 
 def test_swift_names_every_function_by_the_rule():
-    with open(os.path.join(ROOT, "Sources", "DocLite", "Query", "Builder", "Function.swift")) as source:
-        text = source.read()
-    function = text[:text.index("class ArrayFunction")]   # (Function's own methods)
-    declared = set(re.findall(r"public static func (\w+)\(", function))
-    expected = {generator.lower_camel(row["overloads"] or row["name"]) for row in TABLE}
-    assert declared == expected   # (prediction, of another shape, is in an extension below)
-    for row in TABLE:
-        if row["overloads"]:   # the labelled overload: round(_:digits:)
-            label = row["arguments"][-1]
-            name = generator.lower_camel(row["overloads"])
-            assert re.search(rf"public static func {name}\([^)]*\b{label}: ", function), f"Function.{name}(_:{label}:)"
+    with open(os.path.join(ROOT, "Sources", "DocLite", "Query", "Builder", "Function+Catalog.swift")) as source:
+        declared = re.findall(r"public static func (\w+)\(([^)]*)\)", source.read())
+    expected = []
+    for row in TABLE:   # Function.round(_:digits:), Function.atan2(y:x:), Function.euclideanDistance(between:and:)
+        labels = [row["labels"][a] for a in row["arguments"]]
+        assert labels[1:] == [label for label in labels[1:] if label != "_"], f"{row['name']}: only the first argument is unlabelled"
+        expected.append((generator.lower_camel(row["overloads"] or row["name"]), labels))
+    assert [(name, [p.split(":")[0].split()[0] for p in parameters.split(", ") if p]) for name, parameters in declared] == expected
+
+
+def test_python_and_rust_name_every_function_by_the_rule():
+    with open(os.path.join(ROOT, "bindings", "rust", "doclite", "src", "builder.rs")) as source:
+        rust = set(re.findall(r"^\s+(\w+) => \"", source.read(), re.MULTILINE))
+    assert {generator.snake(row["name"]) for row in TABLE} <= rust
+    python = {name for name in vars(Function) if not name.startswith("_")}
+    assert {generator.snake(row["overloads"] or row["name"]) for row in TABLE} | {"call", "prediction"} == python
 
 
 @pytest.mark.parametrize("row", TABLE, ids=[row["name"] for row in TABLE])
 def test_python_builds_each_function_of_the_table(row):
     arguments = [Expression.property(name) for name in row["arguments"]]
     method = getattr(Function, generator.snake(row["overloads"] or row["name"]))
-    assert method(*arguments)._json == [f"{row['query']}()", *(["." + name] for name in row["arguments"])]
+    expected = [f"{row['query']}()", *(["." + name] for name in row["arguments"]), *map(int, row["constants"])]
+    assert method(*arguments)._json == expected
 
 
 def test_an_unknown_function_is_an_error_naming_the_way_to_any_function():
     with pytest.raises(AttributeError):
         Function.millis_to_str(Expression.property("t"))   # (the query language's name: not the builder's)
     assert Function.call("millis_to_str", Expression.property("t"))._json == ["MILLIS_TO_STR()", [".t"]]
+
+
+def test_a_function_added_to_the_table_runs(db):
+    """EUCLIDEAN_DISTANCE and COSINE_DISTANCE came to every surface from the table alone."""
+    collection = db.default_collection()
+    collection.save_many({"far": {"v": [10, 10]}, "near": {"v": [1, 1]}, "axis": {"v": [0, 3]}})
+    distance = Function.euclidean_distance(Expression.property("v"), [0, 0])
+    query = (QueryBuilder.select(SelectResult.expression(Meta.id), SelectResult.expression(distance).as_("d"))
+             .from_(DataSource.collection(collection)).order_by(Ordering.expression(distance)))
+    rows = [(row["id"], row["d"]) for row in query.execute()]
+    assert rows == [("near", pytest.approx(2 ** 0.5)), ("axis", 3.0), ("far", pytest.approx(200 ** 0.5))]
+    cosine = Function.cosine_distance(Expression.property("v"), [1, 1])
+    assert [row["id"] for row in QueryBuilder.select(SelectResult.expression(Meta.id)).from_(
+        DataSource.collection(collection)).order_by(Ordering.expression(cosine), Ordering.expression(Meta.id)).execute()
+    ] == ["far", "near", "axis"]

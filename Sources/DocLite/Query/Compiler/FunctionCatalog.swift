@@ -131,6 +131,9 @@ enum FunctionCatalog {
         add(["contains"], 2...2, .boolean, collation: .inForce)
         for name in ["length", "lower", "upper"] { add([name], 1...1, .scalar) }
         for name in ["trim", "ltrim", "rtrim"] { add([name], 1...1, .any) }
+        // Vector distances
+        add(["euclidean_distance"], 2...3, .scalar)
+        add(["cosine_distance"], 2...2, .scalar)
         // Type
         for name in ["array", "atom", "boolean", "number", "object", "string"] {
             add(["is" + name, "is_" + name], 1...1, .boolean)

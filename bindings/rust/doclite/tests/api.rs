@@ -431,6 +431,29 @@ fn string_literals_are_literals_in_results_groupings_and_orderings() -> doclite:
 }
 
 #[test]
+fn the_distance_functions_of_the_builders_table_run() -> doclite::Result<()> {
+    // EUCLIDEAN_DISTANCE and COSINE_DISTANCE came to every surface from codegen/query-functions.tsv.
+    let db = TestDatabase::new("distances");
+    let points = db.default_collection()?;
+    points.save_many([("far", json!({"v": [10, 10]})), ("near", json!({"v": [1, 1]})), ("axis", json!({"v": [0, 3]}))])?;
+    let distance = doclite::Function::euclidean_distance(Expression::property("v"), Expression::value(&[0, 0]));
+    let query = QueryBuilder::select([SelectResult::expression(doclite::Meta::id()), SelectResult::expression(distance.clone())])
+        .from(DataSource::collection(&points))
+        .order_by([Ordering::expression(distance)])
+        .build()?;
+    let rows: Vec<(String, f64)> = query.execute()?.rows().collect::<doclite::Result<_>>()?;
+    assert_eq!(rows, [("near".to_owned(), 2f64.sqrt()), ("axis".to_owned(), 3.0), ("far".to_owned(), 200f64.sqrt())]);
+    let cosine = doclite::Function::cosine_distance(Expression::property("v"), Expression::value(&[1, 1]));
+    let query = QueryBuilder::select([SelectResult::expression(doclite::Meta::id())])
+        .from(DataSource::collection(&points))
+        .order_by([Ordering::expression(cosine), Ordering::expression(doclite::Meta::id())])
+        .build()?;
+    let ids: Vec<(String,)> = query.execute()?.rows().collect::<doclite::Result<_>>()?;
+    assert_eq!(ids, [("far".to_owned(),), ("near".to_owned(),), ("axis".to_owned(),)]);
+    Ok(())
+}
+
+#[test]
 fn the_three_front_ends_give_the_same_rows() -> doclite::Result<()> {
     let db = TestDatabase::new("front-ends");
     let hotels = db.create_collection("hotels", None)?;
