@@ -80,9 +80,13 @@ final class ExpirationTests: DatabaseTestCase {
 
     /// Setting an expiration in the past through the API: the document disappears promptly.
     func testExpirationInThePast() throws {
+        let clock = ManualScheduler()
+        try db.close()
+        db = try openDatabase(scheduler: clock)
         try save("d")
-        try defaultCollection.setDocumentExpiration(id: "d", expiration: Date().addingTimeInterval(-10))
-        XCTAssertTrue(try waitUntil(timeout: 3) { try defaultCollection.document(id: "d") == nil })
+        try defaultCollection.setDocumentExpiration(id: "d", expiration: clock.now.addingTimeInterval(-10))
+        clock.advance(by: 0)
+        XCTAssertNil(try defaultCollection.document(id: "d"))
         try reopen()
         XCTAssertNil(try defaultCollection.document(id: "d"))
     }
@@ -90,13 +94,17 @@ final class ExpirationTests: DatabaseTestCase {
     /// An expired document's rows in the full-text, array and predictive indexes go with it
     /// (the purge keeps them in step: DerivedRows).
     func testAnExpiredDocumentLeavesItsIndexes() throws {
+        let clock = ManualScheduler()
+        try db.close()
+        db = try openDatabase(scheduler: clock)
         let collection = defaultCollection
         try collection.save(document: MutableDocument(id: "d", json: #"{"s": "gone soon", "tags": ["x"]}"#))
         try collection.save(document: MutableDocument(id: "e", json: #"{"s": "stays here", "tags": ["x"]}"#))
         try collection.createIndex(withName: "words", config: FullTextIndexConfiguration(["s"]))
         try collection.createIndex(withName: "tags", config: ArrayIndexConfiguration(path: "tags"))
-        try collection.setDocumentExpiration(id: "d", expiration: Date().addingTimeInterval(-10))
-        XCTAssertTrue(try waitUntil(timeout: 3) { try defaultCollection.document(id: "d") == nil })
+        try collection.setDocumentExpiration(id: "d", expiration: clock.now.addingTimeInterval(-10))
+        clock.advance(by: 0)
+        XCTAssertNil(try collection.document(id: "d"))
         let table = try XCTUnwrap(IndexKind.sqlName(type: IndexKind.fullTextTypeName, collection: 1, index: "words"))
         XCTAssertEqual(rawSQL("SELECT count(*) FROM \(table)"), 1)
         let elements = try XCTUnwrap(IndexKind.sqlName(type: IndexKind.arrayTypeName, collection: 1, index: "tags"))
@@ -130,7 +138,7 @@ final class ExpirationTests: DatabaseTestCase {
         XCTAssertNotNil(try collection.document(id: "kept"))
         XCTAssertEqual(clock.pendingCount, 0, "nothing left to expire")
         XCTAssertEqual(collection.count, 1)
-        XCTAssertTrue(waitUntil(timeout: 1) { changes.all.count >= 2 })
+        XCTAssertTrue(changes.wait { $0.count >= 2 })
         XCTAssertEqual(changes.all, [["soon"], ["later"]])
     }
 

@@ -246,15 +246,15 @@ final class ListenerTests: DatabaseTestCase {
         }
         let model = Model()
         let collection = defaultCollection
+        let changes = collection.changes(), documentChanges = collection.documentChanges(id: "b")   // listening from here on
         let consumer = Task { @MainActor in
-            var documents = collection.documentChanges(id: "b").makeAsyncIterator()
-            for await change in collection.changes() {
+            var documents = documentChanges.makeAsyncIterator()
+            for await change in changes {
                 model.ids += change.documentIDs
                 if model.ids.count == 3 { break }
             }
             return await documents.next()?.documentID
         }
-        try await Task.sleep(for: .milliseconds(50))   // (the consumer listens before the saves)
         for id in ["a", "b", "c"] { try save(id) }
         let documentChange = await consumer.value
         let ids = await model.ids

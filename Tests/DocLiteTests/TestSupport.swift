@@ -117,25 +117,71 @@ extension XCTestCase {
         }
     }
 
-    /// Polls `condition` every 20 ms until it holds or `timeout` seconds pass; returns whether it held.
-    func waitUntil(timeout: TimeInterval, _ condition: () throws -> Bool) rethrows -> Bool {
+    /// Waits until `condition` holds, checking it now and again after each call of the
+    /// listeners `listen` adds (given the signal to fire), never by the clock; false
+    /// when `timeout` seconds pass first.
+    func waitUntil(timeout: TimeInterval = 30, notifiedBy listen: (Signal) -> [ListenerToken],
+                   _ condition: () throws -> Bool) rethrows -> Bool {
+        let signal = Signal()
+        let tokens = listen(signal)
+        defer { tokens.forEach { $0.remove() } }
+        return try signal.wait(timeout: timeout, until: condition)
+    }
+
+    /// Waits until `condition` holds, checked after each of `replicator`'s changes of
+    /// status and replicated documents (announced on a queue of their own: the main
+    /// queue, the default, is this thread's, which waits).
+    func waitUntil(_ replicator: Replicator, timeout: TimeInterval = 30, _ condition: () throws -> Bool) rethrows -> Bool {
+        let queue = DispatchQueue(label: "waitUntil")
+        return try waitUntil(timeout: timeout, notifiedBy: { signal in
+            [replicator.addChangeListener(withQueue: queue) { _ in signal.fire() },
+             replicator.addDocumentReplicationListener(withQueue: queue) { _ in signal.fire() }]
+        }, condition)
+    }
+}
+
+/// An event other threads announce, so that a test waits for the event, never for time.
+final class Signal: @unchecked Sendable {   // `count` is behind `condition`
+    private let condition = NSCondition()
+    private var count = 0
+
+    func fire() { condition.withLock { count += 1; condition.broadcast() } }
+
+    /// Waits until `test` holds, checking it now and after each ``fire()`` (outside the
+    /// lock: it may take locks of its own); false if `timeout` seconds pass first.
+    func wait(timeout: TimeInterval, until test: () throws -> Bool) rethrows -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if try condition() { return true }
-            Thread.sleep(forTimeInterval: 0.02)
+        var seen = condition.withLock { count }
+        while try !test() {
+            let fired = condition.withLock { () -> Bool in
+                while count == seen { if !condition.wait(until: deadline) { return false } }
+                seen = count
+                return true
+            }
+            if !fired { return try test() }
         }
-        return try condition()
+        return true
     }
 }
 
 /// Collects values from any thread (listener callbacks).
-final class Recorder<Element>: @unchecked Sendable {
-    private let lock = NSLock()
+final class Recorder<Element>: @unchecked Sendable {   // `items` is behind `condition`
+    private let condition = NSCondition()
     private var items: [Element] = []
 
-    func append(_ item: Element) { lock.lock(); items.append(item); lock.unlock() }
+    func append(_ item: Element) { condition.withLock { items.append(item); condition.broadcast() } }
 
-    var all: [Element] { lock.lock(); defer { lock.unlock() }; return items }
+    var all: [Element] { condition.withLock { items } }
+
+    /// Waits until `test` holds for the values collected, woken by each new one; false
+    /// if `timeout` seconds pass first.
+    func wait(timeout: TimeInterval = 10, until test: ([Element]) -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        return condition.withLock {
+            while !test(items) { if !condition.wait(until: deadline) { return test(items) } }
+            return true
+        }
+    }
 }
 
 /// A seeded random number generator (SplitMix64), so that a failing run reproduces.

@@ -316,7 +316,7 @@ extension Database {
             case IndexKind.valueTypeName:
                 loaded[index.collection, default: []].formUnion(expressions.map { ByteString($0) })
             case IndexKind.predictiveTypeName:
-                predictive[index.collection, default: [:]][PredictiveIndexSQL.key(model: expressions[0], input: expressions[1])] = index.sqlName
+                predictive[index.collection, default: [:]][QueryCompiler.predictionKey(model: expressions[0], input: expressions[1])] = index.sqlName
             case IndexKind.arrayTypeName:
                 arrays[index.collection, default: [:]][ByteString(expressions[0])] = index.sqlName
             default:

@@ -10,11 +10,6 @@ struct PredictiveIndexSQL {
     let table: String
     let collection: Int64
 
-    /// The key by which queries find the index: the model and the compiled input.
-    static func key(model: String, input: String) -> ByteString {
-        ByteString(model + "\u{0}" + input)
-    }
-
     /// Creates the table and its indexes on the prediction's `properties`.
     func create(properties: [String]) -> [String] {
         ["CREATE TABLE \(table) (sequence INTEGER PRIMARY KEY, prediction BLOB)"]

@@ -51,7 +51,7 @@ public final class Database: @unchecked Sendable {   // its variables are behind
     /// The full-text indexes of each collection: name → FTS table.
     var fullTextIndexes: [Int64: [ByteString: String]] = [:]
     /// The predictive indexes of each collection: model and compiled input
-    /// (``PredictiveIndexSQL/key(model:input:)``) → table.
+    /// (``QueryCompiler/predictionKey(model:input:)``) → table.
     var predictiveIndexes: [Int64: [ByteString: String]] = [:]
     /// The array indexes of each collection: the array's path → table.
     var arrayIndexes: [Int64: [ByteString: String]] = [:]

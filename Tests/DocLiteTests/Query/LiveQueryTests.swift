@@ -6,23 +6,45 @@ import XCTest
 /// whole new rows after each commit that changes them (and only then).
 final class LiveQueryTests: DatabaseTestCase {
     private let queue = DispatchQueue(label: "LiveQueryTests")
+    /// The database's clock: a run put off after a burst of commits waits for it to move.
+    private var clock: ManualScheduler!
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        clock = ManualScheduler()
+        try db.close()
+        db = try openDatabase(scheduler: clock)
+    }
 
     /// Each notification's rows (the `name` column), or the error's message.
     private final class Changes: @unchecked Sendable {
-        private let lock = NSLock()
+        private let condition = NSCondition()
         private var items: [[String]] = []
         private var errors: [String] = []
 
         func record(_ change: QueryChange) {
             let names = change.results?.allResults().map { $0.string(forKey: "name") ?? "-" }
-            lock.lock()
-            if let names { items.append(names) }
-            if let error = change.error { errors.append("\(error)") }
-            lock.unlock()
+            condition.withLock {
+                if let names { items.append(names) }
+                if let error = change.error { errors.append("\(error)") }
+                condition.broadcast()
+            }
         }
 
-        var all: [[String]] { lock.lock(); defer { lock.unlock() }; return items }
-        var allErrors: [String] { lock.lock(); defer { lock.unlock() }; return errors }
+        var all: [[String]] { condition.withLock { items } }
+        var allErrors: [String] { condition.withLock { errors } }
+
+        /// Waits until `test` holds for the rows and errors announced, woken by each
+        /// announcement; false if 10 seconds pass first.
+        func wait(until test: (_ rows: [[String]], _ errors: [String]) -> Bool) -> Bool {
+            let deadline = Date().addingTimeInterval(10)
+            return condition.withLock {
+                while !test(items, errors) {
+                    if !condition.wait(until: deadline) { return test(items, errors) }
+                }
+                return true
+            }
+        }
     }
 
     private func save(_ id: String, _ json: String, in collection: DocLite.Collection? = nil) throws {
@@ -33,10 +55,11 @@ final class LiveQueryTests: DatabaseTestCase {
         try db.createQuery(json: #"{"WHAT": [[".name"]], "WHERE": ["=", [".type"], "hotel"], "ORDER_BY": [[".name"]]}"#)
     }
 
-    /// Waits until `query`'s live query has no run scheduled or under way and
-    /// its listeners' calls are made: an announcement that was coming has come.
-    private func settle(_ query: Query, file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertTrue(waitUntil(timeout: 10) { query.liveQuery().isIdle }, "the live query stays busy", file: file, line: line)
+    /// Moves the clock past any run a burst of commits has put off, then waits for the
+    /// runs under way and their calls to listeners: an announcement that was coming has come.
+    private func settle(_ query: Query) {
+        clock.advance(by: 0.5)
+        query.liveQuery().drain()
         queue.sync {}
     }
 
@@ -46,11 +69,11 @@ final class LiveQueryTests: DatabaseTestCase {
         let query = try hotels()
         let token = query.addChangeListener(withQueue: queue) { changes.record($0) }
         defer { token.remove() }
-        XCTAssertTrue(waitUntil(timeout: 5) { changes.all.count == 1 })
+        XCTAssertTrue(changes.wait { rows, errors in rows.count == 1 })
         XCTAssertEqual(changes.all, [["Ritz"]], "the current rows first")
 
         try save("h2", #"{"type": "hotel", "name": "Adlon"}"#)
-        XCTAssertTrue(waitUntil(timeout: 5) { changes.all.count == 2 })
+        XCTAssertTrue(changes.wait { rows, errors in rows.count == 2 })
         XCTAssertEqual(changes.all.last, ["Adlon", "Ritz"], "the whole new rows, in the query's order")
 
         let runs = query.liveQuery().runCount
@@ -60,7 +83,8 @@ final class LiveQueryTests: DatabaseTestCase {
         XCTAssertEqual(changes.all.count, 2, "unchanged rows are not announced")
 
         try defaultCollection.delete(document: XCTUnwrap(defaultCollection.document(id: "h1")))
-        XCTAssertTrue(waitUntil(timeout: 5) { changes.all.count == 3 })
+        settle(query)   // (a commit 250 ms or less after the last one is put off 500 ms)
+        XCTAssertTrue(changes.wait { rows, errors in rows.count == 3 })
         XCTAssertEqual(changes.all.last, ["Adlon"])
     }
 
@@ -69,31 +93,27 @@ final class LiveQueryTests: DatabaseTestCase {
         let query = try hotels()
         let token = query.addChangeListener(withQueue: queue) { changes.record($0) }
         defer { token.remove() }
-        XCTAssertTrue(waitUntil(timeout: 5) { changes.all == [[]] })
+        XCTAssertTrue(changes.wait { rows, errors in rows == [[]] })
         try db.inBatch {
             for i in 0..<5 { try save("h\(i)", #"{"type": "hotel", "name": "H\#(i)"}"#) }
         }
-        XCTAssertTrue(waitUntil(timeout: 5) { changes.all.count == 2 })
+        XCTAssertTrue(changes.wait { rows, errors in rows.count == 2 })
         XCTAssertEqual(changes.all.last, ["H0", "H1", "H2", "H3", "H4"])
-        // Commits in quick succession: the run after the first waits, and sees them all.
         // Commits in quick succession: the first runs the query at once, the rest wait
         // 500 ms and cost one more run, which sees them all.
+        clock.advance(by: 1)
         let runs = query.liveQuery().runCount
-        let started = Date()
         for i in 5..<10 { try save("h\(i)", #"{"type": "hotel", "name": "H\#(i)"}"#) }
-        let burst = Date().timeIntervalSince(started)
-        XCTAssertTrue(waitUntil(timeout: 5) { changes.all.last?.count == 10 })
         settle(query)
-        if burst < 0.25 {   // a machine slow enough to space the commits out runs more often
-            XCTAssertLessThanOrEqual(query.liveQuery().runCount - runs, 2, "a burst costs two runs")
-        }
+        XCTAssertTrue(changes.wait { rows, errors in rows.last?.count == 10 })
+        XCTAssertLessThanOrEqual(query.liveQuery().runCount - runs, 2, "a burst costs two runs")
     }
 
     func testRemovedListenerHearsNothingMore() throws {
         let changes = Changes()
         let query = try hotels()
         let token = query.addChangeListener(withQueue: queue) { changes.record($0) }
-        XCTAssertTrue(waitUntil(timeout: 5) { changes.all.count == 1 })
+        XCTAssertTrue(changes.wait { rows, errors in rows.count == 1 })
         token.remove()
         token.remove()   // idempotent
         try save("h1", #"{"type": "hotel", "name": "Ritz"}"#)
@@ -106,21 +126,21 @@ final class LiveQueryTests: DatabaseTestCase {
         let query = try hotels()
         let first = Changes(), again = Changes()
         let token = query.addChangeListener(withQueue: queue) { first.record($0) }
-        XCTAssertTrue(waitUntil(timeout: 5) { first.all.count == 1 })
+        XCTAssertTrue(first.wait { rows, errors in rows.count == 1 })
         try save("h1", #"{"type": "hotel", "name": "Ritz"}"#)
         try save("h2", #"{"type": "hotel", "name": "Adlon"}"#)   // within 250 ms: its run waits 500 ms
         token.remove()                                           // the last listener goes during the wait
         let second = query.addChangeListener(withQueue: queue) { again.record($0) }
         defer { second.remove() }
-        XCTAssertTrue(waitUntil(timeout: 5) { again.all == [["Adlon", "Ritz"]] }, "the new listener gets the rows")
+        XCTAssertTrue(again.wait { rows, errors in rows == [["Adlon", "Ritz"]] }, "the new listener gets the rows")
     }
 
     func testAListenerWhoseTokenIsDroppedKeepsListening() throws {
         let changes = Changes()
         try hotels().addChangeListener(withQueue: queue) { changes.record($0) }   // neither query nor token kept
-        XCTAssertTrue(waitUntil(timeout: 5) { changes.all.count == 1 })
+        XCTAssertTrue(changes.wait { rows, errors in rows.count == 1 })
         try save("h1", #"{"type": "hotel", "name": "Ritz"}"#)
-        XCTAssertTrue(waitUntil(timeout: 5) { changes.all.last == ["Ritz"] })
+        XCTAssertTrue(changes.wait { rows, errors in rows.last == ["Ritz"] })
     }
 
     func testCommitsFromManyThreads() throws {
@@ -128,12 +148,13 @@ final class LiveQueryTests: DatabaseTestCase {
         let query = try hotels()
         let token = query.addChangeListener(withQueue: queue) { changes.record($0) }
         defer { token.remove() }
-        XCTAssertTrue(waitUntil(timeout: 5) { changes.all.count == 1 })
+        XCTAssertTrue(changes.wait { rows, errors in rows.count == 1 })
         let collection = defaultCollection
         DispatchQueue.concurrentPerform(iterations: 40) { i in
             try? collection.save(document: MutableDocument(id: "h\(i)", json: #"{"type": "hotel", "name": "H\#(i)"}"#))
         }
-        XCTAssertTrue(waitUntil(timeout: 10) { changes.all.last?.count == 40 })
+        settle(query)
+        XCTAssertTrue(changes.wait { rows, errors in rows.last?.count == 40 })
     }
 
     func testASecondListenerGetsTheCurrentRows() throws {
@@ -141,13 +162,13 @@ final class LiveQueryTests: DatabaseTestCase {
         let query = try hotels()
         let first = Changes(), second = Changes()
         let firstToken = query.addChangeListener(withQueue: queue) { first.record($0) }
-        XCTAssertTrue(waitUntil(timeout: 5) { first.all.count == 1 })
+        XCTAssertTrue(first.wait { rows, errors in rows.count == 1 })
         let secondToken = query.addChangeListener(withQueue: queue) { second.record($0) }
-        XCTAssertTrue(waitUntil(timeout: 5) { second.all.count == 1 })
+        XCTAssertTrue(second.wait { rows, errors in rows.count == 1 })
         XCTAssertEqual(second.all, [["Ritz"]])
         firstToken.remove()
         try save("h2", #"{"type": "hotel", "name": "Adlon"}"#)
-        XCTAssertTrue(waitUntil(timeout: 5) { second.all.count == 2 })
+        XCTAssertTrue(second.wait { rows, errors in rows.count == 2 })
         XCTAssertEqual(first.all.count, 1, "a removed listener is not called")
         secondToken.remove()
     }
@@ -160,9 +181,9 @@ final class LiveQueryTests: DatabaseTestCase {
         let changes = Changes()
         let token = query.addChangeListener(withQueue: queue) { changes.record($0) }
         defer { token.remove() }
-        XCTAssertTrue(waitUntil(timeout: 5) { changes.all == [["Ritz"]] })
+        XCTAssertTrue(changes.wait { rows, errors in rows == [["Ritz"]] })
         query.parameters = Parameters().setString("London", forName: "city")
-        XCTAssertTrue(waitUntil(timeout: 5) { changes.all.count == 2 })
+        XCTAssertTrue(changes.wait { rows, errors in rows.count == 2 })
         XCTAssertEqual(changes.all.last, ["Savoy"])
     }
 
@@ -171,10 +192,10 @@ final class LiveQueryTests: DatabaseTestCase {
         let changes = Changes()
         let token = query.addChangeListener(withQueue: queue) { changes.record($0) }
         defer { token.remove() }
-        XCTAssertTrue(waitUntil(timeout: 5) { changes.allErrors.count == 1 })
+        XCTAssertTrue(changes.wait { rows, errors in errors.count == 1 })
         XCTAssertTrue(changes.allErrors[0].contains("LIMIT is MISSING"), changes.allErrors[0])
         query.parameters = Parameters().setInt(5, forName: "n")
-        XCTAssertTrue(waitUntil(timeout: 5) { changes.all == [[]] }, "the next run's rows")
+        XCTAssertTrue(changes.wait { rows, errors in rows == [[]] }, "the next run's rows")
     }
 
     func testOnlyCollectionsTheQueryReadsRunItAgain() throws {
@@ -183,7 +204,7 @@ final class LiveQueryTests: DatabaseTestCase {
         let query = try hotels()
         let token = query.addChangeListener(withQueue: queue) { changes.record($0) }
         defer { token.remove() }
-        XCTAssertTrue(waitUntil(timeout: 5) { changes.all.count == 1 })
+        XCTAssertTrue(changes.wait { rows, errors in rows.count == 1 })
         settle(query)
         let runs = query.liveQuery().runCount
         try save("o1", #"{"type": "hotel", "name": "Elsewhere"}"#, in: other)
@@ -199,9 +220,9 @@ final class LiveQueryTests: DatabaseTestCase {
             .where(Expression.property("type").equalTo(Expression.string("hotel")))
             .addChangeListener(withQueue: queue) { changes.record($0) }
         defer { token.remove() }
-        XCTAssertTrue(waitUntil(timeout: 5) { changes.all.count == 1 })
+        XCTAssertTrue(changes.wait { rows, errors in rows.count == 1 })
         try save("h1", #"{"type": "hotel", "name": "Ritz"}"#)
-        XCTAssertTrue(waitUntil(timeout: 5) { changes.all.last == ["Ritz"] })
+        XCTAssertTrue(changes.wait { rows, errors in rows.last == ["Ritz"] })
     }
 
     func testTheMainQueueByDefault() throws {
@@ -218,7 +239,7 @@ final class LiveQueryTests: DatabaseTestCase {
         let changes = Changes()
         let query = try db.createQuery(json: #"{"WHAT": [[".name"]], "WHERE": ["=", [".city"], ["$city"]]}"#)
         let token = query.addChangeListener(withQueue: queue) { changes.record($0) }
-        XCTAssertTrue(waitUntil(timeout: 5) { changes.all.count == 1 })
+        XCTAssertTrue(changes.wait { rows, errors in rows.count == 1 })
         try db.close()
         query.parameters = Parameters().setString("Paris", forName: "city")   // a run on a closed database
         settle(query)
@@ -236,7 +257,7 @@ final class LiveQueryTests: DatabaseTestCase {
         try db.close()
         let token = query.addChangeListener(withQueue: queue) { changes.record($0) }
         defer { token.remove() }
-        XCTAssertTrue(waitUntil(timeout: 5) { changes.allErrors.count == 1 })
+        XCTAssertTrue(changes.wait { rows, errors in errors.count == 1 })
         XCTAssertEqual(changes.allErrors, ["database 'test' is closed"])
         XCTAssertEqual(changes.all, [], "and no results")
     }

@@ -23,9 +23,19 @@ final class QueryInterruptTests: QueryTestCase {
         }
     }
 
+    /// Interrupts `query` from another thread once its run has begun (its progress handler called).
+    private func interruptOnceRunning(_ query: Query) {
+        let running = DispatchSemaphore(value: 0)
+        query.setProgressHandler(steps: 1_000) { running.signal(); return true }
+        DispatchQueue.global().async {
+            running.wait()
+            query.interrupt()
+        }
+    }
+
     func testInterruptFromAnotherThreadStopsTheRunningQuery() throws {
         let query = endlessQuery!
-        DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { query.interrupt() }
+        interruptOnceRunning(query)
         assertInterrupted { _ = try query.execute() }
         // A run started after the interrupt is not affected.
         XCTAssertEqual(try db.createQuery("SELECT COUNT(*) AS n FROM _").execute().next()?.int(forKey: "n"), 400)
@@ -71,7 +81,7 @@ final class QueryInterruptTests: QueryTestCase {
             let doc = MutableDocument(id: "in-batch")
             doc.setInt(1, forKey: "n")
             try defaultCollection.save(document: doc)
-            DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { query.interrupt() }
+            interruptOnceRunning(query)
             assertInterrupted { _ = try query.execute() }
             XCTAssertNotNil(try defaultCollection.document(id: "in-batch"))
         })
@@ -80,8 +90,11 @@ final class QueryInterruptTests: QueryTestCase {
 
     func testCancellingTheTaskOfAnAsyncExecuteInterruptsIt() async throws {
         let query = endlessQuery!
+        let (running, started) = AsyncStream.makeStream(of: Void.self)
+        query.setProgressHandler(steps: 1_000) { started.yield(); return true }
         let task = Task { try await query.execute() }
-        try await Task.sleep(nanoseconds: 200_000_000)
+        var runs = running.makeAsyncIterator()
+        await runs.next()   // (the run has begun)
         task.cancel()
         do {
             _ = try await task.value

@@ -226,11 +226,11 @@ final class ReplicationAccessTests: SyncTestCase {
         let replicator = Replicator(config: config)
         replicator.start()
         defer { replicator.stop() }
-        XCTAssertTrue(waitUntil(timeout: 10) { replicator.status.activity == .idle })
+        XCTAssertTrue(waitUntil(replicator, timeout: 10) { replicator.status.activity == .idle })
         try admin("INSERT INTO doclite.channel_access VALUES ('jo', 'news')")
-        XCTAssertTrue(try waitUntil(timeout: 2) { try jo.document(id: "news") != nil }, "the grant did not reach the idle replicator")
+        XCTAssertTrue(try waitUntil(replicator, timeout: 2) { try jo.document(id: "news") != nil }, "the grant did not reach the idle replicator")
         replicator.stop()
-        XCTAssertTrue(waitUntil(timeout: 10) { replicator.status.activity == .stopped })
+        XCTAssertTrue(waitUntil(replicator, timeout: 10) { replicator.status.activity == .stopped })
     }
 
     func testAChannelMemberDeletesASharedDocumentAndEveryoneSeesIt() throws {

@@ -31,17 +31,23 @@ final class ReplicationCrashTests: SyncTestCase {
         config.addCollection(try database.defaultCollection())
         config.replicatorType = type
         let replicator = Replicator(config: config)
-        let marker = directory + "/busy"
-        let token = replicator.addChangeListener(withQueue: DispatchQueue(label: "child")) { change in
-            if change.status.activity == .busy { _ = FileManager.default.createFile(atPath: marker, contents: nil) }
+        let replicated = Recorder<Int>()
+        let token = replicator.addDocumentReplicationListener(withQueue: DispatchQueue(label: "child")) { replication in
+            replicated.append(replication.documents.count)
+            let line = "\(Self.progressPrefix)\(replicated.all.reduce(0, +))\n"
+            FileHandle.standardOutput.write(Data(line.utf8))   // (unbuffered: the parent reads it at once)
         }
         defer { token.remove() }
         replicator.start()
-        _ = waitUntil(timeout: 120) { replicator.status.activity == .stopped }
+        _ = waitUntil(replicator, timeout: 120) { replicator.status.activity == .stopped }
     }
 
-    /// Runs the child replicating `type` in `directory`, killed `delay` seconds after it began moving documents.
-    private func killChild(type: ReplicatorType, directory: String, after delay: TimeInterval) throws {
+    /// What starts the child's lines on its standard output that count the documents it has replicated.
+    private static let progressPrefix = "DOCLITE_CHILD_REPLICATED "
+
+    /// Runs the child replicating `type` in `directory`, killed once it says it has
+    /// replicated `count` documents (or run to its end when fewer are left).
+    private func killChild(type: ReplicatorType, directory: String, afterReplicating count: Int) throws {
         var environment = ProcessInfo.processInfo.environment
         environment["DOCLITE_SYNC_CHILD_DIRECTORY"] = directory
         environment["DOCLITE_SYNC_CHILD_SERVER"] = try serverString()
@@ -53,13 +59,20 @@ final class ReplicationCrashTests: SyncTestCase {
         var actions: posix_spawn_file_actions_t = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        var output: [Int32] = [0, 0]
+        XCTAssertEqual(pipe(&output), 0)
+        posix_spawn_file_actions_adddup2(&actions, output[1], 1)
+        posix_spawn_file_actions_addclose(&actions, output[0])
         var pid: pid_t = 0
         XCTAssertEqual(posix_spawn(&pid, arguments[0], &actions, nil, argv, envp), 0)
-        let marker = directory + "/busy"
-        XCTAssertTrue(waitUntil(timeout: 60) { FileManager.default.fileExists(atPath: marker) }, "the child did not start replicating")
-        try? FileManager.default.removeItem(atPath: marker)
-        Thread.sleep(forTimeInterval: delay)
+        close(output[1])
+        let reader = FileHandle(fileDescriptor: output[0], closeOnDealloc: true)
+        var text = ""
+        while !text.split(separator: "\n").contains(where: { $0.hasPrefix(Self.progressPrefix) && Int($0.dropFirst(Self.progressPrefix.count)) ?? 0 >= count }) {
+            let chunk = reader.availableData   // (blocks until the child writes; empty at its end)
+            if chunk.isEmpty { break }
+            text += String(decoding: chunk, as: UTF8.self)
+        }
         kill(pid, SIGKILL)
         var status: Int32 = 0
         waitpid(pid, &status, 0)
@@ -97,7 +110,7 @@ final class ReplicationCrashTests: SyncTestCase {
             try pusher.close()
         }
         for _ in 0..<4 {
-            try killChild(type: .push, directory: pusherDirectory, after: .random(in: 0.01...0.3, using: &random))
+            try killChild(type: .push, directory: pusherDirectory, afterReplicating: .random(in: 1...Self.documentCount / 4, using: &random))
             print("killed mid-push: \(try admin("SELECT count(*) FROM doclite.documents").first.flatMap { $0 } ?? "?") documents on the server")
         }
 
@@ -110,7 +123,7 @@ final class ReplicationCrashTests: SyncTestCase {
 
         try FileManager.default.createDirectory(atPath: pullerDirectory, withIntermediateDirectories: true)
         for _ in 0..<4 {
-            try killChild(type: .pull, directory: pullerDirectory, after: .random(in: 0.01...0.3, using: &random))
+            try killChild(type: .pull, directory: pullerDirectory, afterReplicating: .random(in: 1...Self.documentCount / 4, using: &random))
             let puller = try Database(name: "device", config: DatabaseConfiguration(directory: pullerDirectory))
             print("killed mid-pull: \(try puller.defaultCollection().count) documents pulled")
             try puller.close()
@@ -136,18 +149,18 @@ final class ReplicationCrashTests: SyncTestCase {
         let levels = LevelLog(replicator)
         replicator.start()
         defer { replicator.stop() }
-        XCTAssertTrue(waitUntil(timeout: 30) { levels.all.contains(.busy) })
+        XCTAssertTrue(levels.wait(timeout: 30) { $0.contains(.busy) })
         // The server goes down under the replicator; documents made meanwhile are pushed once it is back.
         try TestPostgreSQLServer.shared.restart()
         for i in Self.documentCount..<(Self.documentCount + 100) {
             try collection.save(document: MutableDocument(id: "doc-\(i)", data: ["n": i]))
         }
-        XCTAssertTrue(try waitUntil(timeout: 60) { try self.serverDocuments().count == Self.documentCount + 100 },
+        XCTAssertTrue(try waitUntil(replicator, timeout: 60) { try self.serverDocuments().count == Self.documentCount + 100 },
                       "levels: \(levels.all)")
         XCTAssertTrue(levels.all.contains(.offline), "the lost connection was not reported: \(levels.all)")
         XCTAssertEqual(try serverDocuments(), try localDocuments(collection))
         replicator.stop()
-        XCTAssertTrue(waitUntil(timeout: 30) { replicator.status.activity == .stopped })
+        XCTAssertTrue(waitUntil(replicator, timeout: 30) { replicator.status.activity == .stopped })
         XCTAssertNil(replicator.status.error)
     }
 }

@@ -13,21 +13,21 @@ final class ReplicatorLifecycleTests: SyncTestCase {
         let replicator = Replicator(config: config)
         replicator.start()
         defer { replicator.stop() }
-        XCTAssertTrue(waitUntil(timeout: 10) { replicator.status.activity == .idle }, "the replicator did not become idle")
+        XCTAssertTrue(waitUntil(replicator, timeout: 10) { replicator.status.activity == .idle }, "the replicator did not become idle")
 
         try aCollection.save(document: MutableDocument(id: "from-a", data: ["n": 1]))
         let pushed = Date()
         sync(try configuration([aCollection], type: .push))
-        XCTAssertTrue(try waitUntil(timeout: 1) { try bCollection.document(id: "from-a") != nil },
+        XCTAssertTrue(try waitUntil(replicator, timeout: 1) { try bCollection.document(id: "from-a") != nil },
                       "the change did not arrive within a second")
         print("sync latency: a one-shot push by A, then B's continuous pull: \(Int(Date().timeIntervalSince(pushed) * 1000)) ms")
 
         // A local change is pushed by the continuous replicator.
         try bCollection.save(document: MutableDocument(id: "from-b", data: ["n": 2]))
-        XCTAssertTrue(try waitUntil(timeout: 2) { try self.admin("SELECT id FROM doclite.documents WHERE id = 'from-b'").count == 1 })
+        XCTAssertTrue(try waitUntil(replicator, timeout: 2) { try self.admin("SELECT id FROM doclite.documents WHERE id = 'from-b'").count == 1 })
 
         replicator.stop()
-        XCTAssertTrue(waitUntil(timeout: 10) { replicator.status.activity == .stopped })
+        XCTAssertTrue(waitUntil(replicator, timeout: 10) { replicator.status.activity == .stopped })
         XCTAssertNil(replicator.status.error)
     }
 
@@ -37,7 +37,7 @@ final class ReplicatorLifecycleTests: SyncTestCase {
         let replicator = Replicator(config: try configuration([collection]))
         let levels = LevelLog(replicator)
         replicator.start()
-        XCTAssertTrue(waitUntil(timeout: 30) { levels.all.last == .stopped })
+        XCTAssertTrue(levels.wait(timeout: 30) { $0.last == .stopped })
         XCTAssertEqual(levels.all.first, .connecting)
         XCTAssertTrue(levels.all.contains(.busy))
         XCTAssertEqual(replicator.status.progress, Replicator.Progress(completed: 1, total: 1))
@@ -53,7 +53,7 @@ final class ReplicatorLifecycleTests: SyncTestCase {
         let replicator = Replicator(config: config)
         let levels = LevelLog(replicator)
         replicator.start()
-        XCTAssertTrue(waitUntil(timeout: 30) { levels.all.last == .stopped })
+        XCTAssertTrue(levels.wait(timeout: 30) { $0.last == .stopped })
         XCTAssertEqual(levels.all.filter { $0 == .offline }.count, 1, "one retry: \(levels.all)")
         let error = try XCTUnwrap(replicator.status.error as? DocLiteError)
         XCTAssertEqual(error.domain, .network)
@@ -72,18 +72,18 @@ final class ReplicatorLifecycleTests: SyncTestCase {
         let replicator = Replicator(config: try configuration([collection], type: .push))
         let levels = LevelLog(replicator)
         replicator.start()
-        XCTAssertTrue(try waitUntil(timeout: 10) {
+        XCTAssertTrue(try pollServer(timeout: 10) {
             try self.admin("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()") == ["1"]
         }, "the replicator did not wait for the table")
 
         replicator.stop()
         replicator.start()   // (asked while stopping: runs once the stop is done)
-        XCTAssertTrue(waitUntil(timeout: 5) { levels.all.contains(.stopped) }, "the stop waited for the server's lock")
-        XCTAssertTrue(try waitUntil(timeout: 10) {
+        XCTAssertTrue(levels.wait(timeout: 5) { $0.contains(.stopped) }, "the stop waited for the server's lock")
+        XCTAssertTrue(try pollServer(timeout: 10) {
             try self.admin("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()") == ["1"]
         }, "the start asked for during the stop did not run")
         try holder.execute("ROLLBACK")
-        XCTAssertTrue(waitUntil(timeout: 10) { replicator.status.activity == .stopped })
+        XCTAssertTrue(waitUntil(replicator, timeout: 10) { replicator.status.activity == .stopped })
         XCTAssertNil(replicator.status.error)
         XCTAssertEqual(try admin("SELECT id FROM doclite.documents"), ["d"])
     }

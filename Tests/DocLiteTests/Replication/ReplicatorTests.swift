@@ -84,7 +84,7 @@ final class DatabaseEndpointTests: XCTestCase {
     private func run(_ config: ReplicatorConfiguration) throws -> Replicator.Status {
         let replicator = Replicator(config: config)
         replicator.start()
-        XCTAssertTrue(waitUntil(timeout: 30) { replicator.status.activity == .stopped })
+        XCTAssertTrue(waitUntil(replicator, timeout: 30) { replicator.status.activity == .stopped })
         return replicator.status
     }
 
@@ -142,12 +142,12 @@ final class DatabaseEndpointTests: XCTestCase {
         let replicator = Replicator(config: config)
         replicator.start()
         defer { replicator.stop() }
-        XCTAssertTrue(waitUntil(timeout: 10) { replicator.status.activity == .idle })
+        XCTAssertTrue(waitUntil(replicator, timeout: 10) { replicator.status.activity == .idle })
         try b.defaultCollection().save(document: MutableDocument(id: "from-b", data: [:]))
-        XCTAssertTrue(try waitUntil(timeout: 2) { try a.defaultCollection().document(id: "from-b") != nil })
+        XCTAssertTrue(try waitUntil(replicator, timeout: 2) { try a.defaultCollection().document(id: "from-b") != nil })
         try a.defaultCollection().save(document: MutableDocument(id: "from-a", data: [:]))
-        XCTAssertTrue(try waitUntil(timeout: 2) { try b.defaultCollection().document(id: "from-a") != nil })
+        XCTAssertTrue(try waitUntil(replicator, timeout: 2) { try b.defaultCollection().document(id: "from-a") != nil })
         replicator.stop()
-        XCTAssertTrue(waitUntil(timeout: 10) { replicator.status.activity == .stopped })
+        XCTAssertTrue(waitUntil(replicator, timeout: 10) { replicator.status.activity == .stopped })
     }
 }

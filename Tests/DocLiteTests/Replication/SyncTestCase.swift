@@ -101,6 +101,18 @@ class SyncTestCase: XCTestCase {
         return try connection.query(sql) { rows in (0..<rows.count).map { rows.string($0, 0) } }
     }
 
+    /// Waits until `condition`, a state of the server's own sessions that no client is
+    /// told of (a statement waiting for a lock), holds: asks the server again every
+    /// 10 ms, the tests' one wait by the clock; false after `timeout` seconds.
+    func pollServer(timeout: TimeInterval, _ condition: () throws -> Bool) rethrows -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while try !condition() {
+            guard Date() < deadline else { return false }
+            usleep(10_000)
+        }
+        return true
+    }
+
     /// Makes a login role that may sync.
     func makeUser(_ name: String, password: String) throws {
         try admin("DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '\(name)') THEN "
@@ -165,20 +177,23 @@ class SyncTestCase: XCTestCase {
 }
 
 /// Activity levels a change listener received, from its queue.
-final class LevelLog: @unchecked Sendable {   // `levels` is behind `lock`
-    private let lock = NSLock()
-    private var levels: [Replicator.ActivityLevel] = []
+final class LevelLog: @unchecked Sendable {   // `token` is set once, in init
+    private let levels = Recorder<Replicator.ActivityLevel>()
     private var token: ListenerToken?
 
     /// Records the levels `replicator` reports until the log is dropped.
     init(_ replicator: Replicator) {
-        token = replicator.addChangeListener(withQueue: DispatchQueue(label: "levels")) { [weak self] in self?.add($0.status.activity) }
+        token = replicator.addChangeListener(withQueue: DispatchQueue(label: "levels")) { [levels] in levels.append($0.status.activity) }
     }
 
     deinit { token?.remove() }
 
-    private func add(_ level: Replicator.ActivityLevel) { lock.withLock { levels.append(level) } }
-    var all: [Replicator.ActivityLevel] { lock.withLock { levels } }
+    var all: [Replicator.ActivityLevel] { levels.all }
+
+    /// Waits until `test` holds for the levels reported, woken by each; false after `timeout` seconds.
+    func wait(timeout: TimeInterval, until test: ([Replicator.ActivityLevel]) -> Bool) -> Bool {
+        levels.wait(timeout: timeout, until: test)
+    }
 }
 
 /// The documents a replicator's listener received, from its queue.

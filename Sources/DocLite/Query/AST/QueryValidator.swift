@@ -67,7 +67,7 @@ enum QueryValidator {
         case .property(let path):
             guard !path.isEmpty else { throw error(at: location, "a property needs a path") }
         case .parameter(let name):
-            guard Parameters.isValidName(name) else {
+            guard isIdentifier(name) else {
                 throw error(at: location, "invalid parameter name '\(name)' (letters, digits and '_' only)")
             }
         case .variable(let path):

@@ -170,10 +170,3 @@ extension QueryExpression {
         return arguments
     }
 }
-
-extension Query {
-    /// Whether the JSON query language has the function `name` (without "()"; any case).
-    package static func isKnownFunction(_ name: String) -> Bool {
-        FunctionCatalog.entry(name.lowercased()) != nil
-    }
-}

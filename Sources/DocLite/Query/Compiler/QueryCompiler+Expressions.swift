@@ -61,7 +61,7 @@ extension QueryCompiler {
         case .missing:
             return SQLFragment(sql: "NULL", kind: .scalar)
         case .parameter(let name):
-            guard Parameters.isValidName(name) else {   // (the name becomes SQL text)
+            guard QueryValidator.isIdentifier(name) else {   // (the name becomes SQL text)
                 throw QueryValidator.error(at: context.location, "invalid parameter name '\(name)' (letters, digits and '_' only)")
             }
             parameterNames.insert(name)

@@ -53,6 +53,12 @@ extension QueryCompiler {
         return SQLFragment(sql: "\(entry.sqlName)(\(sql))", kind: entry.result)
     }
 
+    /// The key by which a query finds a predictive index (``Database/predictiveIndexes``):
+    /// the model and the input as the compiler writes it.
+    static func predictionKey(model: String, input: String) -> ByteString {
+        ByteString(model + "\u{0}" + input)
+    }
+
     /// `PREDICTION(model, input[, path])` read from a predictive index of that
     /// model and input (the same compiled SQL, the source's columns unqualified) on a source's collection: the
     /// index's table joined on the document's sequence, the model not called.
@@ -74,7 +80,7 @@ extension QueryCompiler {
             scoped.projection = nil
             guard let tables = database.predictiveIndexes[source.collection.id],
                   let input = try? scoped.compile(arguments[1], context.operand(2)).sql,
-                  let table = tables[PredictiveIndexSQL.key(model: model, input: input)] else { continue }
+                  let table = tables[Self.predictionKey(model: model, input: input)] else { continue }
             let alias = predictiveJoins[table]?.alias ?? "pr\(predictiveJoins.count)"
             predictiveJoins[table] = PredictiveJoin(table: table, alias: alias, source: index)
             readsBodies = true

@@ -95,7 +95,7 @@ final class LiveQuery: @unchecked Sendable {   // its variables are behind `lock
     private var commitTokens: [ListenerToken] = []
     /// The rows last announced; nil until a run since the query went live has succeeded.
     private var current: Rows?
-    private var lastCommit: UInt64?
+    private var lastCommit: Date?
     /// Bumped when the query starts and stops being live: runs scheduled before then do nothing.
     private var generation = 0
     /// The generation a run is scheduled for, if any.
@@ -156,12 +156,6 @@ final class LiveQuery: @unchecked Sendable {   // its variables are behind `lock
     /// Whether it has no listener (it is not running).
     var isStopped: Bool { lock.withLock { listeners.isEmpty } }
 
-    /// Whether no run is scheduled or under way (for tests: then no announcement is coming).
-    var isIdle: Bool {
-        let scheduled = lock.withLock { pending != nil }
-        return !scheduled && runQueue.sync { lock.withLock { pending == nil } }
-    }
-
     private func remove(_ id: Int) {
         let stopped: [ListenerToken]? = lock.withLock {
             guard listeners.removeValue(forKey: id) != nil, listeners.isEmpty else { return nil }
@@ -181,24 +175,35 @@ final class LiveQuery: @unchecked Sendable {   // its variables are behind `lock
         lock.withLock { listeners[id] != nil }
     }
 
+    /// A commit within 250 ms of the last one waits 500 ms, on the database's scheduler,
+    /// so that a burst of commits costs one more run.
     private func committed() {
+        let now = query.database.scheduler.now
         let soon = lock.withLock { () -> Bool in
-            let now = DispatchTime.now().uptimeNanoseconds
-            defer { lastCommit = max(now, lastCommit ?? 0) }
+            defer { lastCommit = max(now, lastCommit ?? now) }
             guard let last = lastCommit else { return false }
-            return now < last + 250_000_000
+            return now < last.addingTimeInterval(0.25)
         }
         schedule(after: soon ? 0.5 : 0)
     }
 
-    private func schedule(after delay: Double) {
+    private func schedule(after delay: TimeInterval) {
         let scheduled: Int? = lock.withLock {
             guard pending != generation, !listeners.isEmpty else { return nil }
             pending = generation
             return generation
         }
         guard let scheduled else { return }
-        runQueue.asyncAfter(deadline: .now() + delay) { self.run(generation: scheduled) }
+        let start: @Sendable () -> Void = { self.runQueue.async { self.run(generation: scheduled) } }
+        guard delay > 0 else { return start() }
+        let scheduler = query.database.scheduler
+        _ = scheduler.run(at: scheduler.now.addingTimeInterval(delay), start)   // (a later generation's run ignores it)
+    }
+
+    /// Waits for the run under way or queued to start now, and its announcements'
+    /// dispatch (for tests: a run the scheduler holds for later is not waited for).
+    func drain() {
+        runQueue.sync {}
     }
 
     private func run(generation scheduled: Int) {

@@ -239,3 +239,10 @@ extension Database {
         try Query(database: self, statement: JSONQueryParser.parse(json: json))
     }
 }
+
+extension Query {
+    /// Whether the JSON query language has the function `name` (without "()"; any case).
+    package static func isKnownFunction(_ name: String) -> Bool {
+        FunctionCatalog.entry(name.lowercased()) != nil
+    }
+}

@@ -331,7 +331,7 @@ impl Collation {
 macro_rules! functions {
     ($( $(#[$doc:meta])* $name:ident => $op:literal ( $($arg:ident),* $(; $constant:literal)* ); )*) => {
         $( $(#[$doc])* pub fn $name($($arg: impl Into<Expression>),*) -> Expression {
-            Expression::operation($op, [$($arg.into(),)* $(Expression::from($constant),)*])
+            Expression::operation($op, [$($arg.into(),)* $(<Expression as From<i64>>::from($constant),)*])
         } )*
     };
 }

@@ -197,8 +197,8 @@ impl Query {
     /// let outcome = std::thread::scope(|scope| {
     ///     let running = scope.spawn(|| query.execute().map(|mut rows| rows.next()));
     ///     while !running.is_finished() {
-    ///         query.interrupt();                 // from another thread
-    ///         std::thread::sleep(std::time::Duration::from_millis(10));
+    ///         query.interrupt();                 // from another thread (again, until the run has begun)
+    ///         std::thread::yield_now();
     ///     }
     ///     running.join().unwrap()
     /// });
@@ -469,10 +469,7 @@ impl<T> DeserializedRows<T> {
 /// let query = db.create_query("SELECT a.n FROM _ AS a JOIN _ AS b ON a.n >= 0 JOIN _ AS c ON c.n >= 0")?;
 /// let mut rows = query.execute()?;
 /// let interrupter = rows.interrupter();
-/// let stopper = std::thread::spawn(move || {
-///     std::thread::sleep(std::time::Duration::from_millis(100));
-///     interrupter.interrupt();               // stops this run only
-/// });
+/// let stopper = std::thread::spawn(move || interrupter.interrupt());   // stops this run only
 /// let error = rows.find_map(Result::err).expect("the run is stopped");
 /// assert_eq!(error.kind(), doclite::ErrorKind::Interrupted);
 /// stopper.join().unwrap();

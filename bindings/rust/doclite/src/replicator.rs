@@ -2,7 +2,7 @@
 //! replicator.
 
 use std::ffi::{c_char, c_void};
-use std::sync::Arc;
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use doclite_sys as sys;
@@ -361,16 +361,41 @@ impl Replicator {
         ReplicatorStatus::from_c(&unsafe { loaded().CBLReplicator_Status(self.as_ptr()) })
     }
 
-    /// Waits until it stops (or `timeout` passes); the status then.
+    /// Waits until it stops (or `timeout` passes), woken by its own announcement of the
+    /// stop; the status then.
     pub fn wait(&self, timeout: Option<Duration>) -> ReplicatorStatus {
-        let deadline = timeout.map(|timeout| Instant::now() + timeout);
-        loop {
-            let status = self.status();
-            if status.activity == ActivityLevel::Stopped || deadline.is_some_and(|deadline| Instant::now() >= deadline) {
-                return status;
+        let stopped = Arc::new((Mutex::new(false), Condvar::new()));
+        let signal = Arc::clone(&stopped);
+        let _token = self.add_change_listener(move |status| {
+            if status.activity == ActivityLevel::Stopped {
+                let (flag, condvar) = &*signal;
+                *flag.lock().unwrap_or_else(PoisonError::into_inner) = true;
+                condvar.notify_all();
             }
-            std::thread::sleep(Duration::from_millis(10));
+        });
+        // (Asked after the listener is in place, and not under its lock: a stop before
+        // then shows here, a stop after sets the flag.)
+        let status = self.status();
+        if status.activity == ActivityLevel::Stopped {
+            return status;
         }
+        let deadline = timeout.map(|timeout| Instant::now() + timeout);
+        let (flag, condvar) = &*stopped;
+        let mut flag = flag.lock().unwrap_or_else(PoisonError::into_inner);
+        while !*flag {
+            flag = match deadline {
+                None => condvar.wait(flag).unwrap_or_else(PoisonError::into_inner),
+                Some(deadline) => {
+                    let left = deadline.saturating_duration_since(Instant::now());
+                    if left.is_zero() {
+                        break;
+                    }
+                    condvar.wait_timeout(flag, left).unwrap_or_else(PoisonError::into_inner).0
+                }
+            };
+        }
+        drop(flag);
+        self.status()
     }
 
     /// Starts, waits until it stops, and returns the status, or the error it stopped with.

@@ -728,8 +728,12 @@ fn a_transaction_belongs_to_its_thread() -> doclite::Result<()> {
     hotels.put("mine", &hotel("A", "X", 1))?;
     // Another thread waits for the transaction, then sees only what was committed.
     let other = std::thread::scope(|scope| {
-        let waiting = scope.spawn(|| hotels.put("theirs", &hotel("B", "X", 2)).and_then(|_| hotels.count()));
-        std::thread::sleep(Duration::from_millis(100));
+        let (writing, write) = std::sync::mpsc::channel();
+        let waiting = scope.spawn(move || {
+            writing.send(()).unwrap();
+            hotels.put("theirs", &hotel("B", "X", 2)).and_then(|_| hotels.count())
+        });
+        write.recv().unwrap();
         transaction.commit().map(|()| waiting.join().unwrap())
     })?;
     assert_eq!(other?, 2);

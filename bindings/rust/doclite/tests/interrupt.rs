@@ -4,7 +4,7 @@
 
 mod common;
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -26,21 +26,20 @@ fn run(query: &Query) -> doclite::Result<i64> {
 #[test]
 fn a_query_is_interrupted_from_another_thread() -> doclite::Result<()> {
     let db = TestDatabase::new("interrupt");
-    let query = long_query(&db)?;
-    let done = AtomicBool::new(false);
+    let mut query = long_query(&db)?;
+    let (running, run_started) = std::sync::mpsc::channel();
+    query.set_progress_handler(1000, move || {
+        let _ = running.send(());   // (the run is under way)
+        true
+    })?;
+    let query = &query;
     let started = Instant::now();
     let outcome = std::thread::scope(|scope| {
-        scope.spawn(|| {
-            std::thread::sleep(Duration::from_millis(200));
-            // (Again until the run ends: an interrupt stops only runs in progress.)
-            while !done.load(Ordering::SeqCst) {
-                query.interrupt();
-                std::thread::sleep(Duration::from_millis(20));
-            }
+        scope.spawn(move || {
+            run_started.recv().unwrap();
+            query.interrupt();
         });
-        let outcome = run(&query);
-        done.store(true, Ordering::SeqCst);
-        outcome
+        run(query)
     });
     let error = outcome.expect_err("the run is interrupted");
     assert_eq!(error.kind(), ErrorKind::Interrupted, "{error}");
@@ -70,13 +69,18 @@ fn one_run_is_interrupted_from_another_thread() -> doclite::Result<()> {
     let mut other = query.execute()?; // another run of the same query, at the same time
     let interrupter = stopped.interrupter();
     let started = Instant::now();
+    let (reading, read_some) = std::sync::mpsc::channel();
     let stopper = std::thread::spawn(move || {
-        std::thread::sleep(Duration::from_millis(200));
+        read_some.recv().unwrap();
         interrupter.interrupt();
     });
     let mut read = 0_usize;
     let error = loop {
         match stopped.next().expect("stopped before its last row") {
+            Ok(_) if read == 10_000 => {
+                read += 1;
+                reading.send(()).unwrap();   // (the other thread interrupts the run while it reads)
+            }
             Ok(_) => read += 1,
             Err(error) => break error,
         }

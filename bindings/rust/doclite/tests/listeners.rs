@@ -157,7 +157,14 @@ fn live_queries_deliver_the_rows_now_and_after_each_change() -> doclite::Result<
 
     drop(token);
     hotels.put("h4", &json!({"name": "Late", "city": "Lyon"}))?;
-    std::thread::sleep(Duration::from_millis(800));
+    // A listener added now hears the run after that save, which would have called the
+    // dropped one first.
+    let (sender, later) = mpsc::channel();
+    let _later = query.add_change_listener(move |change| {
+        let names: doclite::Result<Vec<String>> = change.results.and_then(|rows| rows.map(|row| row?.get(0)).collect());
+        sender.send(names).unwrap();
+    })?;
+    while later.recv_timeout(WAIT).expect("the rows after the save")? != ["Late", "Lyon Inn"] {}
     assert!(updates.try_recv().is_err(), "no call after the token is dropped");
     Ok(())
 }

@@ -54,11 +54,10 @@ fn two_databases_converge_through_the_server() -> doclite::Result<()> {
     let pusher = Replicator::new(&[&a_docs], &server.url, &push)?;
     assert_eq!(pusher.pending_document_ids(&a_docs)?.len(), 30);
     assert!(pusher.is_document_pending("doc-1", &a_docs)?);
-    let pushed = Arc::new(AtomicUsize::new(0));
-    let counter = pushed.clone();
+    let (pushing, pushed) = std::sync::mpsc::channel();
     let token = pusher.add_document_listener(move |is_push, documents| {
         assert!(is_push);
-        counter.fetch_add(documents.iter().filter(|d| d.error.is_none()).count(), Ordering::SeqCst);
+        pushing.send(documents.iter().filter(|d| d.error.is_none()).count()).unwrap();
     })?;
     let statuses = Arc::new(AtomicUsize::new(0));
     let status_counter = statuses.clone();
@@ -66,10 +65,13 @@ fn two_databases_converge_through_the_server() -> doclite::Result<()> {
         status_counter.fetch_add(1, Ordering::SeqCst);
     })?;
     let status = pusher.run(false)?;
-    std::thread::sleep(std::time::Duration::from_millis(50));
+    let mut documents = 0;
+    while documents < 30 {
+        documents += pushed.recv_timeout(std::time::Duration::from_secs(10)).expect("the pushed documents");
+    }
     drop((token, status_token));
     assert_eq!(status.document_count, 30);
-    assert_eq!(pushed.load(Ordering::SeqCst), 30);
+    assert_eq!(documents, 30);
     assert!(statuses.load(Ordering::SeqCst) >= 3);
     assert!(pusher.pending_document_ids(&a_docs)?.is_empty());
 
@@ -165,18 +167,14 @@ fn a_revoked_channel_asks_the_pull_filter_then_purges() -> doclite::Result<()> {
     Replicator::new(&[&reader_docs], &reader_url, &ReplicatorOptions::default())?.run(false)?;
     psql("DELETE FROM doclite.channel_access WHERE role = 'reader'");
     let purging = Replicator::new(&[&reader_docs], &reader_url, &ReplicatorOptions::default())?;
-    let reported = Arc::new(Mutex::new(Vec::new()));
-    let report = reported.clone();
+    let (report, reported) = std::sync::mpsc::channel();
     let _token = purging.add_document_listener(move |_, documents| {
-        report.lock().unwrap().extend(documents.iter().map(|d| (d.id.clone(), d.flags)));
+        report.send(documents.iter().map(|d| (d.id.clone(), d.flags)).collect::<Vec<_>>()).unwrap();
     })?;
     purging.run(false)?;
     assert!(reader_docs.document("plan")?.is_none(), "purged");
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);   // (listeners run on the library's thread)
-    while reported.lock().unwrap().is_empty() && std::time::Instant::now() < deadline {
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    }
-    assert_eq!(*reported.lock().unwrap(), [("plan".to_string(), removed)]);
+    let reported = reported.recv_timeout(std::time::Duration::from_secs(10)).expect("the purge reported");
+    assert_eq!(reported, [("plan".to_string(), removed)]);
     Ok(())
 }
 
