@@ -179,14 +179,17 @@ final class ListenerTokenRef: @unchecked Sendable {   // its variables are behin
         calls.unlock()
     }
 
-    /// Unregisters the listener and returns once none of its calls is running,
-    /// but for one on this thread (a listener may remove itself). Idempotent.
+    /// Unregisters the listener, returns once none of its calls is running, but for
+    /// one on this thread (a listener may remove itself), and lets go of its owner then,
+    /// not when the last call under way lets go of this. Idempotent.
     func remove() {
         lock.withLock { token.take() }?.remove()
         calls.lock()
+        let wasRemoved = isRemoved
         isRemoved = true
         while callingThreads.contains(where: { pthread_equal($0, pthread_self()) == 0 }) { calls.wait() }
         calls.unlock()
+        if !wasRemoved { HandleRegistry.shared.release(UnsafeRawPointer(ownerHandle)) }
     }
 
     /// A query listener's latest results, or the error of the latest run; nil before the first.
@@ -197,6 +200,5 @@ final class ListenerTokenRef: @unchecked Sendable {   // its variables are behin
 
     deinit {
         remove()
-        HandleRegistry.shared.release(UnsafeRawPointer(ownerHandle))
     }
 }

@@ -93,10 +93,12 @@ static void* reader(void* arg) {
 
 /* EndTransaction from a thread that does not own the transaction. */
 static atomic_int intruder_result = -1;
+static pthread_barrier_t intruder_ready;
 
 static void* end_foreign_transaction(void* arg) {
     (void)arg;
     CBLError err;
+    pthread_barrier_wait(&intruder_ready);
     atomic_store(&intruder_result, CBLDatabase_EndTransaction(db, true, &err) ? 1 : 0);
     return NULL;
 }
@@ -108,10 +110,12 @@ static void test_transaction_owner(void) {
     CHECK_OK(CBLDatabase_BeginTransaction(db, &err), err);
     CHECK(save_json(shared_coll, "owned", "{}"));
     pthread_t intruder;
+    pthread_barrier_init(&intruder_ready, NULL, 2);
     CHECK(pthread_create(&intruder, NULL, end_foreign_transaction, NULL) == 0);
-    sleep_ms(200);
+    pthread_barrier_wait(&intruder_ready);   /* the intruder is about to end it */
     CHECK_OK(CBLDatabase_EndTransaction(db, false, &err), err); /* roll back */
     pthread_join(intruder, NULL);
+    pthread_barrier_destroy(&intruder_ready);
     CHECK(atomic_load(&intruder_result) == 0);
     CHECK(!doc_exists(shared_coll, "owned"));
 }

@@ -226,6 +226,8 @@ static void test_token_lifetime(CBLDatabase* db) {
 
 /* A call that takes a while, and says when it starts and when it ends. */
 typedef struct {
+    pthread_mutex_t lock;
+    pthread_cond_t started_now;
     int started, finished;
     CBLListenerToken* token;   /* self_removing_listener removes it */
 } SlowCall;
@@ -233,8 +235,14 @@ typedef struct {
 static void slow_listener(void* context, const CBLCollectionChange* change) {
     (void)change;
     SlowCall* call = context;
-    __atomic_store_n(&call->started, 1, __ATOMIC_SEQ_CST);
-    sleep_ms(200);
+    pthread_mutex_lock(&call->lock);
+    call->started = 1;
+    pthread_cond_broadcast(&call->started_now);
+    pthread_mutex_unlock(&call->lock);
+    /* Slow application code: long enough for the other thread's CBLListener_Remove to
+       begin while this call runs (no event can say that it has; the test's one delay). */
+    struct timespec slow = {0, 200 * 1000000L};
+    while (nanosleep(&slow, &slow) != 0) {}
     __atomic_store_n(&call->finished, 1, __ATOMIC_SEQ_CST);
 }
 
@@ -255,17 +263,19 @@ static void* save_slowly_watched(void* coll) {
    returned (so the context may be freed then); a call may remove its own listener. */
 static void test_remove_waits_for_running_calls(CBLCollection* coll) {
     CBLError err;
-    SlowCall slow = {0, 0, NULL};
+    SlowCall slow = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, NULL};
     CBLListenerToken* token = CBLCollection_AddChangeListener(coll, slow_listener, &slow, &err);
     CHECK_OK(token != NULL, err);
     pthread_t thread;
     CHECK(pthread_create(&thread, NULL, save_slowly_watched, coll) == 0);
-    while (!__atomic_load_n(&slow.started, __ATOMIC_SEQ_CST)) sleep_ms(1);
+    pthread_mutex_lock(&slow.lock);
+    while (!slow.started) pthread_cond_wait(&slow.started_now, &slow.lock);
+    pthread_mutex_unlock(&slow.lock);
     CBLListener_Remove(token);
     CHECK(__atomic_load_n(&slow.finished, __ATOMIC_SEQ_CST) == 1);
     pthread_join(thread, NULL);
 
-    SlowCall self = {0, 0, NULL};
+    SlowCall self = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, NULL};
     self.token = CBLCollection_AddChangeListener(coll, self_removing_listener, &self, &err);
     CHECK_OK(self.token != NULL, err);
     CHECK(save_json(coll, "self", "{}"));

@@ -3,13 +3,14 @@
  * does not); CBLQuery_CopyCurrentResults reads them, again and again; errors of
  * a run, misuse, removal and the instance count. */
 #include <pthread.h>
-#include <stdatomic.h>
 #include "test_support.h"
 
 /* What a live-query listener saw: the `name` column of each announcement, comma-joined. */
 typedef struct {
     pthread_mutex_t lock;
+    pthread_cond_t called;   /* broadcast after each announcement */
     int calls;
+    int repeats;           /* announcements of the same rows as the one before */
     int failures;          /* announcements whose CBLQuery_CopyCurrentResults failed */
     char last[256];
     char last_error[256];
@@ -39,6 +40,7 @@ static void listener(void* context, CBLQuery* query, CBLListenerToken* token) {
     pthread_mutex_lock(&seen->lock);
     seen->calls++;
     if (rs) {
+        seen->repeats += seen->calls > 1 && strcmp(seen->last, names) == 0;
         snprintf(seen->last, sizeof seen->last, "%s", names);
         seen->second_read_same += rs2 && strcmp(names, again) == 0;
     } else {
@@ -47,6 +49,7 @@ static void listener(void* context, CBLQuery* query, CBLListenerToken* token) {
         snprintf(seen->last_error, sizeof seen->last_error, "%s", message ? message : "?");
         CBL_FreeString(message);
     }
+    pthread_cond_broadcast(&seen->called);
     pthread_mutex_unlock(&seen->lock);
 }
 
@@ -65,11 +68,17 @@ static Seen seen_now(Seen* seen) {
     return copy;
 }
 
-/* Waits up to 5 s for `count` calls. */
+/* Waits for `count` calls, woken by each (at most 10 s). */
 static bool wait_calls(Seen* seen, int count) {
-    for (int i = 0; i < 500 && calls(seen) < count; i++) sleep_ms(10);
-    return calls(seen) >= count;
+    struct timespec deadline = deadline_in(10);
+    pthread_mutex_lock(&seen->lock);
+    while (seen->calls < count && pthread_cond_timedwait(&seen->called, &seen->lock, &deadline) == 0) {}
+    bool reached = seen->calls >= count;
+    pthread_mutex_unlock(&seen->lock);
+    return reached;
 }
+
+#define SEEN_INIT {.lock = PTHREAD_MUTEX_INITIALIZER, .called = PTHREAD_COND_INITIALIZER}
 
 static void test_live_rows(CBLDatabase* db, CBLCollection* hotels) {
     uint64_t start = CBL_InstanceCount();
@@ -79,27 +88,39 @@ static void test_live_rows(CBLDatabase* db, CBLCollection* hotels) {
         "{\"WHAT\": [[\".name\"]], \"FROM\": [{\"COLLECTION\": \"hotels\"}],"
         " \"WHERE\": [\"=\", [\".type\"], \"hotel\"], \"ORDER_BY\": [[\".name\"]]}", NULL, &err);
     CHECK_OK(query != NULL, err);
-    Seen seen = {.lock = PTHREAD_MUTEX_INITIALIZER};
+    Seen seen = SEEN_INIT, fence = SEEN_INIT;   /* fence: a second listener, kept to the end */
     CBLListenerToken* token = CBLQuery_AddChangeListener(query, listener, &seen, &err);
     CHECK_OK(token != NULL, err);
-    CBL_Release(query);   /* the token keeps the query */
+    CBLListenerToken* fence_token = CBLQuery_AddChangeListener(query, listener, &fence, &err);
+    CHECK_OK(fence_token != NULL, err);
+    CBL_Release(query);   /* the tokens keep the query */
 
     CHECK(wait_calls(&seen, 1));
     CHECK_STR(seen_now(&seen).last, "Ritz");
     save_json(hotels, "h2", "{\"type\": \"hotel\", \"name\": \"Adlon\"}");
     CHECK(wait_calls(&seen, 2));
     CHECK_STR(seen_now(&seen).last, "Adlon,Ritz");
-    save_json(hotels, "l1", "{\"type\": \"landmark\", \"name\": \"Louvre\"}");   /* the rows stay as they are */
-    sleep_ms(800);
-    Seen after = seen_now(&seen);
-    CHECK(after.calls == 2);
-    CHECK(after.failures == 0);
-    CHECK(after.second_read_same == 2);
-
-    CBLListener_Remove(token);
+    /* A commit that leaves the rows as they are, then one that changes them: the rows
+       announced next are the new ones (a run after the first alone announces nothing). */
+    save_json(hotels, "l1", "{\"type\": \"landmark\", \"name\": \"Louvre\"}");
     save_json(hotels, "h3", "{\"type\": \"hotel\", \"name\": \"Savoy\"}");
-    sleep_ms(800);
-    CHECK(calls(&seen) == 2);
+    CHECK(wait_calls(&seen, 3));
+    Seen after = seen_now(&seen);
+    CHECK(after.calls == 3);
+    CHECK_STR(after.last, "Adlon,Ritz,Savoy");
+    CHECK(after.repeats == 0);
+    CHECK(after.failures == 0);
+    CHECK(after.second_read_same == 3);
+
+    /* A removed listener is not called: the other hears the next run, which would have
+       called the removed one too. */
+    CHECK(wait_calls(&fence, 3));
+    CBLListener_Remove(token);
+    save_json(hotels, "h4", "{\"type\": \"hotel\", \"name\": \"Bristol\"}");
+    CHECK(wait_calls(&fence, 4));
+    CHECK_STR(seen_now(&fence).last, "Adlon,Bristol,Ritz,Savoy");
+    CHECK(calls(&seen) == 3);
+    CBLListener_Remove(fence_token);
     CHECK(CBL_InstanceCount() == start);
 }
 
@@ -113,7 +134,7 @@ static void test_errors_and_misuse(CBLDatabase* db) {
     CHECK_OK(other != NULL, err);
 
     /* A run that fails: announced, and CopyCurrentResults gives its error. */
-    Seen seen = {.lock = PTHREAD_MUTEX_INITIALIZER};
+    Seen seen = SEEN_INIT;
     CBLListenerToken* token = CBLQuery_AddChangeListener(query, listener, &seen, &err);
     CHECK_OK(token != NULL, err);
     CHECK(wait_calls(&seen, 1));
@@ -138,7 +159,7 @@ static void test_errors_and_misuse(CBLDatabase* db) {
     CHECK_ERROR(err, kCBLDomain, kCBLErrorInvalidParameter, "listener is NULL");
 
     /* Added and removed at once: nothing leaks, and a run already scheduled calls no one. */
-    Seen quiet = {.lock = PTHREAD_MUTEX_INITIALIZER};
+    Seen quiet = SEEN_INIT;
     CBLListenerToken* early = CBLQuery_AddChangeListener(other, listener, &quiet, &err);
     CHECK_OK(early != NULL, err);
     CBLListener_Remove(early);
@@ -146,16 +167,20 @@ static void test_errors_and_misuse(CBLDatabase* db) {
 
     CBL_Release(other);
     CBL_Release(query);
-    sleep_ms(100);   /* a run already scheduled finds no listener */
     CHECK(CBL_InstanceCount() == start);
 }
 
-static atomic_int ready_calls;
+static int ready_calls;
+static pthread_mutex_t ready_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t ready = PTHREAD_COND_INITIALIZER;
 
 static void notifications_ready(void* context, CBLDatabase* db) {
     (void)context;
     (void)db;
-    atomic_fetch_add(&ready_calls, 1);
+    pthread_mutex_lock(&ready_lock);
+    ready_calls++;
+    pthread_cond_broadcast(&ready);
+    pthread_mutex_unlock(&ready_lock);
 }
 
 /* A buffering database holds a live query's calls until CBLDatabase_SendNotifications,
@@ -168,11 +193,14 @@ static void test_buffered(CBLDatabase* db) {
         NULL, &err);
     CHECK_OK(query != NULL, err);
     CBLDatabase_BufferNotifications(db, notifications_ready, NULL);
-    Seen seen = {.lock = PTHREAD_MUTEX_INITIALIZER};
+    Seen seen = SEEN_INIT;
     CBLListenerToken* token = CBLQuery_AddChangeListener(query, listener, &seen, &err);
     CHECK_OK(token != NULL, err);
-    for (int i = 0; i < 500 && atomic_load(&ready_calls) == 0; i++) sleep_ms(10);
-    CHECK(atomic_load(&ready_calls) == 1);
+    struct timespec deadline = deadline_in(10);
+    pthread_mutex_lock(&ready_lock);
+    while (ready_calls == 0 && pthread_cond_timedwait(&ready, &ready_lock, &deadline) == 0) {}
+    CHECK(ready_calls == 1);
+    pthread_mutex_unlock(&ready_lock);
     CHECK(calls(&seen) == 0);
     CBLDatabase_SendNotifications(db);
     CHECK(calls(&seen) == 1);
@@ -180,7 +208,6 @@ static void test_buffered(CBLDatabase* db) {
     CBLDatabase_BufferNotifications(db, NULL, NULL);
     CBLListener_Remove(token);
     CBL_Release(query);
-    sleep_ms(100);
     CHECK(CBL_InstanceCount() == start);
 }
 

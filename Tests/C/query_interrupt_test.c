@@ -16,16 +16,34 @@ static CBLQuery* create_query(CBLDatabase* db, const char* text) {
     return query;
 }
 
-static void* interrupt_later(void* query) {
-    sleep_ms(200);
+/* Whether the run has begun: its progress callback says so. */
+static pthread_mutex_t running_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t running_now = PTHREAD_COND_INITIALIZER;
+static bool running;
+
+static bool say_running(void* context) {
+    (void)context;
+    pthread_mutex_lock(&running_lock);
+    running = true;
+    pthread_cond_broadcast(&running_now);
+    pthread_mutex_unlock(&running_lock);
+    return true;
+}
+
+static void* interrupt_once_running(void* query) {
+    pthread_mutex_lock(&running_lock);
+    while (!running) pthread_cond_wait(&running_now, &running_lock);
+    pthread_mutex_unlock(&running_lock);
     CBLQuery_Interrupt(query);
     return NULL;
 }
 
 static void test_interrupt_from_another_thread(CBLDatabase* db) {
     CBLQuery* query = create_query(db, endless);
+    CBLError progress_err;
+    CHECK_OK(CBLQuery_SetProgressHandler(query, 10000, say_running, NULL, &progress_err), progress_err);
     pthread_t thread;
-    CHECK(pthread_create(&thread, NULL, interrupt_later, query) == 0);
+    CHECK(pthread_create(&thread, NULL, interrupt_once_running, query) == 0);
     CBLError err = poisoned_error();
     CBLResultSet* rs = CBLQuery_Execute(query, &err);
     CHECK(rs == NULL);

@@ -2,8 +2,10 @@
    server the test starts (scripts/postgres-server); status and document
    listeners, pending documents, and errors: a malformed connection string, a
    wrong password, a bad configuration. Exits 77 (skipped) without PostgreSQL. */
-#include "test_support.h"
+#include <pthread.h>
 #include <sys/wait.h>
+
+#include "test_support.h"
 
 typedef struct {
     _Atomic int statusCalls;
@@ -15,6 +17,22 @@ static void on_status(void* context, CBLReplicator* replicator, const CBLReplica
     (void)replicator;
     (void)status;
     ((Events*)context)->statusCalls++;
+}
+
+/* Whether a replicator has said it stopped. */
+typedef struct {
+    pthread_mutex_t lock;
+    pthread_cond_t said;
+    bool stopped;
+} Stop;
+
+static void on_stop(void* context, CBLReplicator* replicator, const CBLReplicatorStatus* status) {
+    (void)replicator;
+    Stop* stop = context;
+    pthread_mutex_lock(&stop->lock);
+    stop->stopped = stop->stopped || status->activity == kCBLReplicatorStopped;
+    pthread_cond_broadcast(&stop->said);
+    pthread_mutex_unlock(&stop->lock);
 }
 
 static void on_documents(void* context, CBLReplicator* replicator, bool isPush, unsigned count, const CBLReplicatedDocument* documents) {
@@ -56,12 +74,19 @@ static CBLReplicatorStatus replicate_with(CBLReplicationCollection entry, CBLEnd
     CHECK_OK(statusToken != NULL, err);
     CBLListenerToken* documentToken = CBLReplicator_AddDocumentReplicationListener(replicator, on_documents, events, &err);
     CHECK_OK(documentToken != NULL, err);
+    Stop stop = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, false};
+    CBLListenerToken* stopToken = CBLReplicator_AddChangeListener(replicator, on_stop, &stop, &err);
+    CHECK_OK(stopToken != NULL, err);
     CBLReplicator_Start(replicator, false);
     CHECK(CBLReplicator_Status(replicator).activity == kCBLReplicatorConnecting);
-    CBLReplicatorStatus status;
-    for (int i = 0; i < 6000 && (status = CBLReplicator_Status(replicator)).activity != kCBLReplicatorStopped; i++) sleep_ms(10);
+    struct timespec deadline = deadline_in(60);
+    pthread_mutex_lock(&stop.lock);
+    while (!stop.stopped && pthread_cond_timedwait(&stop.said, &stop.lock, &deadline) == 0) {}
+    pthread_mutex_unlock(&stop.lock);
+    CBLReplicatorStatus status = CBLReplicator_Status(replicator);
     CHECK(status.activity == kCBLReplicatorStopped);
-    sleep_ms(50);   /* (the listeners' last calls) */
+    /* (A removal waits for a call under way: the listeners' last calls are made.) */
+    CBLListener_Remove(stopToken);
     CBLListener_Remove(statusToken);
     CBLListener_Remove(documentToken);
     CBL_Release(replicator);

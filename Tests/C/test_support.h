@@ -144,10 +144,13 @@ static inline bool doc_exists(const CBLCollection* collection, const char* id) {
     return json != NULL;
 }
 
-/* Sleeps `ms` milliseconds. */
-static inline void sleep_ms(long ms) {
-    struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-    while (nanosleep(&ts, &ts) != 0) {}
+/* The time `seconds` from now, for pthread_cond_timedwait: a wait for an event that
+   gives up when the event does not come. */
+static inline struct timespec deadline_in(int seconds) {
+    struct timespec time;
+    clock_gettime(CLOCK_REALTIME, &time);
+    time.tv_sec += seconds;
+    return time;
 }
 
 /* Appends `piece` to the owned string `*text` of `*used` bytes. */

@@ -9,7 +9,7 @@ protocol Scheduler: AnyObject, Sendable {
 
     /// Runs `work` at `time` (as soon as may be if it has passed), never
     /// before this returns (a caller may hold a lock `work` takes);
-    /// cancelling the result before then keeps it from running.
+    /// cancelling the result before then keeps it from running, discarding it does not.
     func run(at time: Date, _ work: @escaping @Sendable () -> Void) -> ScheduledWork
 }
 
@@ -27,7 +27,12 @@ final class SystemScheduler: Scheduler {
     func run(at time: Date, _ work: @escaping @Sendable () -> Void) -> ScheduledWork {
         let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
         timer.schedule(deadline: .now() + max(0, time.timeIntervalSinceNow), leeway: .milliseconds(50))
-        timer.setEventHandler(handler: work)
+        // The handler holds the timer until it has fired (or is cancelled, which releases
+        // the handler): a caller need not keep the result.
+        timer.setEventHandler { [timer] in
+            timer.cancel()
+            work()
+        }
         timer.resume()
         return Timer(source: timer)
     }

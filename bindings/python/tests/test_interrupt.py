@@ -23,19 +23,26 @@ def numbers(db):
 
 
 def test_ctrl_c_raises_keyboard_interrupt_within_100_ms(tmp_path):
-    # In a process of its own: SIGINT to itself 0.5 s into the query, as Ctrl-C sends it.
+    # In a process of its own: SIGINT to itself, as Ctrl-C sends it, from another thread
+    # once the progress handler's first call (made every PROGRESS_STEPS steps, as without
+    # a handler) shows the query running; the handler lets the query go on.
     script = textwrap.dedent(f"""
         import os, signal, threading, time
         import doclite
         db = doclite.open({str(tmp_path / "ctrl-c")!r})
         db.default_collection().save_many((f"d{{n}}", {{"n": n}}) for n in range(300))
         query = db.create_query({ENDLESS!r})
+        running = threading.Event()
+        def on_progress():
+            running.set()
+            return False
+        query.set_progress_handler(on_progress)
         sent = []
         def press_ctrl_c():
-            time.sleep(0.5)
-            sent.append(time.perf_counter())
-            os.kill(os.getpid(), signal.SIGINT)
-        threading.Thread(target=press_ctrl_c).start()
+            if running.wait(60):
+                sent.append(time.perf_counter())
+                os.kill(os.getpid(), signal.SIGINT)
+        threading.Thread(target=press_ctrl_c, daemon=True).start()
         try:
             query.execute().all()
             print("not interrupted")
@@ -53,11 +60,25 @@ def test_ctrl_c_raises_keyboard_interrupt_within_100_ms(tmp_path):
 
 def test_interrupt_from_another_thread(numbers):
     query = numbers.create_query(ENDLESS)
-    timer = threading.Timer(0.2, query.interrupt)
-    timer.start()
+    # The other thread interrupts once the progress handler's first call shows the query
+    # running; the handler itself lets the query go on.
+    running = threading.Event()
+
+    def on_progress():
+        running.set()
+        return False
+
+    query.set_progress_handler(on_progress, 1000)
+
+    def interrupt_when_running():
+        if running.wait(60):
+            query.interrupt()
+
+    interrupter = threading.Thread(target=interrupt_when_running)
+    interrupter.start()
     with pytest.raises(doclite.QueryInterruptedError, match="interrupted") as raised:
         query.execute().all()
-    timer.join()
+    interrupter.join()
     assert (raised.value.domain, raised.value.code) == (3, 9)
     # A later run is not affected.
     query = numbers.create_query("SELECT COUNT(*) AS n FROM _")

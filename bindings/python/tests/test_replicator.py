@@ -5,7 +5,6 @@ import gc
 import pathlib
 import subprocess
 import threading
-import time
 import uuid
 
 import pytest
@@ -67,13 +66,18 @@ def test_two_databases_converge_through_the_server(tmp_path, database_url):
         b_docs["from-b"] = {"from": "b"}
         with doclite.Replicator([b_docs], database_url) as replicator:
             replicator.run()
+        levels, stopped = [], threading.Event()
+
+        def on_status(status):
+            levels.append(status.activity)
+            if status.activity == "stopped":
+                stopped.set()
+
         with doclite.Replicator([a_docs], database_url) as replicator:
-            levels = []
-            replicator.add_change_listener(lambda status: levels.append(status.activity))
+            replicator.add_change_listener(on_status)
             replicator.run()
-            deadline = time.monotonic() + 5   # (the listener is called on the library's thread, after the status changed)
-            while levels[-1:] != ["stopped"] and time.monotonic() < deadline:
-                time.sleep(0.01)
+            # The listener is called on the library's thread, possibly after run() returned.
+            assert stopped.wait(5), f"no stopped status reached the listener: {levels}"
         assert "doc-3" not in a_docs and a_docs["from-b"].properties == {"from": "b"}
         assert levels[0] == "connecting" and levels[-1] == "stopped"
 
@@ -178,13 +182,18 @@ def test_a_revoked_channel_purges_or_only_reports(tmp_path, database_url, server
         with doclite.Replicator([purging.default_collection()], reader_url) as replicator:
             replicator.run()
         assert "plan" not in purging.default_collection()
-        removed = []
+        removed, reported = [], threading.Event()
+
+        def on_documents(documents):
+            removed.extend(d.id for d in documents if d.access_removed)
+            if removed:
+                reported.set()
+
         with doclite.Replicator([keeping.default_collection()], reader_url, auto_purge=False) as replicator:
-            replicator.add_document_listener(lambda documents: removed.extend(d.id for d in documents if d.access_removed))
+            replicator.add_document_listener(on_documents)
             replicator.run()
-            deadline = time.monotonic() + 5   # (the listener is called on the library's thread)
-            while not removed and time.monotonic() < deadline:
-                time.sleep(0.01)
+            # The listener is called on the library's thread, possibly after run() returned.
+            assert reported.wait(5), "the listener was told of no document whose access was removed"
         assert removed == ["plan"] and "plan" in keeping.default_collection()
 
         # The pull filter is asked before a purge, with ACCESS_REMOVED, and may keep the document.

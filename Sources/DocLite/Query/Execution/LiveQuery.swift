@@ -95,6 +95,9 @@ final class LiveQuery: @unchecked Sendable {   // its variables are behind `lock
     private var commitTokens: [ListenerToken] = []
     /// The rows last announced; nil until a run since the query went live has succeeded.
     private var current: Rows?
+    /// The listeners the current rows were announced to: a listener added while a run
+    /// was under way may have had them from that run, and is not given them again.
+    private var informed: Set<Int> = []
     private var lastCommit: Date?
     /// Bumped when the query starts and stops being live: runs scheduled before then do nothing.
     private var generation = 0
@@ -141,7 +144,11 @@ final class LiveQuery: @unchecked Sendable {   // its variables are behind `lock
         } else {
             // On the run queue, after any run in progress: the rows current then.
             runQueue.async {
-                guard let rows = self.lock.withLock({ self.listeners[id] != nil ? self.current : nil }) else { return }
+                guard let rows = self.lock.withLock({ () -> Rows? in
+                    guard self.listeners[id] != nil, !self.informed.contains(id) else { return nil }
+                    self.informed.insert(id)
+                    return self.current
+                }) else { return }
                 self.announce(.success(rows), to: [(id, listener)])
             }
         }
@@ -162,6 +169,7 @@ final class LiveQuery: @unchecked Sendable {   // its variables are behind `lock
             generation += 1
             pending = nil
             current = nil
+            informed = []
             lastCommit = nil
             defer { commitTokens = [] }
             return commitTokens
@@ -232,8 +240,10 @@ final class LiveQuery: @unchecked Sendable {   // its variables are behind `lock
                 if let current, current.columns.names == rows.columns.names, current.columns.isBoolean == rows.columns.isBoolean,
                    current.rows.elementsEqual(rows.rows, by: { $0.values == $1.values }) { return [] }   // unchanged
                 current = rows
+                informed = Set(listeners.keys)
             case .failure:
                 current = nil   // the next good rows are news, whatever they are
+                informed = []
             }
             return listeners.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         }

@@ -7,7 +7,7 @@
 
 import enum
 import json
-import time
+import threading
 from typing import Any, Callable, List, Optional, Sequence, Set, Union
 
 from ._database import Database, Document
@@ -235,11 +235,17 @@ class Replicator:
         return ReplicatorStatus(lib.CBLReplicator_Status(self._pointer()))
 
     def wait(self, timeout: Optional[float] = None) -> ReplicatorStatus:
-        """Waits until the replicator stops (or `timeout` seconds pass); the status then."""
-        deadline = None if timeout is None else time.monotonic() + timeout
-        while (status := self.status).activity != "stopped" and (deadline is None or time.monotonic() < deadline):
-            time.sleep(0.01)
-        return status
+        """Waits until the replicator stops (or `timeout` seconds pass), woken by its own
+        announcement of the stop; the status then."""
+        stopped = threading.Event()
+        token = self.add_change_listener(lambda status: stopped.set() if status.activity == "stopped" else None)
+        try:
+            if self.status.activity != "stopped":   # (asked after the listener is in place)
+                stopped.wait(timeout)
+        finally:
+            token.remove()
+            self._tokens.remove(token)
+        return self.status
 
     def run(self, reset: bool = False) -> ReplicatorStatus:
         """Starts, waits until it stops, and returns the status; raises its error, if any."""
