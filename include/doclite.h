@@ -931,13 +931,15 @@ CBLQueryExpression* CBLQueryFunction_EuclideanDistance(CBLQueryExpression* a, CB
 CBLQueryExpression* CBLQueryFunction_SquaredEuclideanDistance(CBLQueryExpression* a, CBLQueryExpression* b);
 /** COSINE_DISTANCE(a, b). 1 minus the cosine of the angle between the vectors `a` and `b`; MISSING unless both are arrays of one length, neither all zeros. Consumes a and b; returns +1. */
 CBLQueryExpression* CBLQueryFunction_CosineDistance(CBLQueryExpression* a, CBLQueryExpression* b);
+
+/* Array */
+/** ARRAY_CONTAINS(array, value). Whether the array `array` holds `value`. Consumes array and value; returns +1. */
+CBLQueryExpression* CBLQueryArrayFunction_Contains(CBLQueryExpression* array, CBLQueryExpression* value);
+/** ARRAY_LENGTH(array). The number of items of the array `array`. Consumes array; returns +1. */
+CBLQueryExpression* CBLQueryArrayFunction_Length(CBLQueryExpression* array);
 /* END generated */
 
-/* Arrays: functions, variables and ANY / EVERY */
-/** ARRAY_CONTAINS(a, value): whether the array a contains `value`. Consumes both; returns +1. */
-CBLQueryExpression* CBLQueryArrayFunction_Contains(CBLQueryExpression* a, CBLQueryExpression* value);
-/** ARRAY_LENGTH(a), the number of items of the array a. Consumes a; returns +1. */
-CBLQueryExpression* CBLQueryArrayFunction_Length(CBLQueryExpression* a);
+/* Arrays: variables and ANY / EVERY */
 /** A variable bound by CBLQueryArrayExpression_Any/_Every/_AnyAndEvery, usable in their
     condition; "x.name" is a property of the item: ["?x.name"]. Returns +1. */
 CBLQueryExpression* CBLQueryArrayExpression_Variable(const char* name);

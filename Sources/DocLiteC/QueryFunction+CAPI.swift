@@ -38,16 +38,6 @@ func function(_ name: String, _ arguments: [OpaquePointer?], _ make: ([Expressio
 }
 
 @c @implementation
-public func CBLQueryArrayFunction_Contains(_ a: OpaquePointer?, _ value: OpaquePointer?) -> OpaquePointer? {
-    binary(a, value, "ArrayFunction_Contains") { ArrayFunction.contains($0, value: $1) }
-}
-
-@c @implementation
-public func CBLQueryArrayFunction_Length(_ a: OpaquePointer?) -> OpaquePointer? {
-    unary(a, "ArrayFunction_Length") { ArrayFunction.length($0) }
-}
-
-@c @implementation
 public func CBLQueryArrayExpression_Variable(_ name: UnsafePointer<CChar>?) -> OpaquePointer? {
     expression { ArrayExpression.variable(try string(name, "variable name")) }
 }

@@ -218,3 +218,13 @@ public func CBLQueryFunction_SquaredEuclideanDistance(_ a: OpaquePointer?, _ b: 
 public func CBLQueryFunction_CosineDistance(_ a: OpaquePointer?, _ b: OpaquePointer?) -> OpaquePointer? {
     function("CosineDistance", [a, b]) { Function.cosineDistance(between: $0[0], and: $0[1]) }
 }
+
+@c @implementation
+public func CBLQueryArrayFunction_Contains(_ array: OpaquePointer?, _ value: OpaquePointer?) -> OpaquePointer? {
+    function("ArrayFunction_Contains", [array, value]) { ArrayFunction.contains($0[0], value: $0[1]) }
+}
+
+@c @implementation
+public func CBLQueryArrayFunction_Length(_ array: OpaquePointer?) -> OpaquePointer? {
+    function("ArrayFunction_Length", [array]) { ArrayFunction.length($0[0]) }
+}

@@ -27,11 +27,14 @@ final class FunctionCatalogTests: QueryTestCase {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
         let table = try String(contentsOf: root.appendingPathComponent("codegen/query-functions.tsv"), encoding: .utf8)
-        let rows = table.split(separator: "\n").filter { !$0.hasPrefix("#") }.dropFirst()
+        let lines = table.split(separator: "\n").filter { !$0.hasPrefix("#") }
             .map { $0.split(separator: "\t", omittingEmptySubsequences: false) }
+        let columns = try XCTUnwrap(lines.first), query = try XCTUnwrap(columns.firstIndex(of: "query")),
+            given = try XCTUnwrap(columns.firstIndex(of: "arguments"))
+        let rows = lines.dropFirst()
         XCTAssertGreaterThan(rows.count, 40)
         for row in rows {
-            let name = row[2].lowercased(), arguments = row[3].split(separator: ",")
+            let name = row[query].lowercased(), arguments = row[given].split(separator: ",")
             let counts = Set([arguments.count, arguments.count - arguments.filter { $0.hasSuffix("?") }.count])
             let entry = try XCTUnwrap(FunctionCatalog.entry(name), "\(name) is not a function of the query language")
             for count in counts { XCTAssertTrue(entry.arity.contains(count), "\(name) with \(count) arguments") }

@@ -13,7 +13,7 @@ import sys
 
 import pytest
 
-from doclite import DataSource, Expression, Function, Meta, Ordering, QueryBuilder, SelectResult
+from doclite import ArrayFunction, DataSource, Expression, Function, Meta, Ordering, QueryBuilder, SelectResult
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..")
 GENERATOR = os.path.join(ROOT, "scripts", "generate-builders")
@@ -41,8 +41,8 @@ def test_the_generated_lists_are_up_to_date():
 
 def test_c_declares_every_function_of_the_table_and_no_other():
     with open(os.path.join(ROOT, "include", "doclite.h")) as header:
-        declared = set(re.findall(r"\bCBLQueryFunction_(\w+)\(", header.read()))
-    assert declared == {row["name"] for row in TABLE}
+        declared = set(re.findall(r"\b(CBLQuery(?:Array)?Function_\w+)\(", header.read()))
+    assert declared == {generator.c_name(row) for row in TABLE}
 
 
 def test_swift_names_every_function_by_the_rule():
@@ -60,14 +60,17 @@ def test_python_and_rust_name_every_function_by_the_rule():
     with open(os.path.join(ROOT, "bindings", "rust", "doclite", "src", "builder.rs")) as source:
         rust = set(re.findall(r"^\s+(\w+) => \"", source.read(), re.MULTILINE))
     assert {generator.snake(row["name"]) for row in TABLE} <= rust
-    python = {name for name in vars(Function) if not name.startswith("_")}
-    assert {generator.snake(row["overloads"] or row["name"]) for row in TABLE} | {"call", "prediction"} == python
+    for kind, extra in ((Function, {"call", "prediction"}), (ArrayFunction, set())):
+        python = {name for name in vars(kind) if not name.startswith("_")}
+        rows = [row for row in TABLE if row["class"] == kind.__name__]
+        assert {generator.snake(row["overloads"] or row["name"]) for row in rows} | extra == python
 
 
 @pytest.mark.parametrize("row", TABLE, ids=[row["name"] for row in TABLE])
 def test_python_builds_each_function_of_the_table(row):
     arguments = [Expression.property(name) for name in row["arguments"]]
-    method = getattr(Function, generator.snake(row["overloads"] or row["name"]))
+    method = getattr({"Function": Function, "ArrayFunction": ArrayFunction}[row["class"]],
+                     generator.snake(row["overloads"] or row["name"]))
     expected = [f"{row['query']}()", *(["." + name] for name in row["arguments"]), *map(int, row["constants"])]
     assert method(*arguments)._json == expected
 

@@ -5,186 +5,199 @@ extension Function {
 
     /// The number of rows where `a` is valued, or of all rows when `a` is omitted (aggregate): `["COUNT()", a]`.
     public static func count(_ a: ExpressionProtocol?) -> ExpressionProtocol {
-        call("count", [a ?? Expression.all()])
+        Function.call("count", [a ?? Expression.all()])
     }
     /// The sum (aggregate): `["SUM()", a]`.
     public static func sum(_ a: ExpressionProtocol) -> ExpressionProtocol {
-        call("sum", [a])
+        Function.call("sum", [a])
     }
     /// The average (aggregate): `["AVG()", a]`.
     public static func avg(_ a: ExpressionProtocol) -> ExpressionProtocol {
-        call("avg", [a])
+        Function.call("avg", [a])
     }
     /// The smallest value (aggregate): `["MIN()", a]`.
     public static func min(_ a: ExpressionProtocol) -> ExpressionProtocol {
-        call("min", [a])
+        Function.call("min", [a])
     }
     /// The largest value (aggregate): `["MAX()", a]`.
     public static func max(_ a: ExpressionProtocol) -> ExpressionProtocol {
-        call("max", [a])
+        Function.call("max", [a])
     }
 
     // MARK: Math
 
     /// The absolute value: `["ABS()", a]`.
     public static func abs(_ a: ExpressionProtocol) -> ExpressionProtocol {
-        call("abs", [a])
+        Function.call("abs", [a])
     }
     /// Arc cosine: `["ACOS()", a]`.
     public static func acos(_ a: ExpressionProtocol) -> ExpressionProtocol {
-        call("acos", [a])
+        Function.call("acos", [a])
     }
     /// Arc sine: `["ASIN()", a]`.
     public static func asin(_ a: ExpressionProtocol) -> ExpressionProtocol {
-        call("asin", [a])
+        Function.call("asin", [a])
     }
     /// Arc tangent: `["ATAN()", a]`.
     public static func atan(_ a: ExpressionProtocol) -> ExpressionProtocol {
-        call("atan", [a])
+        Function.call("atan", [a])
     }
     /// The arc tangent of `y / x`: `["ATAN2()", y, x]`.
     public static func atan2(y: ExpressionProtocol, x: ExpressionProtocol) -> ExpressionProtocol {
-        call("atan2", [y, x])
+        Function.call("atan2", [y, x])
     }
     /// The smallest integer not below `a`: `["CEIL()", a]`.
     public static func ceil(_ a: ExpressionProtocol) -> ExpressionProtocol {
-        call("ceil", [a])
+        Function.call("ceil", [a])
     }
     /// Cosine: `["COS()", a]`.
     public static func cos(_ a: ExpressionProtocol) -> ExpressionProtocol {
-        call("cos", [a])
+        Function.call("cos", [a])
     }
     /// Radians to degrees: `["DEGREES()", a]`.
     public static func degrees(_ a: ExpressionProtocol) -> ExpressionProtocol {
-        call("degrees", [a])
+        Function.call("degrees", [a])
     }
     /// Euler's number: `["E()"]`.
     public static func e() -> ExpressionProtocol {
-        call("e", [])
+        Function.call("e", [])
     }
     /// e to the power `a`: `["EXP()", a]`.
     public static func exp(_ a: ExpressionProtocol) -> ExpressionProtocol {
-        call("exp", [a])
+        Function.call("exp", [a])
     }
     /// The largest integer not above `a`: `["FLOOR()", a]`.
     public static func floor(_ a: ExpressionProtocol) -> ExpressionProtocol {
-        call("floor", [a])
+        Function.call("floor", [a])
     }
     /// Natural logarithm: `["LN()", a]`.
     public static func ln(_ a: ExpressionProtocol) -> ExpressionProtocol {
-        call("ln", [a])
+        Function.call("ln", [a])
     }
     /// Base-10 logarithm: `["LOG()", a]`.
     public static func log(_ a: ExpressionProtocol) -> ExpressionProtocol {
-        call("log", [a])
+        Function.call("log", [a])
     }
     /// π: `["PI()"]`.
     public static func pi() -> ExpressionProtocol {
-        call("pi", [])
+        Function.call("pi", [])
     }
     /// `base` to the power `exponent`: `["POWER()", base, exponent]`.
     public static func power(base: ExpressionProtocol, exponent: ExpressionProtocol) -> ExpressionProtocol {
-        call("power", [base, exponent])
+        Function.call("power", [base, exponent])
     }
     /// Degrees to radians: `["RADIANS()", a]`.
     public static func radians(_ a: ExpressionProtocol) -> ExpressionProtocol {
-        call("radians", [a])
+        Function.call("radians", [a])
     }
     /// Rounded to an integer: `["ROUND()", a]`.
     public static func round(_ a: ExpressionProtocol) -> ExpressionProtocol {
-        call("round", [a])
+        Function.call("round", [a])
     }
     /// Rounded to `digits` decimal places: `["ROUND()", a, digits]`.
     public static func round(_ a: ExpressionProtocol, digits: ExpressionProtocol) -> ExpressionProtocol {
-        call("round", [a, digits])
+        Function.call("round", [a, digits])
     }
     /// -1, 0 or 1: `["SIGN()", a]`.
     public static func sign(_ a: ExpressionProtocol) -> ExpressionProtocol {
-        call("sign", [a])
+        Function.call("sign", [a])
     }
     /// Sine: `["SIN()", a]`.
     public static func sin(_ a: ExpressionProtocol) -> ExpressionProtocol {
-        call("sin", [a])
+        Function.call("sin", [a])
     }
     /// Square root: `["SQRT()", a]`.
     public static func sqrt(_ a: ExpressionProtocol) -> ExpressionProtocol {
-        call("sqrt", [a])
+        Function.call("sqrt", [a])
     }
     /// Tangent: `["TAN()", a]`.
     public static func tan(_ a: ExpressionProtocol) -> ExpressionProtocol {
-        call("tan", [a])
+        Function.call("tan", [a])
     }
     /// Truncated to an integer: `["TRUNC()", a]`.
     public static func trunc(_ a: ExpressionProtocol) -> ExpressionProtocol {
-        call("trunc", [a])
+        Function.call("trunc", [a])
     }
     /// Truncated to `digits` decimal places: `["TRUNC()", a, digits]`.
     public static func trunc(_ a: ExpressionProtocol, digits: ExpressionProtocol) -> ExpressionProtocol {
-        call("trunc", [a, digits])
+        Function.call("trunc", [a, digits])
     }
 
     // MARK: String
 
     /// Whether string `a` contains `substring`: `["CONTAINS()", a, substring]`.
     public static func contains(_ a: ExpressionProtocol, substring: ExpressionProtocol) -> ExpressionProtocol {
-        call("contains", [a, substring])
+        Function.call("contains", [a, substring])
     }
     /// The length of a string: `["LENGTH()", a]`.
     public static func length(_ a: ExpressionProtocol) -> ExpressionProtocol {
-        call("length", [a])
+        Function.call("length", [a])
     }
     /// Lower case: `["LOWER()", a]`.
     public static func lower(_ a: ExpressionProtocol) -> ExpressionProtocol {
-        call("lower", [a])
+        Function.call("lower", [a])
     }
     /// Upper case: `["UPPER()", a]`.
     public static func upper(_ a: ExpressionProtocol) -> ExpressionProtocol {
-        call("upper", [a])
+        Function.call("upper", [a])
     }
     /// Without leading white space: `["LTRIM()", a]`.
     public static func ltrim(_ a: ExpressionProtocol) -> ExpressionProtocol {
-        call("ltrim", [a])
+        Function.call("ltrim", [a])
     }
     /// Without trailing white space: `["RTRIM()", a]`.
     public static func rtrim(_ a: ExpressionProtocol) -> ExpressionProtocol {
-        call("rtrim", [a])
+        Function.call("rtrim", [a])
     }
     /// Without leading and trailing white space: `["TRIM()", a]`.
     public static func trim(_ a: ExpressionProtocol) -> ExpressionProtocol {
-        call("trim", [a])
+        Function.call("trim", [a])
     }
 
     // MARK: Date
 
     /// An ISO-8601 date string as milliseconds since 1970: `["STR_TO_MILLIS()", a]`.
     public static func stringToMillis(_ a: ExpressionProtocol) -> ExpressionProtocol {
-        call("str_to_millis", [a])
+        Function.call("str_to_millis", [a])
     }
     /// An ISO-8601 date string in UTC: `["STR_TO_UTC()", a]`.
     public static func stringToUTC(_ a: ExpressionProtocol) -> ExpressionProtocol {
-        call("str_to_utc", [a])
+        Function.call("str_to_utc", [a])
     }
     /// Milliseconds since 1970 as a local ISO-8601 string: `["MILLIS_TO_STR()", a]`.
     public static func millisToString(_ a: ExpressionProtocol) -> ExpressionProtocol {
-        call("millis_to_str", [a])
+        Function.call("millis_to_str", [a])
     }
     /// Milliseconds since 1970 as an ISO-8601 string in UTC: `["MILLIS_TO_UTC()", a]`.
     public static func millisToUTC(_ a: ExpressionProtocol) -> ExpressionProtocol {
-        call("millis_to_utc", [a])
+        Function.call("millis_to_utc", [a])
     }
 
     // MARK: Vector
 
     /// The Euclidean distance between the vectors (arrays of numbers) `a` and `b`; MISSING unless both are arrays of one length: `["EUCLIDEAN_DISTANCE()", a, b]`.
     public static func euclideanDistance(between a: ExpressionProtocol, and b: ExpressionProtocol) -> ExpressionProtocol {
-        call("euclidean_distance", [a, b])
+        Function.call("euclidean_distance", [a, b])
     }
     /// The square of the Euclidean distance between the vectors `a` and `b`, cheaper to compute and in the same order: `["EUCLIDEAN_DISTANCE()", a, b, 2]`.
     public static func squaredEuclideanDistance(between a: ExpressionProtocol, and b: ExpressionProtocol) -> ExpressionProtocol {
-        call("euclidean_distance", [a, b, Expression.int(2)])
+        Function.call("euclidean_distance", [a, b, Expression.int(2)])
     }
     /// 1 minus the cosine of the angle between the vectors `a` and `b`; MISSING unless both are arrays of one length, neither all zeros: `["COSINE_DISTANCE()", a, b]`.
     public static func cosineDistance(between a: ExpressionProtocol, and b: ExpressionProtocol) -> ExpressionProtocol {
-        call("cosine_distance", [a, b])
+        Function.call("cosine_distance", [a, b])
+    }
+}
+
+extension ArrayFunction {
+    // MARK: Array
+
+    /// Whether the array `array` holds `value`: `["ARRAY_CONTAINS()", array, value]`.
+    public static func contains(_ array: ExpressionProtocol, value: ExpressionProtocol) -> ExpressionProtocol {
+        Function.call("array_contains", [array, value])
+    }
+    /// The number of items of the array `array`: `["ARRAY_LENGTH()", array]`.
+    public static func length(_ array: ExpressionProtocol) -> ExpressionProtocol {
+        Function.call("array_length", [array])
     }
 }

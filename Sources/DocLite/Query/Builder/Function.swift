@@ -8,16 +8,9 @@ public final class Function {
     }
 }
 
-/// Couchbase Lite's `ArrayFunction`: functions of array values.
+/// Couchbase Lite's `ArrayFunction`: functions of array values (generated: Function+Catalog.swift).
 public final class ArrayFunction {
     private init() {}
-
-    /// Whether the array contains `value`: `["ARRAY_CONTAINS()", e, v]`.
-    public static func contains(_ expression: ExpressionProtocol, value: ExpressionProtocol) -> ExpressionProtocol {
-        Function.call("array_contains", [expression, value])
-    }
-    /// The number of items of the array: `["ARRAY_LENGTH()", e]`.
-    public static func length(_ expression: ExpressionProtocol) -> ExpressionProtocol { Function.call("array_length", [expression]) }
 }
 
 /// Couchbase Lite's `FullTextFunction`: full-text search with a full-text index.
