@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use common::TestDatabase;
-use doclite::{Document, DocumentFlags, ErrorKind, Replicator, ReplicatorOptions, ReplicatorType, Resolution};
+use doclite::{ActivityLevel, Document, DocumentFlags, ErrorKind, Replicator, ReplicatorOptions, ReplicatorType, Resolution};
 use serde_json::json;
 
 /// A private server, stopped and deleted with the value.
@@ -59,20 +59,25 @@ fn two_databases_converge_through_the_server() -> doclite::Result<()> {
         assert!(is_push);
         pushing.send(documents.iter().filter(|d| d.error.is_none()).count()).unwrap();
     })?;
-    let statuses = Arc::new(AtomicUsize::new(0));
-    let status_counter = statuses.clone();
-    let status_token = pusher.add_change_listener(move |_| {
-        status_counter.fetch_add(1, Ordering::SeqCst);
+    let (reporting, statuses) = std::sync::mpsc::channel();
+    let status_token = pusher.add_change_listener(move |status| {
+        let _ = reporting.send(status.activity == ActivityLevel::Stopped);
     })?;
     let status = pusher.run(false)?;
     let mut documents = 0;
     while documents < 30 {
         documents += pushed.recv_timeout(std::time::Duration::from_secs(10)).expect("the pushed documents");
     }
+    // (Listeners are called on the library's threads: this one's last call, the stop, may
+    // come after run() has returned.)
+    let mut calls = 1;
+    while !statuses.recv_timeout(std::time::Duration::from_secs(10)).expect("the statuses up to the stop") {
+        calls += 1;
+    }
     drop((token, status_token));
     assert_eq!(status.document_count, 30);
     assert_eq!(documents, 30);
-    assert!(statuses.load(Ordering::SeqCst) >= 3);
+    assert!(calls >= 3, "{calls} status calls");
     assert!(pusher.pending_document_ids(&a_docs)?.is_empty());
 
     Replicator::new(&[&b_docs], &server.url, &ReplicatorOptions::default())?.run(false)?;
