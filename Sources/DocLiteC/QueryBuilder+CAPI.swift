@@ -103,14 +103,13 @@ func expression(_ make: () throws -> ExpressionProtocol) -> OpaquePointer {
     }
 }
 
+/// An operator of two operands, taken as ``function(_:_:_:)`` takes a function's.
 func binary(_ left: OpaquePointer?, _ right: OpaquePointer?, _ name: String,
-                    _ op: (ExpressionProtocol, ExpressionProtocol) -> ExpressionProtocol) -> OpaquePointer {
-    let a = take(left, ExpressionProtocol.self, "left operand of \(name)")
-    let b = take(right, ExpressionProtocol.self, "right operand of \(name)")
-    return expression { op(try a.get(), try b.get()) }
+            _ op: (ExpressionProtocol, ExpressionProtocol) -> ExpressionProtocol) -> OpaquePointer {
+    function(name, [left, right]) { op($0[0], $0[1]) }
 }
 
+/// An operator of one operand, taken as ``function(_:_:_:)`` takes a function's.
 func unary(_ operand: OpaquePointer?, _ name: String, _ op: (ExpressionProtocol) -> ExpressionProtocol) -> OpaquePointer {
-    let a = take(operand, ExpressionProtocol.self, "operand of \(name)")
-    return expression { op(try a.get()) }
+    function(name, [operand]) { op($0[0]) }
 }
