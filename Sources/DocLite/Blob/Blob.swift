@@ -26,7 +26,7 @@ public final class Blob: Equatable, CustomStringConvertible, Sendable {
     let source: Source
 
     /// The dictionary key that marks a blob, and its value.
-    static let typeKey = "@type", typeValue = "blob"
+    static let typeKey = BodyEncoder.blobTypeKey, typeValue = "blob"
 
     /// A blob holding `data`.
     public init(contentType: String?, data: Data) {

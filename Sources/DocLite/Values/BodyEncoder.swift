@@ -33,6 +33,8 @@ package struct BodyEncoder: JSONSink {
     /// Whether a dictionary of the output has the key `@type`, so that it may
     /// hold a blob's metadata (which a save checks against the blob store).
     package private(set) var mayHoldBlobMetadata = false
+    /// The dictionary key that marks a blob's metadata (`"@type": "blob"`).
+    static let blobTypeKey = "@type"
 
     package init(sharedKeys: SharedKeys, assignsNewKeys: Bool = true) {
         self.assignsNewKeys = assignsNewKeys
@@ -128,7 +130,7 @@ package struct BodyEncoder: JSONSink {
 
     /// Sets the key of the next value written into the innermost dict.
     mutating func writeKey(_ utf8: UnsafeBufferPointer<UInt8>) {
-        if utf8.count == 5, utf8.first == UInt8(ascii: "@"), utf8.elementsEqual(Blob.typeKey.utf8) { mayHoldBlobMetadata = true }
+        if utf8.count == 5, utf8.first == UInt8(ascii: "@"), utf8.elementsEqual(Self.blobTypeKey.utf8) { mayHoldBlobMetadata = true }
         if let id = assignsNewKeys ? sharedKeys.idOrAssign(utf8) : sharedKeys.id(of: utf8) {
             pendingKey = (Int32(id), 0, 0)
         } else {

@@ -57,6 +57,24 @@ final class QueryValidatorTests: DatabaseTestCase {
         }
     }
 
+    /// Functions and their argument counts are checked before any database is
+    /// read: the validator alone rejects an unknown name or a wrong count.
+    func testTheValidatorChecksFunctionsAndTheirArity() throws {
+        let mistakes: [(QueryExpression, String)] = [
+            (.function("no_such_function", []), "WHERE: unknown function 'no_such_function()'"),
+            (.function("lower", []), "WHERE: lower() takes 1 argument, got 0"),
+            (.function("round", [.literal(.int(1)), .literal(.int(2)), .literal(.int(3))]), "WHERE: round() takes 1 or 2 arguments, got 3"),
+            (.function("concat", [.literal(.string("a"))]), "WHERE: concat() takes at least 2 arguments, got 1"),
+            (.function("match", [.literal(.string("text"))]), "WHERE: MATCH() takes a full-text index name and a search string"),
+        ]
+        for (call, message) in mistakes {
+            XCTAssertThrowsError(try QueryValidator.validate(SelectStatement(whereClause: call)), message) { error in
+                XCTAssertEqual((error as? DocLiteError)?.message, message)
+            }
+        }
+        XCTAssertNoThrow(try QueryValidator.validate(SelectStatement(whereClause: .function("lower", [.property([.key("a")])]))))
+    }
+
     /// IN's right side is a list or a value that may be an array or a dict; an
     /// operator's result or an ANY never is, so such an IN never finds its value.
     func testInTakesAListOrAnArrayOnItsRight() throws {

@@ -96,6 +96,7 @@ enum QueryValidator {
         case .function(let name, let arguments):
             guard !name.isEmpty else { throw error(at: location, "empty function name") }
             guard arguments.count <= 127 else { throw error(at: location, "a function takes at most 127 arguments") }
+            _ = try FunctionCatalog.entry(name, arguments: arguments.count, at: location)
             try validateOperands(arguments, at: location)
         case .array(let items):
             try validateOperands(items, at: location)

@@ -1,16 +1,7 @@
 /// An expression compiled to SQL.
 struct SQLFragment {
-    enum Kind {
-        /// 0 or 1 meaning false or true (comparisons, logic).
-        case boolean
-        /// A value whose SQL storage class says what it is (numbers, text, MISSING, null and container blobs).
-        case scalar
-        /// A runtime value that may be a boolean integer marked by subtype (document properties, CASE, …).
-        case any
-    }
-
     var sql: String
-    var kind: Kind
+    var kind: ValueKind
     /// For a document property: the qualified body column, the path text, and the collection.
     var property: (body: String, path: String, collectionID: Int64)?
     /// SQL that is already the value's result form: an array index's stored element,

@@ -2,9 +2,7 @@
 /// aggregates, META(), MATCH() and RANK().
 extension QueryCompiler {
     mutating func function(_ name: String, _ arguments: [QueryExpression], _ context: CompileContext) throws -> SQLFragment {
-        guard let entry = FunctionCatalog.entry(name) else {
-            throw QueryValidator.error(at: context.location, "unknown function '\(name)()'")
-        }
+        let entry = try FunctionCatalog.entry(name, arguments: arguments.count, at: context.location)
         switch entry.kind {
         case .meta:
             let index = try metaSource(arguments, at: context.location)
@@ -37,9 +35,6 @@ extension QueryCompiler {
         }
         guard !context.insideAggregate else {
             throw QueryValidator.error(at: location, "aggregate function '\(name)()' cannot be nested inside another aggregate")
-        }
-        guard entry.arity.contains(arguments.count) else {
-            throw QueryValidator.error(at: location, "\(name)() \(FunctionCatalog.describe(entry.arity)), got \(arguments.count)")
         }
         guard let argument = arguments.first else { return SQLFragment(sql: "\(entry.sqlName)(*)", kind: entry.result) }
         let argumentContext = context.operand(1).with { $0.insideAggregate = true }
@@ -112,9 +107,8 @@ extension QueryCompiler {
                                            _ context: CompileContext) throws -> SQLFragment {
         let location = context.location
         let isMatch = if case .match = entry.kind { true } else { false }
-        guard case .literal(.string(let index))? = arguments.first, entry.arity.contains(arguments.count) else {
-            throw QueryValidator.error(at: location, isMatch ? "MATCH() takes a full-text index name and a search string"
-                                                              : "RANK() takes a full-text index name")
+        guard case .literal(.string(let index))? = arguments.first else {
+            throw QueryValidator.error(at: location, entry.usage ?? "a full-text function takes a full-text index name first")
         }
         guard let match = fullTextIndex(named: index).flatMap({ fullTextMatches[$0.table] }), !isMatch || context.clause == .whereClause else {
             throw QueryValidator.error(at: location, "RANK() needs a MATCH() of full-text index '\(index)' in WHERE")
@@ -127,14 +121,11 @@ extension QueryCompiler {
         return SQLFragment(sql: "\(entry.sqlName)(matchinfo(\(match.alias).\(match.table), 'pcx'))", kind: entry.result)
     }
 
-    /// A call of a function of the ``FunctionCatalog``: its arity checked, a
-    /// literal regular expression compiled (so that an invalid one fails here),
+    /// A call of a function of the ``FunctionCatalog`` (its arity checked by
+    /// ``FunctionCatalog/entry(_:arguments:at:)``): a literal regular expression compiled (so that an invalid one fails here),
     /// its arguments passed as values (booleans keep their type).
     private mutating func call(_ entry: FunctionCatalog.Entry, _ name: String, _ arguments: [QueryExpression],
                                _ context: CompileContext) throws -> SQLFragment {
-        guard entry.arity.contains(arguments.count) else {
-            throw QueryValidator.error(at: context.location, "\(name)() \(FunctionCatalog.describe(entry.arity)), got \(arguments.count)")
-        }
         if let index = entry.patternArgument, case .literal(.string(let pattern)) = arguments[index] {
             do {
                 try RegexPattern.validate(pattern)

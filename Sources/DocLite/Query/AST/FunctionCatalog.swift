@@ -45,7 +45,7 @@ enum FunctionCatalog {
         /// The SQL function a call writes (for MATCH, the SQL operator).
         let sqlName: String
         let arity: ClosedRange<Int>
-        let result: SQLFragment.Kind
+        let result: ValueKind
         /// The index of the argument holding a regular expression, which is
         /// checked at compile time when it is a string literal.
         var patternArgument: Int?
@@ -53,6 +53,8 @@ enum FunctionCatalog {
         /// The SQL function that reads a property (argument 0) and applies a
         /// literal operand (argument 1) in place in the stored body.
         var fusedWithProperty: String?
+        /// What a call takes, said instead of the argument count when a call is wrong.
+        var usage: String?
         var isAggregate: Bool { if case .aggregate = kind { true } else { false } }
 
         /// Whether the text front ends (SQL++, predicates) call it as `name(…)`: META, MATCH and
@@ -68,17 +70,27 @@ enum FunctionCatalog {
     /// The entry for `name` (lowercased), nil for an unknown function.
     static func entry(_ name: String) -> Entry? { entries[name] }
 
+    /// The entry for a call of `name` (lowercased) with `count` arguments at
+    /// `location`; an invalid-query error for an unknown function or a wrong count.
+    static func entry(_ name: String, arguments count: Int, at location: String) throws -> Entry {
+        guard let entry = entries[name] else { throw QueryValidator.error(at: location, "unknown function '\(name)()'") }
+        guard entry.arity.contains(count) else {
+            throw QueryValidator.error(at: location, entry.usage ?? "\(name)() \(describe(entry.arity)), got \(count)")
+        }
+        return entry
+    }
+
     /// Every function by JSON name, aliases included.
     static let entries: [String: Entry] = {
         var table: [String: Entry] = [:]
         /// `names` call `doc_<first name>` unless `sql` is given.
-        func add(_ names: [String], _ arity: ClosedRange<Int>, _ result: SQLFragment.Kind, sql: String? = nil,
+        func add(_ names: [String], _ arity: ClosedRange<Int>, _ result: ValueKind, sql: String? = nil,
                  kind: Entry.Kind = .scalar, patternArgument: Int? = nil, collation: Entry.CollationArgument? = nil,
-                 fusedWithProperty: String? = nil) {
+                 fusedWithProperty: String? = nil, usage: String? = nil) {
             for name in names {
                 table[name] = Entry(kind: kind, sqlName: sql ?? "doc_" + names[0], arity: arity, result: result,
                                     patternArgument: patternArgument, collationArgument: collation,
-                                    fusedWithProperty: fusedWithProperty)
+                                    fusedWithProperty: fusedWithProperty, usage: usage)
             }
         }
         let variadic = 127   // LiteCore's limit on a function's arguments
@@ -92,8 +104,8 @@ enum FunctionCatalog {
         add(["median"], 1...1, .scalar, kind: .aggregate(.median))
         add(["stddev"], 1...1, .scalar, kind: .aggregate(.stddev))
         add(["meta"], 0...1, .scalar, sql: "doc_dict", kind: .meta)
-        add(["match"], 2...2, .boolean, sql: "MATCH", kind: .match)
-        add(["rank"], 1...1, .scalar, sql: "doc_fts_rank", kind: .rank)
+        add(["match"], 2...2, .boolean, sql: "MATCH", kind: .match, usage: "MATCH() takes a full-text index name and a search string")
+        add(["rank"], 1...1, .scalar, sql: "doc_fts_rank", kind: .rank, usage: "RANK() takes a full-text index name")
         // Array
         for name in ["array_avg", "array_count", "array_length", "array_max", "array_min", "array_sum"] {
             add([name], 1...1, .scalar)
