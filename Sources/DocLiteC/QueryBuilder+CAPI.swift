@@ -102,14 +102,3 @@ func expression(_ make: () throws -> ExpressionProtocol) -> OpaquePointer {
         return expression
     }
 }
-
-/// An operator of two operands, taken as ``function(_:_:_:)`` takes a function's.
-func binary(_ left: OpaquePointer?, _ right: OpaquePointer?, _ name: String,
-            _ op: (ExpressionProtocol, ExpressionProtocol) -> ExpressionProtocol) -> OpaquePointer {
-    function(name, [left, right]) { op($0[0], $0[1]) }
-}
-
-/// An operator of one operand, taken as ``function(_:_:_:)`` takes a function's.
-func unary(_ operand: OpaquePointer?, _ name: String, _ op: (ExpressionProtocol) -> ExpressionProtocol) -> OpaquePointer {
-    function(name, [operand]) { op($0[0]) }
-}

@@ -2,8 +2,9 @@ import Foundation
 import CDocLite
 import DocLite
 
-// Query-builder expressions by handle: literals, properties, comparisons,
-// arithmetic, logic and collations, in the order of include/doclite.h.
+// Query-builder expressions by handle: literals, properties, IN, negation and
+// collations, in the order of include/doclite.h (the operators are generated:
+// QueryExpression+Operators.swift).
 
 @c @implementation
 public func CBLQueryExpression_String(_ value: UnsafePointer<CChar>?) -> OpaquePointer? {
@@ -73,64 +74,6 @@ public func CBLQueryExpression_All(_ alias: UnsafePointer<CChar>?) -> OpaquePoin
 }
 
 @c @implementation
-public func CBLQueryExpression_EqualTo(_ a: OpaquePointer?, _ b: OpaquePointer?) -> OpaquePointer? {
-    binary(a, b, "EqualTo") { $0.equalTo($1) }
-}
-
-@c @implementation
-public func CBLQueryExpression_NotEqualTo(_ a: OpaquePointer?, _ b: OpaquePointer?) -> OpaquePointer? {
-    binary(a, b, "NotEqualTo") { $0.notEqualTo($1) }
-}
-
-@c @implementation
-public func CBLQueryExpression_LessThan(_ a: OpaquePointer?, _ b: OpaquePointer?) -> OpaquePointer? {
-    binary(a, b, "LessThan") { $0.lessThan($1) }
-}
-
-@c @implementation
-public func CBLQueryExpression_LessThanOrEqualTo(_ a: OpaquePointer?, _ b: OpaquePointer?) -> OpaquePointer? {
-    binary(a, b, "LessThanOrEqualTo") { $0.lessThanOrEqualTo($1) }
-}
-
-@c @implementation
-public func CBLQueryExpression_GreaterThan(_ a: OpaquePointer?, _ b: OpaquePointer?) -> OpaquePointer? {
-    binary(a, b, "GreaterThan") { $0.greaterThan($1) }
-}
-
-@c @implementation
-public func CBLQueryExpression_GreaterThanOrEqualTo(_ a: OpaquePointer?, _ b: OpaquePointer?) -> OpaquePointer? {
-    binary(a, b, "GreaterThanOrEqualTo") { $0.greaterThanOrEqualTo($1) }
-}
-
-@c @implementation
-public func CBLQueryExpression_Is(_ a: OpaquePointer?, _ b: OpaquePointer?) -> OpaquePointer? {
-    binary(a, b, "Is") { $0.is($1) }
-}
-
-@c @implementation
-public func CBLQueryExpression_IsNot(_ a: OpaquePointer?, _ b: OpaquePointer?) -> OpaquePointer? {
-    binary(a, b, "IsNot") { $0.isNot($1) }
-}
-
-@c @implementation
-public func CBLQueryExpression_IsValued(_ a: OpaquePointer?) -> OpaquePointer? {
-    unary(a, "IsValued") { $0.isValued() }
-}
-
-@c @implementation
-public func CBLQueryExpression_IsNotValued(_ a: OpaquePointer?) -> OpaquePointer? {
-    unary(a, "IsNotValued") { $0.isNotValued() }
-}
-
-@c @implementation
-public func CBLQueryExpression_Between(_ a: OpaquePointer?, _ low: OpaquePointer?, _ high: OpaquePointer?) -> OpaquePointer? {
-    let value = take(a, ExpressionProtocol.self, "operand of Between")
-    let lower = take(low, ExpressionProtocol.self, "lower bound of Between")
-    let upper = take(high, ExpressionProtocol.self, "upper bound of Between")
-    return expression { try value.get().between(try lower.get(), and: try upper.get()) }
-}
-
-@c @implementation
 public func CBLQueryExpression_In(_ a: OpaquePointer?, _ items: UnsafePointer<OpaquePointer?>?, _ count: Int) -> OpaquePointer? {
     let value = take(a, ExpressionProtocol.self, "operand of In")
     let list = takeAll(items, count, "item of In")
@@ -138,58 +81,13 @@ public func CBLQueryExpression_In(_ a: OpaquePointer?, _ items: UnsafePointer<Op
 }
 
 @c @implementation
-public func CBLQueryExpression_Like(_ a: OpaquePointer?, _ pattern: OpaquePointer?) -> OpaquePointer? {
-    binary(a, pattern, "Like") { $0.like($1) }
-}
-
-@c @implementation
-public func CBLQueryExpression_Regex(_ a: OpaquePointer?, _ pattern: OpaquePointer?) -> OpaquePointer? {
-    binary(a, pattern, "Regex") { $0.regex($1) }
-}
-
-@c @implementation
-public func CBLQueryExpression_Add(_ a: OpaquePointer?, _ b: OpaquePointer?) -> OpaquePointer? {
-    binary(a, b, "Add") { $0.add($1) }
-}
-
-@c @implementation
-public func CBLQueryExpression_Subtract(_ a: OpaquePointer?, _ b: OpaquePointer?) -> OpaquePointer? {
-    binary(a, b, "Subtract") { $0.subtract($1) }
-}
-
-@c @implementation
-public func CBLQueryExpression_Multiply(_ a: OpaquePointer?, _ b: OpaquePointer?) -> OpaquePointer? {
-    binary(a, b, "Multiply") { $0.multiply($1) }
-}
-
-@c @implementation
-public func CBLQueryExpression_Divide(_ a: OpaquePointer?, _ b: OpaquePointer?) -> OpaquePointer? {
-    binary(a, b, "Divide") { $0.divide($1) }
-}
-
-@c @implementation
-public func CBLQueryExpression_Modulo(_ a: OpaquePointer?, _ b: OpaquePointer?) -> OpaquePointer? {
-    binary(a, b, "Modulo") { $0.modulo($1) }
-}
-
-@c @implementation
 public func CBLQueryExpression_Negated(_ a: OpaquePointer?) -> OpaquePointer? {
-    unary(a, "Negated") { Expression.negated($0) }
-}
-
-@c @implementation
-public func CBLQueryExpression_And(_ a: OpaquePointer?, _ b: OpaquePointer?) -> OpaquePointer? {
-    binary(a, b, "And") { $0.and($1) }
-}
-
-@c @implementation
-public func CBLQueryExpression_Or(_ a: OpaquePointer?, _ b: OpaquePointer?) -> OpaquePointer? {
-    binary(a, b, "Or") { $0.or($1) }
+    function("Negated", [a]) { Expression.negated($0[0]) }
 }
 
 @c @implementation
 public func CBLQueryExpression_Not(_ a: OpaquePointer?) -> OpaquePointer? {
-    unary(a, "Not") { Expression.not($0) }
+    function("Not", [a]) { Expression.not($0[0]) }
 }
 
 @c @implementation

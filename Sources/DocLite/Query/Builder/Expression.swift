@@ -24,6 +24,19 @@ struct BuilderExpression: ExpressionNode {
     let node: QueryExpression
 
     init(node: QueryExpression) { self.node = node.limitingDepth() }
+
+    /// The operation written `json` in the JSON query language (`"="`, `"IS VALUED"`,
+    /// or a function, `"REGEXP_LIKE()"`) on `operands`: an operator table's form
+    /// (Expression+Operators.swift). A chain `a.and(b).and(c)` is one AND of all its
+    /// operands, which SQL reads in the same order, instead of a nest as deep as the chain.
+    static func operation(_ json: String, _ operands: [QueryExpression]) -> QueryExpression {
+        if json.hasSuffix("()") { return .function(json.dropLast(2).lowercased(), operands) }
+        guard let op = QueryOperator(rawValue: json) else { preconditionFailure("no operator \(json) in the query language") }
+        if operands.count == 2, op.arity.upperBound > 2, case .operation(op, let chain) = operands[0], chain.count < op.arity.upperBound {
+            return .operation(op, chain + [operands[1]])
+        }
+        return .operation(op, operands)
+    }
 }
 
 extension ExpressionProtocol {
@@ -37,82 +50,11 @@ extension ExpressionProtocol {
         return nil
     }
 
-    private func binary(_ op: QueryOperator, _ other: ExpressionProtocol) -> ExpressionProtocol {
-        // A chain `a.and(b).and(c)` is one AND of all its operands, which SQL
-        // reads in the same order, instead of a nest as deep as the chain.
-        if [.and, .or, .add, .multiply].contains(op), case .operation(op, let operands) = node, operands.count < op.arity.upperBound {
-            return BuilderExpression(node: .operation(op, operands + [other.node]))
-        }
-        return BuilderExpression(node: .operation(op, [node, other.node]))
-    }
-
-    // MARK: Arithmetic
-
-    /// `self * expression`: `["*", a, b]`.
-    public func multiply(_ expression: ExpressionProtocol) -> ExpressionProtocol { binary(.multiply, expression) }
-    /// `self / expression`: `["/", a, b]`.
-    public func divide(_ expression: ExpressionProtocol) -> ExpressionProtocol { binary(.divide, expression) }
-    /// `self % expression`: `["%", a, b]`.
-    public func modulo(_ expression: ExpressionProtocol) -> ExpressionProtocol { binary(.modulo, expression) }
-    /// `self + expression`: `["+", a, b]`.
-    public func add(_ expression: ExpressionProtocol) -> ExpressionProtocol { binary(.add, expression) }
-    /// `self - expression`: `["-", a, b]`.
-    public func subtract(_ expression: ExpressionProtocol) -> ExpressionProtocol { binary(.subtract, expression) }
-
-    // MARK: Comparison
-
-    /// `self < expression`: `["<", a, b]`.
-    public func lessThan(_ expression: ExpressionProtocol) -> ExpressionProtocol { binary(.less, expression) }
-    /// `self <= expression`: `["<=", a, b]`.
-    public func lessThanOrEqualTo(_ expression: ExpressionProtocol) -> ExpressionProtocol { binary(.lessOrEqual, expression) }
-    /// `self > expression`: `[">", a, b]`.
-    public func greaterThan(_ expression: ExpressionProtocol) -> ExpressionProtocol { binary(.greater, expression) }
-    /// `self >= expression`: `[">=", a, b]`.
-    public func greaterThanOrEqualTo(_ expression: ExpressionProtocol) -> ExpressionProtocol { binary(.greaterOrEqual, expression) }
-    /// `self = expression`: `["=", a, b]`.
-    public func equalTo(_ expression: ExpressionProtocol) -> ExpressionProtocol { binary(.equal, expression) }
-    /// `self != expression`: `["!=", a, b]`.
-    public func notEqualTo(_ expression: ExpressionProtocol) -> ExpressionProtocol { binary(.notEqual, expression) }
-
-    // MARK: Bitwise logic
-
-    /// `self AND expression`: `["AND", a, b]`.
-    public func and(_ expression: ExpressionProtocol) -> ExpressionProtocol { binary(.and, expression) }
-    /// `self OR expression`: `["OR", a, b]`.
-    public func or(_ expression: ExpressionProtocol) -> ExpressionProtocol { binary(.or, expression) }
-
-    // MARK: Like, regex
-
-    /// `self LIKE pattern` (`%` and `_` wildcards, case-sensitive): `["LIKE", a, p]`.
-    public func like(_ expression: ExpressionProtocol) -> ExpressionProtocol { binary(.like, expression) }
-    /// Whether `self` matches the regular expression: `["REGEXP_LIKE()", a, p]`.
-    public func regex(_ expression: ExpressionProtocol) -> ExpressionProtocol {
-        BuilderExpression(node: .function("regexp_like", [node, expression.node]))
-    }
-
-    // MARK: IS, IS NOT, IS VALUED
-
-    /// `self IS expression`: `["IS", a, b]`.
-    public func `is`(_ expression: ExpressionProtocol) -> ExpressionProtocol { binary(.is, expression) }
-    /// `self IS NOT expression`: `["IS NOT", a, b]`.
-    public func isNot(_ expression: ExpressionProtocol) -> ExpressionProtocol { binary(.isNot, expression) }
-    /// Whether `self` is neither null nor missing: `["IS VALUED", a]`.
-    public func isValued() -> ExpressionProtocol { BuilderExpression(node: .operation(.isValued, [node])) }
-    /// Whether `self` is null or missing: `["NOT", ["IS VALUED", a]]`.
-    public func isNotValued() -> ExpressionProtocol {
-        BuilderExpression(node: .operation(.not, [.operation(.isValued, [node])]))
-    }
     /// Couchbase Lite's older name of ``isValued()``.
     public func notNullOrMissing() -> ExpressionProtocol { isValued() }
     /// Couchbase Lite's older name of ``isNotValued()``.
     public func isNullOrMissing() -> ExpressionProtocol { isNotValued() }
 
-    // MARK: Between, IN
-
-    /// `self BETWEEN expression1 AND expression2`: `["BETWEEN", a, x, y]`.
-    public func between(_ expression1: ExpressionProtocol, and expression2: ExpressionProtocol) -> ExpressionProtocol {
-        BuilderExpression(node: .operation(.between, [node, expression1.node, expression2.node]))
-    }
     /// Whether `self` equals one of `expressions`: `["IN", a, ["[]", e1, e2, …]]`.
     public func `in`(_ expressions: [ExpressionProtocol]) -> ExpressionProtocol {
         BuilderExpression(node: .operation(.in, [node, .array(expressions.map(\.node))]))
