@@ -31,7 +31,7 @@ let package = Package(
         // checks every exported function against its declaration.
         .systemLibrary(name: "CDocLite", path: "include"),
         .target(name: "DocLite", dependencies: ["CSQLite", "CPCRE2", "CICUCollation", "COpenSSL"]),
-        .target(name: "DocLiteC", dependencies: ["DocLite", "CDocLite"]),
+        .target(name: "DocLiteC", dependencies: ["DocLite", "DocLiteConformance", "CDocLite"]),
         // Runs the query conformance corpus; used by `doclite conformance` and the tests.
         .target(name: "DocLiteConformance", dependencies: ["DocLite"]),
         .executableTarget(

@@ -22,12 +22,6 @@ set_target_properties(ArgumentParserToolInfo ArgumentParser PROPERTIES Swift_LAN
 target_link_libraries(ArgumentParser PRIVATE ArgumentParserToolInfo)
 target_compile_options(ArgumentParser PRIVATE -suppress-warnings)   # third-party deprecation notes
 
-# The conformance-corpus runner the tool's `conformance` command uses.
-file(GLOB DOCLITE_CONFORMANCE_SOURCES CONFIGURE_DEPENDS Sources/DocLiteConformance/*.swift)
-add_library(DocLiteConformance STATIC ${DOCLITE_CONFORMANCE_SOURCES})
-target_compile_options(DocLiteConformance PRIVATE -package-name DocLite)
-target_link_libraries(DocLiteConformance PUBLIC DocLiteCore)
-
 file(GLOB DOCLITE_TOOL_SOURCES CONFIGURE_DEPENDS Tools/Sources/doclite/*.swift)
 add_executable(doclite-tool ${DOCLITE_TOOL_SOURCES})
 set_target_properties(doclite-tool PROPERTIES OUTPUT_NAME doclite INSTALL_RPATH "${SWIFT_RUNTIME_DIR}"

@@ -1490,6 +1490,27 @@ typedef void (*CBLDocumentReplicationListener)(void* context, CBLReplicator* rep
 CBLListenerToken* CBLReplicator_AddDocumentReplicationListener(CBLReplicator* replicator, CBLDocumentReplicationListener listener,
                                                                void* context, CBLError* outError);
 
+/* The query conformance corpus */
+
+/** How a binding runs a query for CBLConformance_Run: runs `query` on `db` (borrowed for the
+    call) as the binding runs any query. `query` is JSON text: LiteCore's JSON query, or a JSON
+    string holding SQL++; `parameters` is a JSON object, or NULL. Returns JSON text, borrowed
+    until the runner's next call or the end of CBLConformance_Run: {"columns": [titles],
+    "rows": [[values]], "missing": [a row's MISSING mask: bit i for column i]}, or
+    {"error": {"domain": d, "code": c, "message": text}} when the query failed. */
+typedef const char* (*CBLConformanceQueryRunner)(void* context, CBLDatabase* db, const char* query,
+                                                 const char* parameters);
+
+/** Runs the query conformance corpus `casesFile` (Couchbase Lite's query cases, JSON lines, with
+    their data in `data` beside it): each case gets a fresh database loaded by the library, its
+    query runs through `runner`, and its rows are compared with the expectation. So the Python and
+    Rust bindings check their query path against one runner and one list of known differences.
+    Returns an owned JSON report (CBL_FreeString): {"passed": n, "failed": [{"id", "message"}],
+    "skipped": [{"id", "reason"}], "unexpected": [each failure that is not a known difference,
+    each known difference that passes], "summary": "N passed, N failed, N skipped"}; NULL with
+    outError when the corpus cannot be read. DocLite's own. */
+char* CBLConformance_Run(const char* casesFile, CBLConformanceQueryRunner runner, void* context, CBLError* outError);
+
 #ifdef __cplusplus
 }
 #endif

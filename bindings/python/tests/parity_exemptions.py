@@ -96,15 +96,12 @@ _COMMON: Dict[str, str] = {
 
 PYTHON: Dict[str, str] = {
     **_COMMON,
-    **_each(["CBL_Retain"],
-            "each Python wrapper holds exactly one reference to its handle (_ffi.Handle), released with "
-            "CBL_Release when closed or collected: nothing is shared, so nothing is retained"),
     **_each(["CBL_VersionNumber"],
             "the package's cffi module is made from the header in the same build as the library the wheel "
             "ships, so there is no other version to compare; doclite.__version__ is CBL_Version's text"),
-    **_each(["CBLDatabase_Name", "CBLCollection_Name", "CBLCollection_ScopeName"],
-            "Python keeps the names it opened the database and collection by (Database.name, Collection.name, "
-            "Collection.scope_name), the same text as the library's"),
+    **_each(["CBLCollection_Name", "CBLCollection_ScopeName"],
+            "Python keeps the names it opened the collection by (Collection.name, Collection.scope_name), "
+            "the same text as the library's"),
     **_each(["CBLDocument_MutableCopy"],
             "a Python Document is a dict of properties and its revision, copied as any object is "
             "(Document(doc.id, doc.properties)); no document handle outlives a call"),

@@ -660,6 +660,17 @@ class Database:
         self.name = name
         self._notifications_ready: List[Any] = []   # (every ready callback given: the library may call one late)
 
+    @classmethod
+    def _borrowing(cls, pointer: Any) -> "Database":
+        """A Database on a handle the library lends for a call (CBLConformance_Run's query
+        runner), holding a reference of its own: release it with `_handle.release()`, never
+        close(), which would close the library's database."""
+        database = cls.__new__(cls)
+        database._handle = Handle(lib.CBL_Retain(pointer))
+        database.name = present(borrowed_text(lib.CBLDatabase_Name(pointer)), "database name")
+        database._notifications_ready = []
+        return database
+
     @property
     def path(self) -> str:
         """The database file's path."""

@@ -94,7 +94,7 @@ pub enum MaintenanceType {
     FullOptimize,
 }
 
-fn path_string(path: &Path) -> Result<CString> {
+pub(crate) fn path_string(path: &Path) -> Result<CString> {
     let text = path.to_str().ok_or_else(|| {
         crate::Error::new(crate::ErrorKind::InvalidParameter, format!("the directory {path:?} is not UTF-8"))
     })?;
@@ -133,6 +133,17 @@ impl Database {
             return Err(crate::Error::from_c(&error));
         }
         Ok(deleted)
+    }
+
+    /// A database on a handle the library lends for a call (`CBLConformance_Run`'s query
+    /// runner), holding a reference of its own; dropping it releases that, never closing.
+    ///
+    /// # Safety
+    /// `pointer` is a live database handle.
+    pub(crate) unsafe fn borrowing(pointer: *mut sys::CBLDatabase) -> Database {
+        loaded().CBL_Retain(pointer as *const _);
+        let handle = Handle::from_owned(pointer).expect("a lent database handle is not NULL");
+        Database { inner: Arc::new(Inner { handle, ready: Mutex::new(None) }) }
     }
 
     pub(crate) fn as_ptr(&self) -> *mut sys::CBLDatabase {

@@ -48,6 +48,7 @@ mod blob;
 mod boundary;
 mod builder;
 mod collection;
+mod conformance;
 mod database;
 mod document;
 mod error;
@@ -71,6 +72,8 @@ pub use builder::{
     Expression, FullTextFunction, Function, Join, Meta, Ordering, QueryBuilder, Select, SelectResult,
 };
 pub use collection::{Collection, ConcurrencyControl};
+#[doc(hidden)]
+pub use conformance::run_conformance;
 pub use database::{Database, DatabaseConfiguration, MaintenanceType, Transaction};
 pub use document::Document;
 pub use error::{Error, ErrorKind, Result};
