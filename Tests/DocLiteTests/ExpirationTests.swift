@@ -105,9 +105,9 @@ final class ExpirationTests: DatabaseTestCase {
         try collection.setDocumentExpiration(id: "d", expiration: clock.now.addingTimeInterval(-10))
         clock.advance(by: 0)
         XCTAssertNil(try collection.document(id: "d"))
-        let table = try XCTUnwrap(IndexKind.sqlName(type: IndexKind.fullTextTypeName, collection: 1, index: "words"))
+        let table = IndexType.fullText.sqlName(collection: 1, index: "words")
         XCTAssertEqual(rawSQL("SELECT count(*) FROM \(table)"), 1)
-        let elements = try XCTUnwrap(IndexKind.sqlName(type: IndexKind.arrayTypeName, collection: 1, index: "tags"))
+        let elements = IndexType.array.sqlName(collection: 1, index: "tags")
         XCTAssertEqual(rawSQL("SELECT count(*) FROM \(elements)"), 1)
     }
 
@@ -213,7 +213,7 @@ final class ExpirationTests: DatabaseTestCase {
         XCTAssertEqual(rows.map { $0.string(at: 1) }, [nil, "kept"], "a tombstone keeps its body")
         XCTAssertEqual(try db.createQuery("SELECT META().id FROM s.other WHERE META().deleted").execute().map { $0.string(at: 0) }, ["elsewhere"])
         XCTAssertEqual(try defaultCollection.indexes(), ["byID"])
-        let index = try XCTUnwrap(IndexKind.sqlName(type: IndexKind.valueTypeName, collection: 1, index: "byID"))
+        let index = IndexType.value.sqlName(collection: 1, index: "byID")
         XCTAssertTrue(try db.createQuery("SELECT META().id FROM _ WHERE id = 'live'").explain().contains(index), "the index is used")
         let revived = try MutableDocument(id: "gone", json: "{}")
         try defaultCollection.save(document: revived)

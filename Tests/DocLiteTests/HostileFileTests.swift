@@ -49,7 +49,7 @@ final class HostileFileTests: DatabaseTestCase {
 
     func testTheIssuesArrayIndexPayloadIsRefused() throws {
         try defaultCollection.createIndex(withName: "tags", config: ArrayIndexConfiguration(path: "tags"))
-        let table = try XCTUnwrap(IndexKind.sqlName(type: IndexKind.arrayTypeName, collection: 1, index: "tags"))
+        let table = IndexType.array.sqlName(collection: 1, index: "tags")
         try tamper("UPDATE indexes SET sql_name = '(SELECT sequence, element FROM \(table) WHERE fts3_tokenizer(''unicode61'', X''4141414141414141'') IS NOT NULL)'")
         assertRefused(naming: "index 'tags' of collection 1 does not have the type and SQL name DocLite gives it")
     }
@@ -58,7 +58,9 @@ final class HostileFileTests: DatabaseTestCase {
         try defaultCollection.createIndex(withName: "byN", config: ValueIndexConfiguration(["n"]))
         try tamper("UPDATE indexes SET sql_name = 'no such ((('")
         assertRefused(naming: "index 'byN'")
-        try tamper("UPDATE indexes SET sql_name = '\(IndexKind.sqlName(type: "value", collection: 1, index: "byN")!)', type = 'full-text'")
+        try tamper("UPDATE indexes SET sql_name = '\(IndexType.value.sqlName(collection: 1, index: "byN"))', type = 'full-text'")
+        assertRefused(naming: "index 'byN'")
+        try tamper("UPDATE indexes SET sql_name = '\(IndexType.value.sqlName(collection: 1, index: "byN"))', type = 'vector'")
         assertRefused(naming: "index 'byN'")
     }
 
@@ -151,7 +153,7 @@ final class HostileFileTests: DatabaseTestCase {
     /// on DocLite's connections: this one would delete every document); any other is refused.
     func testASchema4FileIsUpgradedAndItsTriggersDropped() throws {
         try defaultCollection.createIndex(withName: "words", config: FullTextIndexConfiguration(["s"]))
-        let table = try XCTUnwrap(IndexKind.sqlName(type: IndexKind.fullTextTypeName, collection: 1, index: "words"))
+        let table = IndexType.fullText.sqlName(collection: 1, index: "words")
         try tamper(Self.schema6() + ["CREATE TRIGGER \(table)_ins AFTER INSERT ON kv_1 BEGIN DELETE FROM kv_1; END",
                    "CREATE TRIGGER \(table)_del AFTER DELETE ON kv_1 BEGIN DELETE FROM \(table) WHERE docid = old.sequence; END",
                    "DROP TABLE replication_peers", "DROP TABLE replication_checkpoints", "DROP TABLE remote_revisions",

@@ -100,7 +100,7 @@ extension Collection {
                     """) { insert in
                     insert.bind(1, id)
                     insert.bind(2, name)
-                    insert.bind(3, kind.typeName)
+                    insert.bind(3, kind.type.rawValue)
                     insert.bind(4, definitionText)
                     insert.bind(5, plan.sqlName)
                     insert.bind(6, JSONValue.array(plan.recorded.map(JSONValue.string)).json)
@@ -204,13 +204,13 @@ public struct QueryIndex: Sendable {
 }
 
 /// An index as recorded in the `indexes` table. Its SQL name is made from the
-/// recorded type, collection and name (``IndexKind/sqlName(type:collection:index:)``),
+/// recorded type, collection and name (``IndexType/sqlName(collection:index:)``),
 /// never read from the file: a row whose `sql_name` differs, or whose type
 /// DocLite does not write, is a corrupt file.
 struct StoredIndex {
     let collection: Int64
     let name: String
-    let type: String
+    let type: IndexType
     let definition: String
     let sqlName: String
     /// The recorded `sql_expressions`: the SQL texts queries match to use the index.
@@ -221,10 +221,10 @@ struct StoredIndex {
     var drop: [String] {
         let objects: [String]
         switch type {
-        case IndexKind.valueTypeName: objects = ["DROP INDEX IF EXISTS \(sqlName)"]
-        case IndexKind.predictiveTypeName: objects = PredictiveIndexSQL(table: sqlName, collection: collection).drop
-        case IndexKind.arrayTypeName: objects = ArrayIndexSQL(table: sqlName, collection: collection).drop
-        default: objects = FullTextIndexSQL(table: sqlName, collection: collection).drop
+        case .value: objects = ["DROP INDEX IF EXISTS \(sqlName)"]
+        case .predictive: objects = PredictiveIndexSQL(table: sqlName, collection: collection).drop
+        case .array: objects = ArrayIndexSQL(table: sqlName, collection: collection).drop
+        case .fullText: objects = FullTextIndexSQL(table: sqlName, collection: collection).drop
         }
         return objects + ["DELETE FROM indexes WHERE sql_name = '\(sqlName)'"]
     }
@@ -235,17 +235,17 @@ struct StoredIndex {
     init(row: Statement) throws {
         collection = row.int64(0)
         name = row.string(1)
-        type = row.string(2)
         definition = row.string(3)
-        guard let sqlName = IndexKind.sqlName(type: type, collection: collection, index: name), sqlName == row.string(4) else {
+        guard let type = IndexType(rawValue: row.string(2)),
+              case let sqlName = type.sqlName(collection: collection, index: name), sqlName == row.string(4) else {
             throw DocLiteError(.corruptData, "the database file's index \(DocLiteError.quoted(name)) of collection \(collection) "
                                 + "does not have the type and SQL name DocLite gives it: the file was not written by DocLite")
         }
+        self.type = type
         self.sqlName = sqlName
         guard case .array(let items)? = try? JSONValue(json: row.string(5)),
               case let texts = items.compactMap({ if case .string(let sql) = $0 { sql } else { nil } }), texts.count == items.count,
-              type == IndexKind.valueTypeName ? !texts.isEmpty : type == IndexKind.predictiveTypeName ? texts.count == 2
-                : type == IndexKind.arrayTypeName ? !texts.isEmpty : true
+              type == .predictive ? texts.count == 2 : type == .fullText || !texts.isEmpty
         else {
             throw DocLiteError(.corruptData, "the database file's index \(DocLiteError.quoted(name)) of collection \(collection) has damaged expressions")
         }
@@ -308,18 +308,18 @@ extension Database {
         let names = Set(indexes.map(\.sqlName))
         indexPlans = indexPlans.filter { names.contains($0.key) }   // (an index dropped needs no plan)
         for index in indexes {
-            if index.type != IndexKind.valueTypeName, let statements = try plan(of: index).rows {
+            if index.type != .value, let statements = try plan(of: index).rows {
                 rows[index.collection, default: []].append(statements)
             }
             let expressions = index.expressions
             switch index.type {
-            case IndexKind.valueTypeName:
+            case .value:
                 loaded[index.collection, default: []].formUnion(expressions.map { ByteString($0) })
-            case IndexKind.predictiveTypeName:
+            case .predictive:
                 predictive[index.collection, default: [:]][QueryCompiler.predictionKey(model: expressions[0], input: expressions[1])] = index.sqlName
-            case IndexKind.arrayTypeName:
+            case .array:
                 arrays[index.collection, default: [:]][ByteString(expressions[0])] = index.sqlName
-            default:
+            case .fullText:
                 fullText[index.collection, default: [:]][ByteString(index.name)] = index.sqlName
             }
         }

@@ -1,3 +1,21 @@
+/// The kinds of index, as the `indexes` table records them in `type`.
+enum IndexType: String {
+    case value, fullText = "full-text", predictive, array
+
+    /// The SQL name of index `name` of this type in collection `collection`: the
+    /// type's prefix, the collection ID and the name's UTF-8 in hex, so no name reaches
+    /// SQL. Every SQL name DocLite uses is made here, never read from the file.
+    func sqlName(collection: Int64, index name: String) -> String {
+        let prefix = switch self {
+        case .value: "ix"
+        case .fullText: "fts"
+        case .predictive: "pred"
+        case .array: "arr"
+        }
+        return "\(prefix)\(collection)_" + name.utf8.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+    }
+}
+
 /// What an index is, besides its expressions.
 enum IndexKind: Equatable {
     case value
@@ -8,32 +26,13 @@ enum IndexKind: Equatable {
     case array(path: String)
 
     /// The `type` recorded in the `indexes` table.
-    var typeName: String {
+    var type: IndexType {
         switch self {
-        case .value: Self.valueTypeName
-        case .fullText: Self.fullTextTypeName
-        case .predictive: Self.predictiveTypeName
-        case .array: Self.arrayTypeName
+        case .value: .value
+        case .fullText: .fullText
+        case .predictive: .predictive
+        case .array: .array
         }
-    }
-
-    /// The recorded `type`s, matched when the `indexes` table is read.
-    static let valueTypeName = "value", fullTextTypeName = "full-text", predictiveTypeName = "predictive", arrayTypeName = "array"
-
-    /// The SQL name of index `name` of type `type` in collection `collection`:
-    /// a prefix for the type, the collection ID and the name's UTF-8 in hex, so
-    /// no name reaches SQL. Nil for a type DocLite does not write. Every SQL
-    /// name DocLite uses is made here, never read from the file.
-    static func sqlName(type: String, collection: Int64, index name: String) -> String? {
-        let prefix: String
-        switch type {
-        case valueTypeName: prefix = "ix"
-        case fullTextTypeName: prefix = "fts"
-        case predictiveTypeName: prefix = "pred"
-        case arrayTypeName: prefix = "arr"
-        default: return nil
-        }
-        return "\(prefix)\(collection)_" + name.utf8.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
     }
 
     /// An array index's path (nil for other kinds).
@@ -63,14 +62,14 @@ struct IndexDefinition {
         case .value:
             break
         case .fullText(let ignoreAccents, let language):
-            definition["type"] = .string(kind.typeName)
+            definition["type"] = .string(kind.type.rawValue)
             definition["ignoreAccents"] = .bool(ignoreAccents)
             if let language { definition["language"] = .string(language) }
         case .array(let path):
-            definition["type"] = .string(kind.typeName)
+            definition["type"] = .string(kind.type.rawValue)
             definition["path"] = .string(path)
         case .predictive(let model, let properties):
-            definition["type"] = .string(kind.typeName)
+            definition["type"] = .string(kind.type.rawValue)
             definition["model"] = .string(model)
             definition["properties"] = .array(properties.map(JSONValue.string))
         }
@@ -81,7 +80,7 @@ struct IndexDefinition {
 extension IndexDefinition {
     /// Reads a recorded definition of type `type` (its expressions parsed as any
     /// query is); nil unless it has the members DocLite writes for that type.
-    init?(json text: String, type: String) {
+    init?(json text: String, type: IndexType) {
         guard case .dictionary(let members)? = try? JSONValue(json: text),
               case .array(let items)? = members["expressions"],
               let expressions = try? items.enumerated().map({ i, item in try JSONQueryParser.expression(item, at: "expressions[\(i)]") })
@@ -91,21 +90,19 @@ extension IndexDefinition {
         }
         let kind: IndexKind
         switch type {
-        case IndexKind.valueTypeName:
+        case .value:
             kind = .value
-        case IndexKind.fullTextTypeName:
+        case .fullText:
             guard case .bool(let ignoreAccents)? = members["ignoreAccents"] else { return nil }
             kind = .fullText(ignoreAccents: ignoreAccents, language: string("language"))
-        case IndexKind.arrayTypeName:
+        case .array:
             guard let path = string("path") else { return nil }
             kind = .array(path: path)
-        case IndexKind.predictiveTypeName:
+        case .predictive:
             guard let model = string("model"), case .array(let items)? = members["properties"], expressions.count == 1 else { return nil }
             let properties = items.compactMap { if case .string(let path) = $0 { path } else { nil } }
             guard properties.count == items.count else { return nil }
             kind = .predictive(model: model, properties: properties)
-        default:
-            return nil
         }
         let condition = members["where"].flatMap { try? JSONQueryParser.expression($0, at: "where") }
         guard (condition == nil) == (members["where"] == nil) else { return nil }
@@ -129,7 +126,7 @@ struct IndexPlan {
     init(index name: String, definition: IndexDefinition, collection: Collection, database: Database,
          schemaVersion: Int64 = Schema.version) throws {
         let id = collection.id, kind = definition.kind
-        sqlName = IndexKind.sqlName(type: kind.typeName, collection: id, index: name)!
+        sqlName = kind.type.sqlName(collection: id, index: name)
         let properties = try kind.predictedProperties.map { path in
             PropertyPath.format(try PropertyPath.parse(path.hasPrefix(".") ? String(path.dropFirst()) : path))
         }

@@ -99,7 +99,7 @@ struct SchemaVerifier {
                     throw Self.corrupt("its index \(DocLiteError.quoted(index.name)) records expressions DocLite does not compile from its definition")
                 }
                 plan.statements.forEach { expect($0) }
-                if index.type == IndexKind.fullTextTypeName { fullText += plan.statements }
+                if index.type == .fullText { fullText += plan.statements }
                 if version < 5, let rows = plan.rows {
                     for name in rows.fileTriggerNames { oldTriggers[name] = Schema.liveTable(index.collection) }
                     triggers += rows.fileTriggerNames
