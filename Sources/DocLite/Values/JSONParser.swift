@@ -1,18 +1,7 @@
-/// What the JSON parser reports its values to: ``BodyEncoder`` writes the body
-/// format; ``JSONValidator`` only checks.
-protocol JSONSink {
-    mutating func writeNull()
-    mutating func writeBool(_ value: Bool)
-    mutating func writeInt(_ value: Int64)
-    mutating func writeUnsigned(_ value: UInt64)
-    mutating func writeDouble(_ value: Double)
-    mutating func writeString(_ utf8: UnsafeBufferPointer<UInt8>)
-    mutating func writeKey(_ utf8: UnsafeBufferPointer<UInt8>)
-    mutating func beginDict()
-    mutating func endDict()
-    mutating func beginArray()
-    mutating func endArray()
-}
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
 
 /// Parses JSON text (UTF-8) straight into a ``JSONSink`` — the body format,
 /// without an intermediate tree. Integers stay integers (every `Int64` and
@@ -355,91 +344,3 @@ struct JSONParser {
         (0x20..<0x7F).contains(byte) ? String(UnicodeScalar(byte)) : String(format: "\\x%02X", byte)
     }
 }
-
-/// UTF-8 validation (rejects overlong forms, surrogates and code points above U+10FFFF).
-enum UTF8Validation {
-    static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        var i = 0
-        let n = bytes.count
-        while i < n {
-            let b0 = bytes[i]
-            if b0 < 0x80 { i += 1; continue }
-            let length: Int
-            var lowest: UInt8 = 0x80, highest: UInt8 = 0xBF
-            switch b0 {
-            case 0xC2...0xDF: length = 2
-            case 0xE0: length = 3; lowest = 0xA0
-            case 0xE1...0xEC, 0xEE...0xEF: length = 3
-            case 0xED: length = 3; highest = 0x9F
-            case 0xF0: length = 4; lowest = 0x90
-            case 0xF1...0xF3: length = 4
-            case 0xF4: length = 4; highest = 0x8F
-            default: return false
-            }
-            guard i + length <= n else { return false }
-            let b1 = bytes[i + 1]
-            guard b1 >= lowest && b1 <= highest else { return false }
-            for k in 2..<max(2, length) where bytes[i + k] & 0xC0 != 0x80 { return false }
-            i += length
-        }
-        return true
-    }
-}
-
-/// A ``JSONSink`` that writes nothing: checks that text is a JSON object the
-/// body format can hold, notes a reserved top-level key, and reads the value
-/// of the top-level ID field an import names (the field is then no property).
-struct JSONValidator: JSONSink {
-    private var depth = 0
-    /// The first top-level key Couchbase Lite reserves (`_id`, `_rev`, `_deleted`), if any.
-    private(set) var reservedKey: String?
-    /// The top-level key whose value is the document's ID, if any.
-    private let idField: [UInt8]?
-    /// That key's value as text (a string as is, a number or boolean as JSON); nil when absent or null.
-    private(set) var id: String?
-    /// Whether that key's value was an array or an object (which is no ID).
-    private(set) var idIsContainer = false
-    private var readsID = false
-
-    init(idField: String? = nil) {
-        self.idField = idField.map { Array($0.utf8) }
-    }
-
-    mutating func writeNull() { readsID = false }
-    mutating func writeBool(_ value: Bool) { takeID(value ? "true" : "false") }
-    mutating func writeInt(_ value: Int64) { takeID(String(value)) }
-    mutating func writeUnsigned(_ value: UInt64) { takeID(String(value)) }
-    mutating func writeDouble(_ value: Double) { if readsID { takeID(JSONValue.double(value).json) } }
-    mutating func writeString(_ utf8: UnsafeBufferPointer<UInt8>) { if readsID { takeID(String(decoding: utf8, as: UTF8.self)) } }
-    mutating func beginDict() { beginContainer() }
-    mutating func endDict() { depth -= 1 }
-    mutating func beginArray() { beginContainer() }
-    mutating func endArray() { depth -= 1 }
-
-    mutating func writeKey(_ utf8: UnsafeBufferPointer<UInt8>) {
-        guard depth == 1 else { return }
-        if let idField, utf8.elementsEqual(idField) { readsID = true; return }
-        guard reservedKey == nil, utf8.first == UInt8(ascii: "_"), utf8.count <= 8 else { return }
-        let key = String(decoding: utf8, as: UTF8.self)
-        if Self.reservedKeys.contains(key) { reservedKey = key }
-    }
-
-    private mutating func takeID(_ text: @autoclosure () -> String) {
-        guard readsID else { return }
-        id = text()
-        readsID = false
-    }
-
-    private mutating func beginContainer() {
-        depth += 1
-        if readsID { idIsContainer = true; readsID = false }
-    }
-
-    /// The top-level keys Couchbase Lite rejects in a document body.
-    static let reservedKeys: Set<String> = ["_id", "_rev", "_deleted"]
-}
-
-#if canImport(Glibc)
-import Glibc
-#endif
-import Foundation
