@@ -39,7 +39,7 @@
  *     error into every part made of it, and CBLQueryBuilder_Create (or _Build) fails with it.
  *     So a fault deep inside a WHERE can never become a query that runs unfiltered.
  *   Strings in: NUL-terminated UTF-8; NULL only where a parameter is marked
- *     optional. The first NUL ends the string, so text that may hold U+0000 (a
+ *     optional (and `_cbl_nullable`). The first NUL ends the string, so text that may hold U+0000 (a
  *     Python or Rust string) must be refused by the caller, as the Python and
  *     Rust bindings do: never truncated. U+0000 inside JSON text is written
  *     \u0000 and is kept. Strings out: `const char*` results are borrowed and their
@@ -47,11 +47,14 @@
  *     freed with CBL_FreeString. Lists come back as an owned JSON array.
  *   NULL, released and foreign handles are detected (every live handle is in
  *     a registry): the call fails with kCBLErrorInvalidParameter, never crashes.
+ *     The declarations still take handles as non-null (CBL_ASSUME_NONNULL_BEGIN):
+ *     a NULL handle is a caller's bug, which clang may warn about at compile time
+ *     and the library still reports at run time; what may be NULL is `_cbl_nullable`.
  *
  * ERRORS
  *
- *   A function that can fail takes `CBLError* outError` last (optional: may be
- *   NULL) and returns NULL, false or -1. A missing document is not an error:
+ *   A function that can fail takes `CBLError* _cbl_nullable outError` last
+ *   (optional: may be NULL) and returns NULL, false or -1. A missing document is not an error:
  *   NULL with outError->code == 0. CBLError_Message gives the text.
  *
  * THREADS
@@ -107,8 +110,61 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* ---- Annotations --------------------------------------------------------------
+ * couchbase-lite-C's annotations (its CBL_Compat.h), for compilers and tools that
+ * check them:
+ *   CBL_ASSUME_NONNULL_BEGIN/_END  every pointer declared between them is non-null
+ *                                  unless marked (clang's `assume_nonnull` pragma).
+ *   _cbl_nullable (CBL_NULLABLE)   the pointer may be NULL (clang's _Nullable); it
+ *                                  follows the `*`.
+ *   _cbl_nonnull (CBL_NONNULL)     the pointer is never NULL (clang's _Nonnull): on
+ *                                  both levels of a pointer to pointers, which the
+ *                                  pragma leaves unmarked.
+ *   _cbl_warn_unused               the result is owned (+1, or memory to free):
+ *                                  ignoring it leaks, so GCC and clang warn.
+ *   CBL_DOCLITE                    DocLite's own addition, not in couchbase-lite-C
+ *                                  (expands to nothing; marks the declaration).
+ * They expand to nothing for compilers without them, for a foreign-function layer
+ * reading the header (DOCLITE_CDEF: cffi and bindgen cannot parse attributes), and
+ * when Swift imports it (__swift__): the library's `@c @implementation` functions
+ * take and return optionals, as they check every argument at run time.
+ */
+#if defined(__has_feature)
+#define DOCLITE_HAS_FEATURE(feature) __has_feature(feature)
+#else
+#define DOCLITE_HAS_FEATURE(feature) 0 /* GCC before 14; __has_feature itself is left undefined */
+#endif
+
+#if DOCLITE_HAS_FEATURE(nullability) && !defined(DOCLITE_CDEF) && !defined(__swift__)
+#define CBL_NULLABLE _Nullable
+#define CBL_NONNULL _Nonnull
+#define CBL_ASSUME_NONNULL_BEGIN _Pragma("clang assume_nonnull begin")
+#define CBL_ASSUME_NONNULL_END _Pragma("clang assume_nonnull end")
+#else
+#define CBL_NULLABLE
+#define CBL_NONNULL
+#define CBL_ASSUME_NONNULL_BEGIN
+#define CBL_ASSUME_NONNULL_END
+#endif
+#define _cbl_nullable CBL_NULLABLE
+#define _cbl_nonnull CBL_NONNULL
+
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(DOCLITE_CDEF) && !defined(__swift__)
+#define _cbl_warn_unused __attribute__((warn_unused_result))
+#else
+#define _cbl_warn_unused
+#endif
+
+#define CBL_DOCLITE
+
 #ifdef __cplusplus
 extern "C" {
+#endif
+
+CBL_ASSUME_NONNULL_BEGIN
+#if defined(__clang__)
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wnullability-extension" /* (-pedantic: _Nullable is clang's) */
 #endif
 
 /* ---- Version --------------------------------------------------------------- */
@@ -124,9 +180,9 @@ extern "C" {
 #define DOCLITE_VERSION_NUMBER (DOCLITE_VERSION_MAJOR * 1000000 + DOCLITE_VERSION_MINOR * 1000 + DOCLITE_VERSION_PATCH)
 
 /** The library's version string ("0.1.0"), static: not to be freed. */
-const char* CBL_Version(void);
+CBL_DOCLITE const char* CBL_Version(void);
 /** The library's version as DOCLITE_VERSION_NUMBER. */
-int CBL_VersionNumber(void);
+CBL_DOCLITE int CBL_VersionNumber(void);
 
 /* ---- Errors ---------------------------------------------------------------- */
 
@@ -205,18 +261,18 @@ typedef struct {
 } CBLError;
 
 /** The message of an error, owned (free with CBL_FreeString); NULL when `error` is NULL or its code 0. */
-char* CBLError_Message(const CBLError* error);
+_cbl_warn_unused char* _cbl_nullable CBLError_Message(const CBLError* _cbl_nullable error);
 
 /** Frees a string returned as `char*` by DocLite. NULL is ignored. */
-void CBL_FreeString(char* string);
+CBL_DOCLITE void CBL_FreeString(char* _cbl_nullable string);
 
 /* ---- Reference counting ---------------------------------------------------- */
 
 /** Adds a reference to any DocLite handle (const or not) and returns it; NULL when the handle is not live. */
-void* CBL_Retain(const void* handle);
+void* _cbl_nullable CBL_Retain(const void* _cbl_nullable handle);
 
 /** Drops a reference to any DocLite handle (const or not); the last one frees it. NULL and unknown handles are ignored. */
-void CBL_Release(const void* handle);
+void CBL_Release(const void* _cbl_nullable handle);
 
 /** The number of live handles of every type (for leak tests). */
 uint64_t CBL_InstanceCount(void);
@@ -229,8 +285,8 @@ uint64_t CBL_InstanceCount(void);
 #define CBL_REFCOUNTED(TYPE, NAME)
 #else
 #define CBL_REFCOUNTED(TYPE, NAME) \
-    static inline TYPE* CBL##NAME##_Retain(const TYPE* handle) { return (TYPE*)CBL_Retain(handle); } \
-    static inline void CBL##NAME##_Release(const TYPE* handle) { CBL_Release(handle); }
+    static inline TYPE* _cbl_nullable CBL##NAME##_Retain(const TYPE* _cbl_nullable handle) { return (TYPE*)CBL_Retain(handle); } \
+    static inline void CBL##NAME##_Release(const TYPE* _cbl_nullable handle) { CBL_Release(handle); }
 #endif
 
 /** Milliseconds since 1970-01-01 UTC (the unit of expiration times). */
@@ -259,7 +315,7 @@ CBL_REFCOUNTED(CBLScope, Scope)
 
 /** How a database is opened. */
 typedef struct {
-    const char* directory; /**< Directory of the database file; NULL: the current directory. */
+    const char* _cbl_nullable directory; /**< Directory of the database file; NULL: the current directory. */
     bool fullSync;         /**< true: sync every commit to disk (survives power loss). */
 } CBLDatabaseConfiguration;
 
@@ -267,10 +323,10 @@ typedef struct {
 CBLDatabaseConfiguration CBLDatabaseConfiguration_Default(void);
 
 /** Opens the database `name` (created when missing); `config` is optional. Returns +1. */
-CBLDatabase* CBLDatabase_Open(const char* name, const CBLDatabaseConfiguration* config, CBLError* outError);
+_cbl_warn_unused CBLDatabase* _cbl_nullable CBLDatabase_Open(const char* name, const CBLDatabaseConfiguration* _cbl_nullable config, CBLError* _cbl_nullable outError);
 
 /** Closes the database; the handle stays valid (to release) but later calls fail with kCBLErrorNotOpen. */
-bool CBLDatabase_Close(CBLDatabase* db, CBLError* outError);
+bool CBLDatabase_Close(CBLDatabase* db, CBLError* _cbl_nullable outError);
 
 /** A maintenance task of CBLDatabase_PerformMaintenance. */
 typedef uint32_t CBLMaintenanceType;
@@ -286,73 +342,73 @@ enum {
 /** Runs a maintenance task; not inside a transaction (kCBLErrorTransactionNotClosed). A compaction
     while result sets are open waits for them, then fails with kCBLErrorBusy: the file is rebuilt
     but shrinks only at a later compaction. */
-bool CBLDatabase_PerformMaintenance(CBLDatabase* db, CBLMaintenanceType type, CBLError* outError);
+bool CBLDatabase_PerformMaintenance(CBLDatabase* db, CBLMaintenanceType type, CBLError* _cbl_nullable outError);
 
 /** Closes the database and deletes its file. */
-bool CBLDatabase_Delete(CBLDatabase* db, CBLError* outError);
+bool CBLDatabase_Delete(CBLDatabase* db, CBLError* _cbl_nullable outError);
 
 /** Deletes the closed database `name` in `inDirectory` (optional: NULL is the current directory).
     Returns false with code 0 when there is no such database. */
-bool CBL_DeleteDatabase(const char* name, const char* inDirectory, CBLError* outError);
+bool CBL_DeleteDatabase(const char* name, const char* _cbl_nullable inDirectory, CBLError* _cbl_nullable outError);
 
 /** Whether a database `name` exists in `inDirectory` (optional). */
-bool CBL_DatabaseExists(const char* name, const char* inDirectory);
+bool CBL_DatabaseExists(const char* name, const char* _cbl_nullable inDirectory);
 
 /** The database name, borrowed: valid while the handle lives. NULL for a bad handle. */
-const char* CBLDatabase_Name(const CBLDatabase* db);
+const char* _cbl_nullable CBLDatabase_Name(const CBLDatabase* db);
 
 /** The path of the database file, owned; NULL when closed or for a bad handle. */
-char* CBLDatabase_Path(const CBLDatabase* db);
+_cbl_warn_unused char* _cbl_nullable CBLDatabase_Path(const CBLDatabase* db);
 
 /** Begins a transaction, or joins the open one. The thread holds the database until the matching end. */
-bool CBLDatabase_BeginTransaction(CBLDatabase* db, CBLError* outError);
+bool CBLDatabase_BeginTransaction(CBLDatabase* db, CBLError* _cbl_nullable outError);
 
 /** Ends a transaction: the outermost one commits if every level committed, else rolls back. */
-bool CBLDatabase_EndTransaction(CBLDatabase* db, bool commit, CBLError* outError);
+bool CBLDatabase_EndTransaction(CBLDatabase* db, bool commit, CBLError* _cbl_nullable outError);
 
 /* ---- Collections ----------------------------------------------------------- */
 
 /** The default collection `_default._default`. Returns +1. */
-CBLCollection* CBLDatabase_DefaultCollection(const CBLDatabase* db, CBLError* outError);
+_cbl_warn_unused CBLCollection* _cbl_nullable CBLDatabase_DefaultCollection(const CBLDatabase* db, CBLError* _cbl_nullable outError);
 
 /** Creates a collection, or returns the existing one; `scopeName` optional (default scope). Returns +1. */
-CBLCollection* CBLDatabase_CreateCollection(CBLDatabase* db, const char* collectionName, const char* scopeName, CBLError* outError);
+_cbl_warn_unused CBLCollection* _cbl_nullable CBLDatabase_CreateCollection(CBLDatabase* db, const char* collectionName, const char* _cbl_nullable scopeName, CBLError* _cbl_nullable outError);
 
 /** The collection, or NULL with code 0 when it does not exist; `scopeName` optional. Returns +1. */
-CBLCollection* CBLDatabase_Collection(const CBLDatabase* db, const char* collectionName, const char* scopeName, CBLError* outError);
+_cbl_warn_unused CBLCollection* _cbl_nullable CBLDatabase_Collection(const CBLDatabase* db, const char* collectionName, const char* _cbl_nullable scopeName, CBLError* _cbl_nullable outError);
 
 /** Deletes a collection and its documents; `scopeName` optional. Missing collections are not an error. */
-bool CBLDatabase_DeleteCollection(CBLDatabase* db, const char* collectionName, const char* scopeName, CBLError* outError);
+bool CBLDatabase_DeleteCollection(CBLDatabase* db, const char* collectionName, const char* _cbl_nullable scopeName, CBLError* _cbl_nullable outError);
 
 /** The collection names of a scope as an owned JSON array; `scopeName` optional. */
-char* CBLDatabase_CollectionNames(const CBLDatabase* db, const char* scopeName, CBLError* outError);
+_cbl_warn_unused char* _cbl_nullable CBLDatabase_CollectionNames(const CBLDatabase* db, const char* _cbl_nullable scopeName, CBLError* _cbl_nullable outError);
 
 /** The names of the scopes that hold a collection, as a JSON array, owned. */
-char* CBLDatabase_ScopeNames(const CBLDatabase* db, CBLError* outError);
+_cbl_warn_unused char* _cbl_nullable CBLDatabase_ScopeNames(const CBLDatabase* db, CBLError* _cbl_nullable outError);
 
 /** The default scope, `_default`. Returns +1. */
-CBLScope* CBLDatabase_DefaultScope(const CBLDatabase* db, CBLError* outError);
+_cbl_warn_unused CBLScope* _cbl_nullable CBLDatabase_DefaultScope(const CBLDatabase* db, CBLError* _cbl_nullable outError);
 
 /** The scope `scopeName`; NULL with error code 0 when it holds no collection. Returns +1. */
-CBLScope* CBLDatabase_Scope(const CBLDatabase* db, const char* scopeName, CBLError* outError);
+_cbl_warn_unused CBLScope* _cbl_nullable CBLDatabase_Scope(const CBLDatabase* db, const char* scopeName, CBLError* _cbl_nullable outError);
 
 /** The scope's name, borrowed: valid while the handle lives. NULL for a bad handle. */
-const char* CBLScope_Name(const CBLScope* scope);
+const char* _cbl_nullable CBLScope_Name(const CBLScope* scope);
 
 /** The names of the scope's collections, as a JSON array, owned. */
-char* CBLScope_CollectionNames(const CBLScope* scope, CBLError* outError);
+_cbl_warn_unused char* _cbl_nullable CBLScope_CollectionNames(const CBLScope* scope, CBLError* _cbl_nullable outError);
 
 /** The collection `collectionName` of the scope; NULL with error code 0 when there is none. Returns +1. */
-CBLCollection* CBLScope_Collection(const CBLScope* scope, const char* collectionName, CBLError* outError);
+_cbl_warn_unused CBLCollection* _cbl_nullable CBLScope_Collection(const CBLScope* scope, const char* collectionName, CBLError* _cbl_nullable outError);
 
 /** The collection's scope. Returns +1; NULL for a bad handle. */
-CBLScope* CBLCollection_Scope(const CBLCollection* collection);
+_cbl_warn_unused CBLScope* _cbl_nullable CBLCollection_Scope(const CBLCollection* collection);
 
 /** The collection name, borrowed: valid while the handle lives. */
-const char* CBLCollection_Name(const CBLCollection* collection);
+const char* _cbl_nullable CBLCollection_Name(const CBLCollection* collection);
 
 /** The collection's scope name, borrowed: valid while the handle lives. */
-const char* CBLCollection_ScopeName(const CBLCollection* collection);
+CBL_DOCLITE const char* _cbl_nullable CBLCollection_ScopeName(const CBLCollection* collection);
 
 /** The number of live documents; 0 for a bad handle or a closed database. */
 uint64_t CBLCollection_Count(const CBLCollection* collection);
@@ -367,37 +423,37 @@ enum {
 };
 
 /** A new, empty document with an automatic ID. Returns +1. */
-CBLDocument* CBLDocument_Create(void);
+_cbl_warn_unused CBLDocument* CBLDocument_Create(void);
 
 /** A new, empty document; `docID` optional (NULL: automatic ID). NULL for bad UTF-8. Returns +1. */
-CBLDocument* CBLDocument_CreateWithID(const char* docID, CBLError* outError);
+_cbl_warn_unused CBLDocument* _cbl_nullable CBLDocument_CreateWithID(const char* _cbl_nullable docID, CBLError* _cbl_nullable outError);
 
 /** A mutable copy of a document, to change and save. Returns +1. */
-CBLDocument* CBLDocument_MutableCopy(const CBLDocument* doc);
+_cbl_warn_unused CBLDocument* _cbl_nullable CBLDocument_MutableCopy(const CBLDocument* doc);
 
 /** The document ID, borrowed: valid while the handle lives. */
-const char* CBLDocument_ID(const CBLDocument* doc);
+const char* _cbl_nullable CBLDocument_ID(const CBLDocument* doc);
 
 /** The revision ID, borrowed: valid until the document is saved or released. NULL before the first save. */
-const char* CBLDocument_RevisionID(const CBLDocument* doc);
+const char* _cbl_nullable CBLDocument_RevisionID(const CBLDocument* doc);
 
 /** The sequence of the document's revision; 0 before the first save. */
 uint64_t CBLDocument_Sequence(const CBLDocument* doc);
 
 /** The properties as JSON text, owned. NULL for a bad handle. */
-char* CBLDocument_CreateJSON(const CBLDocument* doc);
+_cbl_warn_unused char* _cbl_nullable CBLDocument_CreateJSON(const CBLDocument* doc);
 
 /** Replaces the properties with the JSON object `json`; on error nothing changes. */
-bool CBLDocument_SetJSON(CBLDocument* doc, const char* json, CBLError* outError);
+bool CBLDocument_SetJSON(CBLDocument* doc, const char* json, CBLError* _cbl_nullable outError);
 
 /** The document, immutable, or NULL with code 0 when missing or deleted. Returns +1. */
-const CBLDocument* CBLCollection_GetDocument(const CBLCollection* collection, const char* docID, CBLError* outError);
+_cbl_warn_unused const CBLDocument* _cbl_nullable CBLCollection_GetDocument(const CBLCollection* collection, const char* docID, CBLError* _cbl_nullable outError);
 
 /** The document, mutable, or NULL with code 0 when missing or deleted. Returns +1. */
-CBLDocument* CBLCollection_GetMutableDocument(CBLCollection* collection, const char* docID, CBLError* outError);
+_cbl_warn_unused CBLDocument* _cbl_nullable CBLCollection_GetMutableDocument(CBLCollection* collection, const char* docID, CBLError* _cbl_nullable outError);
 
 /** Saves a mutable document (last write wins). */
-bool CBLCollection_SaveDocument(CBLCollection* collection, CBLDocument* doc, CBLError* outError);
+bool CBLCollection_SaveDocument(CBLCollection* collection, CBLDocument* doc, CBLError* _cbl_nullable outError);
 
 /** Saves many documents in one call (last write wins), for bindings that would
     otherwise cross into the library several times per document: `bodies` is JSON
@@ -405,29 +461,29 @@ bool CBLCollection_SaveDocument(CBLCollection* collection, CBLDocument* doc, CBL
     documents' IDs one per line in the same order, or NULL for new IDs. One
     transaction (inside a batch, part of it): on an error nothing of the call is
     saved and the message names the document's line. */
-bool CBLCollection_SaveDocumentsJSON(CBLCollection* collection, const char* docIDs, const char* bodies,
-                                     CBLError* outError);
+CBL_DOCLITE bool CBLCollection_SaveDocumentsJSON(CBLCollection* collection, const char* _cbl_nullable docIDs, const char* bodies,
+                                                 CBLError* _cbl_nullable outError);
 
 /** Saves a mutable document; with kCBLConcurrencyControlFailOnConflict a conflict fails with kCBLErrorConflict. */
 bool CBLCollection_SaveDocumentWithConcurrencyControl(CBLCollection* collection, CBLDocument* doc,
-                                                      CBLConcurrencyControl concurrency, CBLError* outError);
+                                                      CBLConcurrencyControl concurrency, CBLError* _cbl_nullable outError);
 
 /** Deletes a document, leaving a tombstone (last write wins). */
-bool CBLCollection_DeleteDocument(CBLCollection* collection, const CBLDocument* doc, CBLError* outError);
+bool CBLCollection_DeleteDocument(CBLCollection* collection, const CBLDocument* doc, CBLError* _cbl_nullable outError);
 
 /** Deletes a document; with kCBLConcurrencyControlFailOnConflict a conflict fails with kCBLErrorConflict. */
 bool CBLCollection_DeleteDocumentWithConcurrencyControl(CBLCollection* collection, const CBLDocument* doc,
-                                                        CBLConcurrencyControl concurrency, CBLError* outError);
+                                                        CBLConcurrencyControl concurrency, CBLError* _cbl_nullable outError);
 
 /** Removes every trace of a document. When there is no such document: false with
     error code 0, as in couchbase-lite-C. */
-bool CBLCollection_PurgeDocumentByID(CBLCollection* collection, const char* docID, CBLError* outError);
+bool CBLCollection_PurgeDocumentByID(CBLCollection* collection, const char* docID, CBLError* _cbl_nullable outError);
 
 /** When the document expires: 0 for never (or no such document), -1 on error. */
-CBLTimestamp CBLCollection_GetDocumentExpiration(CBLCollection* collection, const char* docID, CBLError* outError);
+CBLTimestamp CBLCollection_GetDocumentExpiration(CBLCollection* collection, const char* docID, CBLError* _cbl_nullable outError);
 
 /** Sets when the document expires (0: never); kCBLErrorNotFound when there is no such document. */
-bool CBLCollection_SetDocumentExpiration(CBLCollection* collection, const char* docID, CBLTimestamp expiration, CBLError* outError);
+bool CBLCollection_SetDocumentExpiration(CBLCollection* collection, const char* docID, CBLTimestamp expiration, CBLError* _cbl_nullable outError);
 
 /* ---- Blobs ------------------------------------------------------------------ */
 
@@ -456,19 +512,19 @@ CBL_REFCOUNTED(CBLBlob, Blob)
 
 /** A new blob holding a copy of `length` bytes at `contents` (NULL only when `length` is 0);
     `contentType` (a MIME type) optional. Returns +1. */
-CBLBlob* CBLBlob_CreateWithData(const char* contentType, const void* contents, size_t length, CBLError* outError);
+_cbl_warn_unused CBLBlob* _cbl_nullable CBLBlob_CreateWithData(const char* _cbl_nullable contentType, const void* _cbl_nullable contents, size_t length, CBLError* _cbl_nullable outError);
 
 /** The content's length in bytes; 0 for a bad handle. */
 uint64_t CBLBlob_Length(const CBLBlob* blob);
 
 /** The MIME type, borrowed: valid while the blob lives. NULL when it has none. */
-const char* CBLBlob_ContentType(const CBLBlob* blob);
+const char* _cbl_nullable CBLBlob_ContentType(const CBLBlob* blob);
 
 /** The digest ("sha1-" and the Base64 of the content's SHA-1), borrowed: valid while the blob lives. */
-const char* CBLBlob_Digest(const CBLBlob* blob);
+const char* _cbl_nullable CBLBlob_Digest(const CBLBlob* blob);
 
 /** The metadata dictionary as JSON text, owned: what a document's properties hold for the blob. */
-char* CBLBlob_CreateJSON(const CBLBlob* blob);
+_cbl_warn_unused char* _cbl_nullable CBLBlob_CreateJSON(const CBLBlob* blob);
 
 /** Whether two blobs have the same content (the same digest). */
 bool CBLBlob_Equals(const CBLBlob* blob, const CBLBlob* other);
@@ -476,15 +532,15 @@ bool CBLBlob_Equals(const CBLBlob* blob, const CBLBlob* other);
 /** The whole content, in memory allocated with malloc (free it with free()), its length in
     `*outLength`; not NULL on success, also for empty content. Fails when the database that
     stores the blob is closed or lacks its content. */
-void* CBLBlob_Content(const CBLBlob* blob, size_t* outLength, CBLError* outError);
+_cbl_warn_unused void* _cbl_nullable CBLBlob_Content(const CBLBlob* blob, size_t* outLength, CBLError* _cbl_nullable outError);
 
 /** Opens a stream over the content, for content too large to read whole; a stored blob's
     stream keeps a read snapshot of its database until it is closed. Returns +1 (close it
     with CBLBlobReader_Close). */
-CBLBlobReadStream* CBLBlob_OpenContentStream(const CBLBlob* blob, CBLError* outError);
+_cbl_warn_unused CBLBlobReadStream* _cbl_nullable CBLBlob_OpenContentStream(const CBLBlob* blob, CBLError* _cbl_nullable outError);
 
 /** Reads up to `maxLength` bytes into `dst`: the number read, 0 at the end, -1 on error. */
-int CBLBlobReader_Read(CBLBlobReadStream* stream, void* dst, size_t maxLength, CBLError* outError);
+int CBLBlobReader_Read(CBLBlobReadStream* stream, void* dst, size_t maxLength, CBLError* _cbl_nullable outError);
 
 /** Where CBLBlobReader_Seek measures its offset from. */
 typedef uint8_t CBLSeekBase;
@@ -495,46 +551,47 @@ enum {
 };
 
 /** Moves the position; returns the new one, or -1 when it would fall outside the content. */
-int64_t CBLBlobReader_Seek(CBLBlobReadStream* stream, int64_t offset, CBLSeekBase base, CBLError* outError);
+int64_t CBLBlobReader_Seek(CBLBlobReadStream* stream, int64_t offset, CBLSeekBase base, CBLError* _cbl_nullable outError);
 
 /** The current position (where the next read starts). */
 uint64_t CBLBlobReader_Position(CBLBlobReadStream* stream);
 
 /** Closes and releases the stream. NULL is ignored. */
-void CBLBlobReader_Close(CBLBlobReadStream* stream);
+void CBLBlobReader_Close(CBLBlobReadStream* _cbl_nullable stream);
 
 /** A stream to write new content to, then make a blob of with CBLBlob_CreateWithStream.
     `db` must be open (the content is stored in it when a document holding the blob is saved,
     or in any other database it is saved in). Returns +1. */
-CBLBlobWriteStream* CBLBlobWriter_Create(CBLDatabase* db, CBLError* outError);
+_cbl_warn_unused CBLBlobWriteStream* _cbl_nullable CBLBlobWriter_Create(CBLDatabase* db, CBLError* _cbl_nullable outError);
 
 /** Appends `length` bytes; fails when the temporary file cannot be written (a full disk). */
-bool CBLBlobWriter_Write(CBLBlobWriteStream* writer, const void* data, size_t length, CBLError* outError);
+bool CBLBlobWriter_Write(CBLBlobWriteStream* writer, const void* data, size_t length, CBLError* _cbl_nullable outError);
 
 /** Discards a writer that made no blob: deletes what it staged and releases it. NULL is ignored. */
-void CBLBlobWriter_Close(CBLBlobWriteStream* writer);
+void CBLBlobWriter_Close(CBLBlobWriteStream* _cbl_nullable writer);
 
 /** A new blob of what was written to `writer`. The writer is consumed (as in couchbase-lite-C):
-    the blob takes its content and the handle is released, also when the call fails. Returns +1. */
-CBLBlob* CBLBlob_CreateWithStream(const char* contentType, CBLBlobWriteStream* writer, CBLError* outError);
+    the blob takes its content and the handle is released, also when the call fails. `contentType`
+    optional, as for CBLBlob_CreateWithData. Returns +1. */
+_cbl_warn_unused CBLBlob* _cbl_nullable CBLBlob_CreateWithStream(const char* _cbl_nullable contentType, CBLBlobWriteStream* writer, CBLError* _cbl_nullable outError);
 
 /** Sets the property `key` of a mutable document to a blob (its metadata dictionary); the
     content is stored when the document is saved. Nested blobs: put CBLBlob_CreateJSON's
     dictionary anywhere in the properties after CBLDatabase_SaveBlob. */
-bool CBLDocument_SetBlob(CBLDocument* doc, const char* key, const CBLBlob* blob, CBLError* outError);
+CBL_DOCLITE bool CBLDocument_SetBlob(CBLDocument* doc, const char* key, const CBLBlob* blob, CBLError* _cbl_nullable outError);
 
 /** The blob in the property `key`, or NULL with code 0 when that property is not a blob's
     metadata dictionary. Returns +1. */
-CBLBlob* CBLDocument_GetBlob(const CBLDocument* doc, const char* key, CBLError* outError);
+CBL_DOCLITE _cbl_warn_unused CBLBlob* _cbl_nullable CBLDocument_GetBlob(const CBLDocument* doc, const char* key, CBLError* _cbl_nullable outError);
 
 /** Stores a blob's content in `db` (once per digest), so that a document may refer to it by its
     metadata; until one does, compaction deletes it. */
-bool CBLDatabase_SaveBlob(CBLDatabase* db, const CBLBlob* blob, CBLError* outError);
+bool CBLDatabase_SaveBlob(CBLDatabase* db, const CBLBlob* blob, CBLError* _cbl_nullable outError);
 
 /** The blob a metadata dictionary (JSON text, as a document or a query row holds it) describes,
     or NULL with code 0 when `db` does not store its content; kCBLErrorInvalidParameter when the
     JSON is not a blob's metadata. Returns +1. */
-CBLBlob* CBLDatabase_GetBlob(CBLDatabase* db, const char* propertiesJSON, CBLError* outError);
+_cbl_warn_unused CBLBlob* _cbl_nullable CBLDatabase_GetBlob(CBLDatabase* db, const char* propertiesJSON, CBLError* _cbl_nullable outError);
 
 /* ---- Queries ---------------------------------------------------------------- */
 
@@ -556,28 +613,28 @@ enum {
 /** Compiles `queryString`. On failure (kCBLErrorInvalidQuery, with a message naming
     the fault's location) `*outErrorPos` (optional) is the byte offset of a syntax
     error in the text, or -1 when the text parsed but the query is invalid. Returns +1. */
-CBLQuery* CBLDatabase_CreateQuery(const CBLDatabase* db, CBLQueryLanguage language, const char* queryString,
-                                  int* outErrorPos, CBLError* outError);
+_cbl_warn_unused CBLQuery* _cbl_nullable CBLDatabase_CreateQuery(const CBLDatabase* db, CBLQueryLanguage language, const char* queryString,
+                                                                 int* _cbl_nullable outErrorPos, CBLError* _cbl_nullable outError);
 
 /** Sets the parameters (`["$name"]` in the query) from a JSON object such as
     {"name": "x", "limit": 10}; NULL clears them. A parameter left unset is MISSING. */
-bool CBLQuery_SetParameters(CBLQuery* query, const char* json, CBLError* outError);
+bool CBLQuery_SetParameters(CBLQuery* query, const char* _cbl_nullable json, CBLError* _cbl_nullable outError);
 
 /** Runs the query with its current parameters. Returns +1. */
-CBLResultSet* CBLQuery_Execute(CBLQuery* query, CBLError* outError);
+_cbl_warn_unused CBLResultSet* _cbl_nullable CBLQuery_Execute(CBLQuery* query, CBLError* _cbl_nullable outError);
 
 /** Stops every run of `query` in progress, from any thread (sqlite3_interrupt for one
     query): the CBLQuery_Execute or CBLResultSet_Next working on it now returns
     NULL/false with kCBLSQLiteDomain / kCBLSQLiteErrorInterrupted, and so does every later
     CBLResultSet_Next of those runs. Runs started afterwards are not affected. A bad
     handle is ignored. */
-void CBLQuery_Interrupt(CBLQuery* query);
+CBL_DOCLITE void CBLQuery_Interrupt(CBLQuery* query);
 
 /** Stops one run, from any thread, as CBLQuery_Interrupt stops all of them. */
-void CBLResultSet_Interrupt(CBLResultSet* rs);
+CBL_DOCLITE void CBLResultSet_Interrupt(CBLResultSet* rs);
 
 /** A progress callback (CBLQuery_SetProgressHandler): false stops the run. */
-typedef bool (*CBLQueryProgressCallback)(void* context);
+typedef bool (*CBLQueryProgressCallback)(void* _cbl_nullable context);
 
 /** Calls `callback(context)` every `steps` SQLite virtual-machine steps (at least 1)
     while a run of `query` works, on the thread running it (sqlite3_progress_handler);
@@ -586,26 +643,26 @@ typedef bool (*CBLQueryProgressCallback)(void* context);
     callback removes it. `context` must stay valid until every run started while it was
     set has ended: until the query is released, to be safe. Without a callback, a run
     checks for an interrupt every 1,000 steps. */
-bool CBLQuery_SetProgressHandler(CBLQuery* query, unsigned steps, CBLQueryProgressCallback callback, void* context,
-                                 CBLError* outError);
+CBL_DOCLITE bool CBLQuery_SetProgressHandler(CBLQuery* query, unsigned steps, CBLQueryProgressCallback _cbl_nullable callback, void* _cbl_nullable context,
+                                             CBLError* _cbl_nullable outError);
 
 /** The SQL, SQLite's query plan, the JSON query and its SQL++ text, separated by blank lines; owned. */
-char* CBLQuery_Explain(const CBLQuery* query, CBLError* outError);
+_cbl_warn_unused char* _cbl_nullable CBLQuery_Explain(const CBLQuery* query, CBLError* _cbl_nullable outError);
 
 /** The query as SQL++ text, which CBLDatabase_CreateQuery(db, kCBLN1QLLanguage, …) reads back
     to the same query, however it was made (JSON, SQL++ or the query builder); owned. */
-char* CBLQuery_CopySQLPP(const CBLQuery* query, CBLError* outError);
+CBL_DOCLITE _cbl_warn_unused char* _cbl_nullable CBLQuery_CopySQLPP(const CBLQuery* query, CBLError* _cbl_nullable outError);
 
 /** The number of result columns; 0 for a bad handle. */
 unsigned CBLQuery_ColumnCount(const CBLQuery* query);
 
 /** The title of column `columnIndex` (`name`, `$1`, an alias…), borrowed: valid
     while the query lives. NULL when out of range. */
-const char* CBLQuery_ColumnName(const CBLQuery* query, unsigned columnIndex);
+const char* _cbl_nullable CBLQuery_ColumnName(const CBLQuery* query, unsigned columnIndex);
 
 /** Moves to the next row: true when there is one. At the end: false with
     outError->code 0. If reading fails (the database was closed, say): false with the error. */
-bool CBLResultSet_Next(CBLResultSet* rs, CBLError* outError);
+bool CBLResultSet_Next(CBLResultSet* rs, CBLError* _cbl_nullable outError);
 
 /** The type of a value in the current row. */
 typedef int8_t CBLValueType;
@@ -621,49 +678,49 @@ enum {
 };
 
 /** The type of column `index` of the current row. */
-CBLValueType CBLResultSet_TypeAtIndex(const CBLResultSet* rs, unsigned index);
+CBL_DOCLITE CBLValueType CBLResultSet_TypeAtIndex(const CBLResultSet* rs, unsigned index);
 /** The type of the column titled `key` in the current row. */
-CBLValueType CBLResultSet_TypeForKey(const CBLResultSet* rs, const char* key);
+CBL_DOCLITE CBLValueType CBLResultSet_TypeForKey(const CBLResultSet* rs, const char* key);
 
 /** A boolean column; numbers are true when non-zero; false for anything else. */
-bool CBLResultSet_BoolAtIndex(const CBLResultSet* rs, unsigned index);
+CBL_DOCLITE bool CBLResultSet_BoolAtIndex(const CBLResultSet* rs, unsigned index);
 /** As CBLResultSet_BoolAtIndex, by column title. */
-bool CBLResultSet_BoolForKey(const CBLResultSet* rs, const char* key);
+CBL_DOCLITE bool CBLResultSet_BoolForKey(const CBLResultSet* rs, const char* key);
 
 /** An integer column (doubles truncated, booleans 0/1); 0 for anything else. */
-int64_t CBLResultSet_IntAtIndex(const CBLResultSet* rs, unsigned index);
+CBL_DOCLITE int64_t CBLResultSet_IntAtIndex(const CBLResultSet* rs, unsigned index);
 /** As CBLResultSet_IntAtIndex, by column title. */
-int64_t CBLResultSet_IntForKey(const CBLResultSet* rs, const char* key);
+CBL_DOCLITE int64_t CBLResultSet_IntForKey(const CBLResultSet* rs, const char* key);
 
 /** A number column as a double; 0 for anything else. */
-double CBLResultSet_DoubleAtIndex(const CBLResultSet* rs, unsigned index);
+CBL_DOCLITE double CBLResultSet_DoubleAtIndex(const CBLResultSet* rs, unsigned index);
 /** As CBLResultSet_DoubleAtIndex, by column title. */
-double CBLResultSet_DoubleForKey(const CBLResultSet* rs, const char* key);
+CBL_DOCLITE double CBLResultSet_DoubleForKey(const CBLResultSet* rs, const char* key);
 
 /** A string column, borrowed: valid until the result set moves on or is released.
     NULL unless the value is a string; a string holding NUL ends at it (use the JSON getter). */
-const char* CBLResultSet_StringAtIndex(const CBLResultSet* rs, unsigned index);
+CBL_DOCLITE const char* _cbl_nullable CBLResultSet_StringAtIndex(const CBLResultSet* rs, unsigned index);
 /** As CBLResultSet_StringAtIndex, by column title. */
-const char* CBLResultSet_StringForKey(const CBLResultSet* rs, const char* key);
+CBL_DOCLITE const char* _cbl_nullable CBLResultSet_StringForKey(const CBLResultSet* rs, const char* key);
 
 /** Any column as JSON text (`"text"`, `12`, `null`, `[1,2]`, `{"a":1}`), borrowed:
     valid until the result set moves on or is released. NULL when MISSING. */
-const char* CBLResultSet_JSONAtIndex(const CBLResultSet* rs, unsigned index);
+CBL_DOCLITE const char* _cbl_nullable CBLResultSet_JSONAtIndex(const CBLResultSet* rs, unsigned index);
 /** As CBLResultSet_JSONAtIndex, by column title. */
-const char* CBLResultSet_JSONForKey(const CBLResultSet* rs, const char* key);
+CBL_DOCLITE const char* _cbl_nullable CBLResultSet_JSONForKey(const CBLResultSet* rs, const char* key);
 
 /** The current row as a JSON object keyed by column title, keys sorted by their bytes
     (MISSING columns left out), owned. */
-char* CBLResultSet_CreateRowDictJSON(const CBLResultSet* rs);
+CBL_DOCLITE _cbl_warn_unused char* _cbl_nullable CBLResultSet_CreateRowDictJSON(const CBLResultSet* rs);
 /** The current row as a JSON array in column order (MISSING written as null), owned. */
-char* CBLResultSet_CreateRowArrayJSON(const CBLResultSet* rs);
+CBL_DOCLITE _cbl_warn_unused char* _cbl_nullable CBLResultSet_CreateRowArrayJSON(const CBLResultSet* rs);
 
 /** Reads up to `maxRows` rows in one call (for bindings): a JSON array of rows, each
     an array whose first element is the bitmask of its MISSING columns (bit i:
     column i, as LiteCore's missingColumns; columns past 62 are never marked), then
     the column values (MISSING as null); `[]` after the last row. The last row read
     becomes the current row. Owned; NULL on error. */
-char* CBLResultSet_NextRowsJSON(CBLResultSet* rs, unsigned maxRows, CBLError* outError);
+CBL_DOCLITE _cbl_warn_unused char* _cbl_nullable CBLResultSet_NextRowsJSON(CBLResultSet* rs, unsigned maxRows, CBLError* _cbl_nullable outError);
 
 /** CBLResultSet_NextRowsJSON's block in the binary form of Python's `marshal` module,
     which the Python and Rust bindings read (marshal.loads makes the rows' lists with no
@@ -671,7 +728,7 @@ char* CBLResultSet_NextRowsJSON(CBLResultSet* rs, unsigned maxRows, CBLError* ou
     a list of rows, each a list of the MISSING mask then the values (str, int, float,
     bool, None, list, dict). Owned: free with free(); `*outLength` is its size in bytes.
     NULL on error. */
-void* CBLResultSet_NextRowsMarshal(CBLResultSet* rs, unsigned maxRows, size_t* outLength, CBLError* outError);
+CBL_DOCLITE _cbl_warn_unused void* _cbl_nullable CBLResultSet_NextRowsMarshal(CBLResultSet* rs, unsigned maxRows, size_t* outLength, CBLError* _cbl_nullable outError);
 
 /* ---- Query builder ----------------------------------------------------------- */
 /*
@@ -718,94 +775,94 @@ typedef struct CBLQueryLimit CBLQueryLimit;
 
 /* Literals and parameters */
 /** A string literal. Returns +1. */
-CBLQueryExpression* CBLQueryExpression_String(const char* value);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryExpression_String(const char* value);
 /** An integer literal. Returns +1. */
-CBLQueryExpression* CBLQueryExpression_Int(int64_t value);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryExpression_Int(int64_t value);
 /** A floating-point literal, written as its shortest decimal form (1.1f is 1.1). Returns +1. */
-CBLQueryExpression* CBLQueryExpression_Float(float value);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryExpression_Float(float value);
 /** A floating-point literal. Returns +1. */
-CBLQueryExpression* CBLQueryExpression_Double(double value);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryExpression_Double(double value);
 /** A boolean literal. Returns +1. */
-CBLQueryExpression* CBLQueryExpression_Bool(bool value);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryExpression_Bool(bool value);
 /** The JSON null literal. Returns +1. */
-CBLQueryExpression* CBLQueryExpression_Null(void);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryExpression_Null(void);
 /** A date literal, `millis` milliseconds since 1970: its ISO-8601 UTC string with
     milliseconds ("2024-01-10T14:31:14.000Z"). Returns +1. */
-CBLQueryExpression* CBLQueryExpression_Date(int64_t millis);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryExpression_Date(int64_t millis);
 /** A query parameter, set with CBLQuery_SetParameters: ["$name"]. Returns +1. */
-CBLQueryExpression* CBLQueryExpression_Parameter(const char* name);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryExpression_Parameter(const char* name);
 /** An array literal of `count` expressions: ["[]", item1, item2…]. The array is borrowed,
     each item consumed. Returns +1. */
-CBLQueryExpression* CBLQueryExpression_Array(CBLQueryExpression* const* items, size_t count);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryExpression_Array(CBLQueryExpression* _cbl_nonnull const* _cbl_nonnull items, size_t count);
 /** A dictionary literal {keys[i]: values[i]…} of `count` members; the keys must be unique.
     Both arrays are borrowed, each value consumed. Returns +1. */
-CBLQueryExpression* CBLQueryExpression_Dictionary(const char* const* keys, CBLQueryExpression* const* values, size_t count);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryExpression_Dictionary(const char* _cbl_nonnull const* _cbl_nonnull keys, CBLQueryExpression* _cbl_nonnull const* _cbl_nonnull values, size_t count);
 
 /* Properties */
 /** A document property by path ("address.city", "likes[0]"): [".address.city"]. Returns +1. */
-CBLQueryExpression* CBLQueryExpression_Property(const char* name);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryExpression_Property(const char* name);
 /** A property of the data source named `alias`: [".alias.name"]. Returns +1. */
-CBLQueryExpression* CBLQueryExpression_PropertyFrom(const char* name, const char* alias);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryExpression_PropertyFrom(const char* name, const char* alias);
 /** The whole document, of the data source `alias` (optional): ["."] or [".alias."]. Returns +1. */
-CBLQueryExpression* CBLQueryExpression_All(const char* alias);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryExpression_All(const char* _cbl_nullable alias);
 
 /* Operators: each a method of its first operand, `a` (in Swift a.equalTo(b)) */
 /* BEGIN generated by scripts/generate-builders from codegen/query-operators.tsv */
 /* Comparison */
 /** a = b: ["=", a, b]. Consumes a and b; returns +1. */
-CBLQueryExpression* CBLQueryExpression_EqualTo(CBLQueryExpression* a, CBLQueryExpression* b);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryExpression_EqualTo(CBLQueryExpression* a, CBLQueryExpression* b);
 /** a != b: ["!=", a, b]. Consumes a and b; returns +1. */
-CBLQueryExpression* CBLQueryExpression_NotEqualTo(CBLQueryExpression* a, CBLQueryExpression* b);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryExpression_NotEqualTo(CBLQueryExpression* a, CBLQueryExpression* b);
 /** a < b: ["<", a, b]. Consumes a and b; returns +1. */
-CBLQueryExpression* CBLQueryExpression_LessThan(CBLQueryExpression* a, CBLQueryExpression* b);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryExpression_LessThan(CBLQueryExpression* a, CBLQueryExpression* b);
 /** a <= b: ["<=", a, b]. Consumes a and b; returns +1. */
-CBLQueryExpression* CBLQueryExpression_LessThanOrEqualTo(CBLQueryExpression* a, CBLQueryExpression* b);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryExpression_LessThanOrEqualTo(CBLQueryExpression* a, CBLQueryExpression* b);
 /** a > b: [">", a, b]. Consumes a and b; returns +1. */
-CBLQueryExpression* CBLQueryExpression_GreaterThan(CBLQueryExpression* a, CBLQueryExpression* b);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryExpression_GreaterThan(CBLQueryExpression* a, CBLQueryExpression* b);
 /** a >= b: [">=", a, b]. Consumes a and b; returns +1. */
-CBLQueryExpression* CBLQueryExpression_GreaterThanOrEqualTo(CBLQueryExpression* a, CBLQueryExpression* b);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryExpression_GreaterThanOrEqualTo(CBLQueryExpression* a, CBLQueryExpression* b);
 /** a IS b: equal, both null or both MISSING: ["IS", a, b]. Consumes a and b; returns +1. */
-CBLQueryExpression* CBLQueryExpression_Is(CBLQueryExpression* a, CBLQueryExpression* b);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryExpression_Is(CBLQueryExpression* a, CBLQueryExpression* b);
 /** a IS NOT b: ["IS NOT", a, b]. Consumes a and b; returns +1. */
-CBLQueryExpression* CBLQueryExpression_IsNot(CBLQueryExpression* a, CBLQueryExpression* b);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryExpression_IsNot(CBLQueryExpression* a, CBLQueryExpression* b);
 /** Whether a is neither null nor MISSING: ["IS VALUED", a]. Consumes a; returns +1. */
-CBLQueryExpression* CBLQueryExpression_IsValued(CBLQueryExpression* a);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryExpression_IsValued(CBLQueryExpression* a);
 /** Whether a is null or MISSING: ["NOT", ["IS VALUED", a]]. Consumes a; returns +1. */
-CBLQueryExpression* CBLQueryExpression_IsNotValued(CBLQueryExpression* a);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryExpression_IsNotValued(CBLQueryExpression* a);
 /** a BETWEEN low AND high, both included: ["BETWEEN", a, low, high]. Consumes a, low and high; returns +1. */
-CBLQueryExpression* CBLQueryExpression_Between(CBLQueryExpression* a, CBLQueryExpression* low, CBLQueryExpression* high);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryExpression_Between(CBLQueryExpression* a, CBLQueryExpression* low, CBLQueryExpression* high);
 /** a LIKE pattern: % any run of characters, _ one character, case-sensitive: ["LIKE", a, pattern]. Consumes a and pattern; returns +1. */
-CBLQueryExpression* CBLQueryExpression_Like(CBLQueryExpression* a, CBLQueryExpression* pattern);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryExpression_Like(CBLQueryExpression* a, CBLQueryExpression* pattern);
 /** Whether a matches the regular expression pattern (PCRE2): ["REGEXP_LIKE()", a, pattern]. Consumes a and pattern; returns +1. */
-CBLQueryExpression* CBLQueryExpression_Regex(CBLQueryExpression* a, CBLQueryExpression* pattern);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryExpression_Regex(CBLQueryExpression* a, CBLQueryExpression* pattern);
 
 /* Arithmetic */
 /** a + b: ["+", a, b]. Consumes a and b; returns +1. */
-CBLQueryExpression* CBLQueryExpression_Add(CBLQueryExpression* a, CBLQueryExpression* b);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryExpression_Add(CBLQueryExpression* a, CBLQueryExpression* b);
 /** a - b: ["-", a, b]. Consumes a and b; returns +1. */
-CBLQueryExpression* CBLQueryExpression_Subtract(CBLQueryExpression* a, CBLQueryExpression* b);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryExpression_Subtract(CBLQueryExpression* a, CBLQueryExpression* b);
 /** a * b: ["*", a, b]. Consumes a and b; returns +1. */
-CBLQueryExpression* CBLQueryExpression_Multiply(CBLQueryExpression* a, CBLQueryExpression* b);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryExpression_Multiply(CBLQueryExpression* a, CBLQueryExpression* b);
 /** a / b; two integers divide as integers, the quotient truncated toward zero (7 / 2 is 3, 7.0 / 2 is 3.5), as in Couchbase Lite: ["/", a, b]. Consumes a and b; returns +1. */
-CBLQueryExpression* CBLQueryExpression_Divide(CBLQueryExpression* a, CBLQueryExpression* b);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryExpression_Divide(CBLQueryExpression* a, CBLQueryExpression* b);
 /** a % b: ["%", a, b]. Consumes a and b; returns +1. */
-CBLQueryExpression* CBLQueryExpression_Modulo(CBLQueryExpression* a, CBLQueryExpression* b);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryExpression_Modulo(CBLQueryExpression* a, CBLQueryExpression* b);
 
 /* Logic */
 /** a AND b: ["AND", a, b]. Consumes a and b; returns +1. */
-CBLQueryExpression* CBLQueryExpression_And(CBLQueryExpression* a, CBLQueryExpression* b);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryExpression_And(CBLQueryExpression* a, CBLQueryExpression* b);
 /** a OR b: ["OR", a, b]. Consumes a and b; returns +1. */
-CBLQueryExpression* CBLQueryExpression_Or(CBLQueryExpression* a, CBLQueryExpression* b);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryExpression_Or(CBLQueryExpression* a, CBLQueryExpression* b);
 /* END generated */
 
 /* IN and NOT */
 /** Whether a equals one of `items` (the array borrowed, each of its `count` items
     consumed). Consumes a; returns +1. */
-CBLQueryExpression* CBLQueryExpression_In(CBLQueryExpression* a, CBLQueryExpression* const* items, size_t count);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryExpression_In(CBLQueryExpression* a, CBLQueryExpression* _cbl_nonnull const* _cbl_nonnull items, size_t count);
 /** NOT a. Consumes a; returns +1. */
-CBLQueryExpression* CBLQueryExpression_Not(CBLQueryExpression* a);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryExpression_Not(CBLQueryExpression* a);
 /** NOT a, as CBLQueryExpression_Not: ["NOT", a]. Consumes a; returns +1. */
-CBLQueryExpression* CBLQueryExpression_Negated(CBLQueryExpression* a);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryExpression_Negated(CBLQueryExpression* a);
 
 /* COLLATE */
 /** `a` under `collation`: ["COLLATE", {…}, a]. Around a condition
@@ -813,211 +870,211 @@ CBLQueryExpression* CBLQueryExpression_Negated(CBLQueryExpression* a);
     or LIKE inside; around an operand (EqualTo(Collate(x, c), y), Like(Collate(x, c), p),
     Like(x, Collate(p, c))) the comparison or LIKE it is an operand of; around an
     ORDER BY key, the ordering. Consumes a and collation; returns +1. */
-CBLQueryExpression* CBLQueryExpression_Collate(CBLQueryExpression* a, CBLQueryCollation* collation);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryExpression_Collate(CBLQueryExpression* a, CBLQueryCollation* collation);
 
 /* Collations, for CBLQueryExpression_Collate */
 /** ASCII collation (byte order); `caseSensitive` false makes ASCII letters of either
     case equal: {"UNICODE": false, "LOCALE": null, "CASE": caseSensitive, "DIAC": true}. Returns +1. */
-CBLQueryCollation* CBLQueryCollation_ASCII(bool caseSensitive);
+CBL_DOCLITE _cbl_warn_unused CBLQueryCollation* CBLQueryCollation_ASCII(bool caseSensitive);
 /** Unicode (ICU) collation: {"UNICODE": true, "LOCALE": locale, "CASE": caseSensitive,
     "DIAC": diacriticSensitive}; `locale` ("en_US", "se") optional: NULL is the current locale. Returns +1. */
-CBLQueryCollation* CBLQueryCollation_Unicode(bool caseSensitive, bool diacriticSensitive, const char* locale);
+CBL_DOCLITE _cbl_warn_unused CBLQueryCollation* CBLQueryCollation_Unicode(bool caseSensitive, bool diacriticSensitive, const char* _cbl_nullable locale);
 
 /* Metadata (META()) */
 /** The document ID, of the data source `alias` (optional): ["._id"]; column title `id`. Returns +1. */
-CBLQueryExpression* CBLQueryMeta_ID(const char* alias);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryMeta_ID(const char* _cbl_nullable alias);
 /** The document's sequence number, of the data source `alias` (optional): ["._sequence"];
     column title `sequence`. Returns +1. */
-CBLQueryExpression* CBLQueryMeta_Sequence(const char* alias);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryMeta_Sequence(const char* _cbl_nullable alias);
 /** Whether the document is deleted, of the data source `alias` (optional): ["._deleted"].
     Using it makes the query read deleted documents too. Returns +1. */
-CBLQueryExpression* CBLQueryMeta_IsDeleted(const char* alias);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryMeta_IsDeleted(const char* _cbl_nullable alias);
 /** The expiration time in milliseconds since 1970 (MISSING when none), of the data
     source `alias` (optional): ["._expiration"]. Returns +1. */
-CBLQueryExpression* CBLQueryMeta_Expiration(const char* alias);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryMeta_Expiration(const char* _cbl_nullable alias);
 /** The current revision ID, of the data source `alias` (optional): ["._revisionID"]. Returns +1. */
-CBLQueryExpression* CBLQueryMeta_RevisionID(const char* alias);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryMeta_RevisionID(const char* _cbl_nullable alias);
 
 /* BEGIN generated by scripts/generate-builders from codegen/query-functions.tsv */
 /* Aggregate */
 /** COUNT(a). The number of rows where `a` is valued, or of all rows when `a` is omitted (aggregate). Consumes a (NULL: all rows); returns +1. */
-CBLQueryExpression* CBLQueryFunction_Count(CBLQueryExpression* a);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryFunction_Count(CBLQueryExpression* _cbl_nullable a);
 /** SUM(a). The sum (aggregate). Consumes a; returns +1. */
-CBLQueryExpression* CBLQueryFunction_Sum(CBLQueryExpression* a);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryFunction_Sum(CBLQueryExpression* a);
 /** AVG(a). The average (aggregate). Consumes a; returns +1. */
-CBLQueryExpression* CBLQueryFunction_Avg(CBLQueryExpression* a);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryFunction_Avg(CBLQueryExpression* a);
 /** MIN(a). The smallest value (aggregate). Consumes a; returns +1. */
-CBLQueryExpression* CBLQueryFunction_Min(CBLQueryExpression* a);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryFunction_Min(CBLQueryExpression* a);
 /** MAX(a). The largest value (aggregate). Consumes a; returns +1. */
-CBLQueryExpression* CBLQueryFunction_Max(CBLQueryExpression* a);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryFunction_Max(CBLQueryExpression* a);
 
 /* Math */
 /** ABS(a). The absolute value. Consumes a; returns +1. */
-CBLQueryExpression* CBLQueryFunction_Abs(CBLQueryExpression* a);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryFunction_Abs(CBLQueryExpression* a);
 /** ACOS(a). Arc cosine. Consumes a; returns +1. */
-CBLQueryExpression* CBLQueryFunction_Acos(CBLQueryExpression* a);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryFunction_Acos(CBLQueryExpression* a);
 /** ASIN(a). Arc sine. Consumes a; returns +1. */
-CBLQueryExpression* CBLQueryFunction_Asin(CBLQueryExpression* a);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryFunction_Asin(CBLQueryExpression* a);
 /** ATAN(a). Arc tangent. Consumes a; returns +1. */
-CBLQueryExpression* CBLQueryFunction_Atan(CBLQueryExpression* a);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryFunction_Atan(CBLQueryExpression* a);
 /** ATAN2(y, x). The arc tangent of `y / x`. Consumes y and x; returns +1. */
-CBLQueryExpression* CBLQueryFunction_Atan2(CBLQueryExpression* y, CBLQueryExpression* x);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryFunction_Atan2(CBLQueryExpression* y, CBLQueryExpression* x);
 /** CEIL(a). The smallest integer not below `a`. Consumes a; returns +1. */
-CBLQueryExpression* CBLQueryFunction_Ceil(CBLQueryExpression* a);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryFunction_Ceil(CBLQueryExpression* a);
 /** COS(a). Cosine. Consumes a; returns +1. */
-CBLQueryExpression* CBLQueryFunction_Cos(CBLQueryExpression* a);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryFunction_Cos(CBLQueryExpression* a);
 /** DEGREES(a). Radians to degrees. Consumes a; returns +1. */
-CBLQueryExpression* CBLQueryFunction_Degrees(CBLQueryExpression* a);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryFunction_Degrees(CBLQueryExpression* a);
 /** E(). Euler's number. Returns +1. */
-CBLQueryExpression* CBLQueryFunction_E(void);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryFunction_E(void);
 /** EXP(a). e to the power `a`. Consumes a; returns +1. */
-CBLQueryExpression* CBLQueryFunction_Exp(CBLQueryExpression* a);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryFunction_Exp(CBLQueryExpression* a);
 /** FLOOR(a). The largest integer not above `a`. Consumes a; returns +1. */
-CBLQueryExpression* CBLQueryFunction_Floor(CBLQueryExpression* a);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryFunction_Floor(CBLQueryExpression* a);
 /** LN(a). Natural logarithm. Consumes a; returns +1. */
-CBLQueryExpression* CBLQueryFunction_Ln(CBLQueryExpression* a);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryFunction_Ln(CBLQueryExpression* a);
 /** LOG(a). Base-10 logarithm. Consumes a; returns +1. */
-CBLQueryExpression* CBLQueryFunction_Log(CBLQueryExpression* a);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryFunction_Log(CBLQueryExpression* a);
 /** PI(). π. Returns +1. */
-CBLQueryExpression* CBLQueryFunction_Pi(void);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryFunction_Pi(void);
 /** POWER(base, exponent). `base` to the power `exponent`. Consumes base and exponent; returns +1. */
-CBLQueryExpression* CBLQueryFunction_Power(CBLQueryExpression* base, CBLQueryExpression* exponent);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryFunction_Power(CBLQueryExpression* base, CBLQueryExpression* exponent);
 /** RADIANS(a). Degrees to radians. Consumes a; returns +1. */
-CBLQueryExpression* CBLQueryFunction_Radians(CBLQueryExpression* a);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryFunction_Radians(CBLQueryExpression* a);
 /** ROUND(a). Rounded to an integer. Consumes a; returns +1. */
-CBLQueryExpression* CBLQueryFunction_Round(CBLQueryExpression* a);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryFunction_Round(CBLQueryExpression* a);
 /** ROUND(a, digits). Rounded to `digits` decimal places. Consumes a and digits; returns +1. */
-CBLQueryExpression* CBLQueryFunction_RoundDigits(CBLQueryExpression* a, CBLQueryExpression* digits);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryFunction_RoundDigits(CBLQueryExpression* a, CBLQueryExpression* digits);
 /** SIGN(a). -1, 0 or 1. Consumes a; returns +1. */
-CBLQueryExpression* CBLQueryFunction_Sign(CBLQueryExpression* a);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryFunction_Sign(CBLQueryExpression* a);
 /** SIN(a). Sine. Consumes a; returns +1. */
-CBLQueryExpression* CBLQueryFunction_Sin(CBLQueryExpression* a);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryFunction_Sin(CBLQueryExpression* a);
 /** SQRT(a). Square root. Consumes a; returns +1. */
-CBLQueryExpression* CBLQueryFunction_Sqrt(CBLQueryExpression* a);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryFunction_Sqrt(CBLQueryExpression* a);
 /** TAN(a). Tangent. Consumes a; returns +1. */
-CBLQueryExpression* CBLQueryFunction_Tan(CBLQueryExpression* a);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryFunction_Tan(CBLQueryExpression* a);
 /** TRUNC(a). Truncated to an integer. Consumes a; returns +1. */
-CBLQueryExpression* CBLQueryFunction_Trunc(CBLQueryExpression* a);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryFunction_Trunc(CBLQueryExpression* a);
 /** TRUNC(a, digits). Truncated to `digits` decimal places. Consumes a and digits; returns +1. */
-CBLQueryExpression* CBLQueryFunction_TruncDigits(CBLQueryExpression* a, CBLQueryExpression* digits);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryFunction_TruncDigits(CBLQueryExpression* a, CBLQueryExpression* digits);
 
 /* String */
 /** CONTAINS(a, substring). Whether string `a` contains `substring`. Consumes a and substring; returns +1. */
-CBLQueryExpression* CBLQueryFunction_Contains(CBLQueryExpression* a, CBLQueryExpression* substring);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryFunction_Contains(CBLQueryExpression* a, CBLQueryExpression* substring);
 /** LENGTH(a). The length of a string. Consumes a; returns +1. */
-CBLQueryExpression* CBLQueryFunction_Length(CBLQueryExpression* a);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryFunction_Length(CBLQueryExpression* a);
 /** LOWER(a). Lower case. Consumes a; returns +1. */
-CBLQueryExpression* CBLQueryFunction_Lower(CBLQueryExpression* a);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryFunction_Lower(CBLQueryExpression* a);
 /** UPPER(a). Upper case. Consumes a; returns +1. */
-CBLQueryExpression* CBLQueryFunction_Upper(CBLQueryExpression* a);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryFunction_Upper(CBLQueryExpression* a);
 /** LTRIM(a). Without leading white space. Consumes a; returns +1. */
-CBLQueryExpression* CBLQueryFunction_Ltrim(CBLQueryExpression* a);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryFunction_Ltrim(CBLQueryExpression* a);
 /** RTRIM(a). Without trailing white space. Consumes a; returns +1. */
-CBLQueryExpression* CBLQueryFunction_Rtrim(CBLQueryExpression* a);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryFunction_Rtrim(CBLQueryExpression* a);
 /** TRIM(a). Without leading and trailing white space. Consumes a; returns +1. */
-CBLQueryExpression* CBLQueryFunction_Trim(CBLQueryExpression* a);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryFunction_Trim(CBLQueryExpression* a);
 
 /* Date */
 /** STR_TO_MILLIS(a). An ISO-8601 date string as milliseconds since 1970. Consumes a; returns +1. */
-CBLQueryExpression* CBLQueryFunction_StringToMillis(CBLQueryExpression* a);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryFunction_StringToMillis(CBLQueryExpression* a);
 /** STR_TO_UTC(a). An ISO-8601 date string in UTC. Consumes a; returns +1. */
-CBLQueryExpression* CBLQueryFunction_StringToUTC(CBLQueryExpression* a);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryFunction_StringToUTC(CBLQueryExpression* a);
 /** MILLIS_TO_STR(a). Milliseconds since 1970 as a local ISO-8601 string. Consumes a; returns +1. */
-CBLQueryExpression* CBLQueryFunction_MillisToString(CBLQueryExpression* a);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryFunction_MillisToString(CBLQueryExpression* a);
 /** MILLIS_TO_UTC(a). Milliseconds since 1970 as an ISO-8601 string in UTC. Consumes a; returns +1. */
-CBLQueryExpression* CBLQueryFunction_MillisToUTC(CBLQueryExpression* a);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryFunction_MillisToUTC(CBLQueryExpression* a);
 
 /* Vector */
 /** EUCLIDEAN_DISTANCE(a, b). The Euclidean distance between the vectors (arrays of numbers) `a` and `b`; MISSING unless both are arrays of one length. Consumes a and b; returns +1. */
-CBLQueryExpression* CBLQueryFunction_EuclideanDistance(CBLQueryExpression* a, CBLQueryExpression* b);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryFunction_EuclideanDistance(CBLQueryExpression* a, CBLQueryExpression* b);
 /** EUCLIDEAN_DISTANCE(a, b, 2). The square of the Euclidean distance between the vectors `a` and `b`, cheaper to compute and in the same order. Consumes a and b; returns +1. */
-CBLQueryExpression* CBLQueryFunction_SquaredEuclideanDistance(CBLQueryExpression* a, CBLQueryExpression* b);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryFunction_SquaredEuclideanDistance(CBLQueryExpression* a, CBLQueryExpression* b);
 /** COSINE_DISTANCE(a, b). 1 minus the cosine of the angle between the vectors `a` and `b`; MISSING unless both are arrays of one length, neither all zeros. Consumes a and b; returns +1. */
-CBLQueryExpression* CBLQueryFunction_CosineDistance(CBLQueryExpression* a, CBLQueryExpression* b);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryFunction_CosineDistance(CBLQueryExpression* a, CBLQueryExpression* b);
 
 /* Array */
 /** ARRAY_CONTAINS(array, value). Whether the array `array` holds `value`. Consumes array and value; returns +1. */
-CBLQueryExpression* CBLQueryArrayFunction_Contains(CBLQueryExpression* array, CBLQueryExpression* value);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryArrayFunction_Contains(CBLQueryExpression* array, CBLQueryExpression* value);
 /** ARRAY_LENGTH(array). The number of items of the array `array`. Consumes array; returns +1. */
-CBLQueryExpression* CBLQueryArrayFunction_Length(CBLQueryExpression* array);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryArrayFunction_Length(CBLQueryExpression* array);
 /* END generated */
 
 /* Arrays: variables and ANY / EVERY */
 /** A variable bound by CBLQueryArrayExpression_Any/_Every/_AnyAndEvery, usable in their
     condition; "x.name" is a property of the item: ["?x.name"]. Returns +1. */
-CBLQueryExpression* CBLQueryArrayExpression_Variable(const char* name);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryArrayExpression_Variable(const char* name);
 /** ANY variable IN inArray SATISFIES satisfies: true if an item does.
     `variable` must be a CBLQueryArrayExpression_Variable (else an error part).
     Consumes all three; returns +1. */
-CBLQueryExpression* CBLQueryArrayExpression_Any(CBLQueryExpression* variable, CBLQueryExpression* inArray,
-                                                CBLQueryExpression* satisfies);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryArrayExpression_Any(CBLQueryExpression* variable, CBLQueryExpression* inArray,
+                                                                             CBLQueryExpression* satisfies);
 /** EVERY variable IN inArray SATISFIES satisfies: true if every item does (also for an
     empty array). `variable` as for _Any. Consumes all three; returns +1. */
-CBLQueryExpression* CBLQueryArrayExpression_Every(CBLQueryExpression* variable, CBLQueryExpression* inArray,
-                                                  CBLQueryExpression* satisfies);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryArrayExpression_Every(CBLQueryExpression* variable, CBLQueryExpression* inArray,
+                                                                               CBLQueryExpression* satisfies);
 /** ANY AND EVERY variable IN inArray SATISFIES satisfies: true if the array is not empty
     and every item does. `variable` as for _Any. Consumes all three; returns +1. */
-CBLQueryExpression* CBLQueryArrayExpression_AnyAndEvery(CBLQueryExpression* variable, CBLQueryExpression* inArray,
-                                                        CBLQueryExpression* satisfies);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryArrayExpression_AnyAndEvery(CBLQueryExpression* variable, CBLQueryExpression* inArray,
+                                                                                     CBLQueryExpression* satisfies);
 
 /* Full-text search */
 /** MATCH(index, query): whether the document matches the full-text `query` in the
     full-text index `indexName` (see CBLCollection_CreateFullTextIndex) of the data source
     `alias` (optional: needed with joins): ["MATCH()", "alias.indexName", "query"]. Returns +1. */
-CBLQueryExpression* CBLQueryFullTextFunction_Match(const char* indexName, const char* alias, const char* query);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryFullTextFunction_Match(const char* indexName, const char* _cbl_nullable alias, const char* query);
 /** RANK(index): the relevance of the MATCH on the full-text index `indexName` of the data
     source `alias` (optional), for ordering (higher is better): ["RANK()", "alias.indexName"]. Returns +1. */
-CBLQueryExpression* CBLQueryFullTextFunction_Rank(const char* indexName, const char* alias);
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryFullTextFunction_Rank(const char* indexName, const char* _cbl_nullable alias);
 
 /** A result column of an expression, titled by Couchbase Lite's rules (a property's
     last key — a path ending in an index, `likes[0]`, is unnamed —, `id` for
     CBLQueryMeta_ID, else $1, $2… counting the unnamed columns). Consumes expr; returns +1. */
-CBLQuerySelectResult* CBLQuerySelectResult_Expression(CBLQueryExpression* expr);
+CBL_DOCLITE _cbl_warn_unused CBLQuerySelectResult* CBLQuerySelectResult_Expression(CBLQueryExpression* expr);
 /** A property by path as a result column, titled with its last key (`$N` when the path
     ends in an index, as CBLQuerySelectResult_Expression). Returns +1. */
-CBLQuerySelectResult* CBLQuerySelectResult_Property(const char* name);
+CBL_DOCLITE _cbl_warn_unused CBLQuerySelectResult* CBLQuerySelectResult_Property(const char* name);
 /** A result column titled `alias`. Consumes expr; returns +1. */
-CBLQuerySelectResult* CBLQuerySelectResult_ExpressionAs(CBLQueryExpression* expr, const char* alias);
+CBL_DOCLITE _cbl_warn_unused CBLQuerySelectResult* CBLQuerySelectResult_ExpressionAs(CBLQueryExpression* expr, const char* alias);
 /** The whole document, of the data source `alias` (optional), keyed by the alias
     (or the collection name). Returns +1. */
-CBLQuerySelectResult* CBLQuerySelectResult_All(const char* alias);
+CBL_DOCLITE _cbl_warn_unused CBLQuerySelectResult* CBLQuerySelectResult_All(const char* _cbl_nullable alias);
 
 /** The documents of `collection` (borrowed: the part retains it). Returns +1. */
-CBLQueryDataSource* CBLQueryDataSource_Collection(const CBLCollection* collection);
+CBL_DOCLITE _cbl_warn_unused CBLQueryDataSource* CBLQueryDataSource_Collection(const CBLCollection* collection);
 /** The documents of `collection` (borrowed), named `alias` in properties, joins and results. Returns +1. */
-CBLQueryDataSource* CBLQueryDataSource_CollectionAs(const CBLCollection* collection, const char* alias);
+CBL_DOCLITE _cbl_warn_unused CBLQueryDataSource* CBLQueryDataSource_CollectionAs(const CBLCollection* collection, const char* alias);
 /** The documents of the default collection of `database` (borrowed: the part retains it), named
     by the database's name in results (Couchbase Lite's legacy `database:` source). Returns +1. */
-CBLQueryDataSource* CBLQueryDataSource_Database(const CBLDatabase* database);
+CBL_DOCLITE _cbl_warn_unused CBLQueryDataSource* CBLQueryDataSource_Database(const CBLDatabase* database);
 /** As CBLQueryDataSource_Database, named `alias` in properties, joins and results. Returns +1. */
-CBLQueryDataSource* CBLQueryDataSource_DatabaseAs(const CBLDatabase* database, const char* alias);
+CBL_DOCLITE _cbl_warn_unused CBLQueryDataSource* CBLQueryDataSource_DatabaseAs(const CBLDatabase* database, const char* alias);
 
 /** An inner join of `dataSource` on `on` (required). Consumes both; returns +1. */
-CBLQueryJoin* CBLQueryJoin_Join(CBLQueryDataSource* dataSource, CBLQueryExpression* on);
+CBL_DOCLITE _cbl_warn_unused CBLQueryJoin* CBLQueryJoin_Join(CBLQueryDataSource* dataSource, CBLQueryExpression* on);
 /** A left outer join of `dataSource` on `on` (required). Consumes both; returns +1. */
-CBLQueryJoin* CBLQueryJoin_LeftJoin(CBLQueryDataSource* dataSource, CBLQueryExpression* on);
+CBL_DOCLITE _cbl_warn_unused CBLQueryJoin* CBLQueryJoin_LeftJoin(CBLQueryDataSource* dataSource, CBLQueryExpression* on);
 /** A cross join of `dataSource`, without condition. Consumes it; returns +1. */
-CBLQueryJoin* CBLQueryJoin_CrossJoin(CBLQueryDataSource* dataSource);
+CBL_DOCLITE _cbl_warn_unused CBLQueryJoin* CBLQueryJoin_CrossJoin(CBLQueryDataSource* dataSource);
 
 /** Order by `expr`, smallest first. Consumes expr; returns +1. */
-CBLQueryOrdering* CBLQueryOrdering_Ascending(CBLQueryExpression* expr);
+CBL_DOCLITE _cbl_warn_unused CBLQueryOrdering* CBLQueryOrdering_Ascending(CBLQueryExpression* expr);
 /** Order by `expr`, largest first. Consumes expr; returns +1. */
-CBLQueryOrdering* CBLQueryOrdering_Descending(CBLQueryExpression* expr);
+CBL_DOCLITE _cbl_warn_unused CBLQueryOrdering* CBLQueryOrdering_Descending(CBLQueryExpression* expr);
 /** Order by the property `name`, smallest first, as Objective-C's
     `[CBLQueryOrdering property:name]`. Returns +1. */
-CBLQueryOrdering* CBLQueryOrdering_Property(const char* name);
+CBL_DOCLITE _cbl_warn_unused CBLQueryOrdering* CBLQueryOrdering_Property(const char* name);
 /** Order by `expr`, smallest first, as `[CBLQueryOrdering expression:expr]`. Consumes expr; returns +1. */
-CBLQueryOrdering* CBLQueryOrdering_Expression(CBLQueryExpression* expr);
+CBL_DOCLITE _cbl_warn_unused CBLQueryOrdering* CBLQueryOrdering_Expression(CBLQueryExpression* expr);
 /** The same ordering, largest first, as Objective-C's `[… descending]`:
     `CBLQueryOrdering_Descend(CBLQueryOrdering_Property("title"))`. Consumes ordering; returns +1. */
-CBLQueryOrdering* CBLQueryOrdering_Descend(CBLQueryOrdering* ordering);
+CBL_DOCLITE _cbl_warn_unused CBLQueryOrdering* CBLQueryOrdering_Descend(CBLQueryOrdering* ordering);
 
 /** LIMIT: at most `limit` rows (an expression: an integer literal or a parameter).
     Consumes limit; returns +1. */
-CBLQueryLimit* CBLQueryLimit_Limit(CBLQueryExpression* limit);
+CBL_DOCLITE _cbl_warn_unused CBLQueryLimit* CBLQueryLimit_Limit(CBLQueryExpression* limit);
 /** LIMIT limit OFFSET offset: at most `limit` rows, after skipping `offset` rows;
     `offset` optional (NULL: none, as CBLQueryLimit_Limit). Consumes both; returns +1. */
-CBLQueryLimit* CBLQueryLimit_LimitOffset(CBLQueryExpression* limit, CBLQueryExpression* offset);
+CBL_DOCLITE _cbl_warn_unused CBLQueryLimit* CBLQueryLimit_LimitOffset(CBLQueryExpression* limit, CBLQueryExpression* _cbl_nullable offset);
 
 /** Assembles and compiles SELECT [DISTINCT] select FROM from joins WHERE where
     GROUP BY groupBy HAVING having ORDER BY orderBy LIMIT limit, as Couchbase Lite's
@@ -1029,15 +1086,15 @@ CBLQueryLimit* CBLQueryLimit_LimitOffset(CBLQueryExpression* limit, CBLQueryExpr
     (kCBLErrorInvalidParameter, or kCBLErrorInvalidQuery from the compiler).
     Returns +1: a CBLQuery used with CBLQuery_SetParameters, CBLQuery_Execute,
     CBLQuery_Explain, CBLQuery_CopyJSON. */
-CBLQuery* CBLQueryBuilder_Create(CBLQuerySelectResult* const* select, size_t selectCount, bool distinct,
-                                 CBLQueryDataSource* from,
-                                 CBLQueryJoin* const* joins, size_t joinCount,
-                                 CBLQueryExpression* where,
-                                 CBLQueryExpression* const* groupBy, size_t groupByCount,
-                                 CBLQueryExpression* having,
-                                 CBLQueryOrdering* const* orderBy, size_t orderByCount,
-                                 CBLQueryLimit* limit,
-                                 CBLError* outError);
+CBL_DOCLITE _cbl_warn_unused CBLQuery* _cbl_nullable CBLQueryBuilder_Create(CBLQuerySelectResult* _cbl_nonnull const* _cbl_nullable select, size_t selectCount, bool distinct,
+                                                                            CBLQueryDataSource* from,
+                                                                            CBLQueryJoin* _cbl_nonnull const* _cbl_nullable joins, size_t joinCount,
+                                                                            CBLQueryExpression* _cbl_nullable where,
+                                                                            CBLQueryExpression* _cbl_nonnull const* _cbl_nullable groupBy, size_t groupByCount,
+                                                                            CBLQueryExpression* _cbl_nullable having,
+                                                                            CBLQueryOrdering* _cbl_nonnull const* _cbl_nullable orderBy, size_t orderByCount,
+                                                                            CBLQueryLimit* _cbl_nullable limit,
+                                                                            CBLError* _cbl_nullable outError);
 
 /*
  * The same query step by step: a CBLQueryBuilder collects the clauses one call
@@ -1062,32 +1119,32 @@ CBLQuery* CBLQueryBuilder_Create(CBLQuerySelectResult* const* select, size_t sel
 typedef struct CBLQueryBuilder CBLQueryBuilder;
 
 /** An empty builder: no select results (the whole document), no FROM yet. Returns +1. */
-CBLQueryBuilder* CBLQueryBuilder_New(void);
+CBL_DOCLITE _cbl_warn_unused CBLQueryBuilder* CBLQueryBuilder_New(void);
 /** Adds a result column after those added before. Consumes result. */
-void CBLQueryBuilder_Select(CBLQueryBuilder* builder, CBLQuerySelectResult* result);
+CBL_DOCLITE void CBLQueryBuilder_Select(CBLQueryBuilder* builder, CBLQuerySelectResult* result);
 /** SELECT DISTINCT when `distinct` is true (default false). */
-void CBLQueryBuilder_SetDistinct(CBLQueryBuilder* builder, bool distinct);
+CBL_DOCLITE void CBLQueryBuilder_SetDistinct(CBLQueryBuilder* builder, bool distinct);
 /** The FROM data source (required; once). Consumes from. */
-void CBLQueryBuilder_From(CBLQueryBuilder* builder, CBLQueryDataSource* from);
+CBL_DOCLITE void CBLQueryBuilder_From(CBLQueryBuilder* builder, CBLQueryDataSource* from);
 /** Adds a join after those added before. Consumes join. */
-void CBLQueryBuilder_Join(CBLQueryBuilder* builder, CBLQueryJoin* join);
+CBL_DOCLITE void CBLQueryBuilder_Join(CBLQueryBuilder* builder, CBLQueryJoin* join);
 /** The WHERE condition (once). Consumes where. */
-void CBLQueryBuilder_Where(CBLQueryBuilder* builder, CBLQueryExpression* where);
+CBL_DOCLITE void CBLQueryBuilder_Where(CBLQueryBuilder* builder, CBLQueryExpression* where);
 /** Adds a GROUP BY expression after those added before. Consumes expr. */
-void CBLQueryBuilder_GroupBy(CBLQueryBuilder* builder, CBLQueryExpression* expr);
+CBL_DOCLITE void CBLQueryBuilder_GroupBy(CBLQueryBuilder* builder, CBLQueryExpression* expr);
 /** The HAVING condition (once; needs GROUP BY). Consumes having. */
-void CBLQueryBuilder_Having(CBLQueryBuilder* builder, CBLQueryExpression* having);
+CBL_DOCLITE void CBLQueryBuilder_Having(CBLQueryBuilder* builder, CBLQueryExpression* having);
 /** Adds an ordering after those added before. Consumes ordering. */
-void CBLQueryBuilder_OrderBy(CBLQueryBuilder* builder, CBLQueryOrdering* ordering);
+CBL_DOCLITE void CBLQueryBuilder_OrderBy(CBLQueryBuilder* builder, CBLQueryOrdering* ordering);
 /** The LIMIT (and OFFSET) (once). Consumes limit. */
-void CBLQueryBuilder_Limit(CBLQueryBuilder* builder, CBLQueryLimit* limit);
+CBL_DOCLITE void CBLQueryBuilder_Limit(CBLQueryBuilder* builder, CBLQueryLimit* limit);
 /** Compiles the clauses given so far into a query, or fails with the first mistake
     made while giving them (as CBLQueryBuilder_Create). The builder is unchanged
     and may be built again. Returns +1. */
-CBLQuery* CBLQueryBuilder_Build(const CBLQueryBuilder* builder, CBLError* outError);
+CBL_DOCLITE _cbl_warn_unused CBLQuery* _cbl_nullable CBLQueryBuilder_Build(const CBLQueryBuilder* builder, CBLError* _cbl_nullable outError);
 
 /** The query in LiteCore's JSON query language (for CBLDatabase_CreateQuery), owned. NULL for a bad handle. */
-char* CBLQuery_CopyJSON(const CBLQuery* query);
+CBL_DOCLITE _cbl_warn_unused char* _cbl_nullable CBLQuery_CopyJSON(const CBLQuery* query);
 
 /*
  * Typed query parameters, as Couchbase Lite's CBLQueryParameters: values set
@@ -1101,36 +1158,36 @@ char* CBLQuery_CopyJSON(const CBLQuery* query);
 typedef struct CBLQueryParameters CBLQueryParameters;
 
 /** No values yet. Returns +1. */
-CBLQueryParameters* CBLQueryParameters_New(void);
+CBL_DOCLITE _cbl_warn_unused CBLQueryParameters* CBLQueryParameters_New(void);
 /** A copy of `parameters` (borrowed), its error included; of a NULL or released
     handle, a handle whose error CBLQuery_SetQueryParameters reports. Returns +1. */
-CBLQueryParameters* CBLQueryParameters_Copy(const CBLQueryParameters* parameters);
+CBL_DOCLITE _cbl_warn_unused CBLQueryParameters* CBLQueryParameters_Copy(const CBLQueryParameters* parameters);
 /** Sets `name` to a string. */
-void CBLQueryParameters_SetString(CBLQueryParameters* parameters, const char* name, const char* value);
+CBL_DOCLITE void CBLQueryParameters_SetString(CBLQueryParameters* parameters, const char* name, const char* value);
 /** Sets `name` to an integer. */
-void CBLQueryParameters_SetInt(CBLQueryParameters* parameters, const char* name, int64_t value);
+CBL_DOCLITE void CBLQueryParameters_SetInt(CBLQueryParameters* parameters, const char* name, int64_t value);
 /** Sets `name` to a double (finite). */
-void CBLQueryParameters_SetDouble(CBLQueryParameters* parameters, const char* name, double value);
+CBL_DOCLITE void CBLQueryParameters_SetDouble(CBLQueryParameters* parameters, const char* name, double value);
 /** Sets `name` to a float (finite), written as its shortest decimal form. */
-void CBLQueryParameters_SetFloat(CBLQueryParameters* parameters, const char* name, float value);
+CBL_DOCLITE void CBLQueryParameters_SetFloat(CBLQueryParameters* parameters, const char* name, float value);
 /** Sets `name` to a boolean. */
-void CBLQueryParameters_SetBool(CBLQueryParameters* parameters, const char* name, bool value);
+CBL_DOCLITE void CBLQueryParameters_SetBool(CBLQueryParameters* parameters, const char* name, bool value);
 /** Sets `name` to a date, `millis` since 1970, as its ISO-8601 UTC string (as CBLQueryExpression_Date). */
-void CBLQueryParameters_SetDate(CBLQueryParameters* parameters, const char* name, int64_t millis);
+CBL_DOCLITE void CBLQueryParameters_SetDate(CBLQueryParameters* parameters, const char* name, int64_t millis);
 /** Sets `name` to JSON null, which the query reads as MISSING: Couchbase Lite leaves a
     null parameter unbound (so `IS MISSING` is true and TYPE() is "missing"), as it does
     an unset one. */
-void CBLQueryParameters_SetNull(CBLQueryParameters* parameters, const char* name);
+CBL_DOCLITE void CBLQueryParameters_SetNull(CBLQueryParameters* parameters, const char* name);
 /** Sets `name` to any JSON value (an array, a dictionary…) written as text. */
-void CBLQueryParameters_SetJSON(CBLQueryParameters* parameters, const char* name, const char* json);
+CBL_DOCLITE void CBLQueryParameters_SetJSON(CBLQueryParameters* parameters, const char* name, const char* json);
 /** The values as a JSON object, owned; NULL for a bad handle or after a mistake. */
-char* CBLQueryParameters_CopyJSON(const CBLQueryParameters* parameters);
+CBL_DOCLITE _cbl_warn_unused char* _cbl_nullable CBLQueryParameters_CopyJSON(const CBLQueryParameters* parameters);
 
 /** Gives `query` a copy of `parameters` (borrowed); NULL clears them. Fails with the
     first mistake made while setting them. */
-bool CBLQuery_SetQueryParameters(CBLQuery* query, const CBLQueryParameters* parameters, CBLError* outError);
+CBL_DOCLITE bool CBLQuery_SetQueryParameters(CBLQuery* query, const CBLQueryParameters* _cbl_nullable parameters, CBLError* _cbl_nullable outError);
 /** A copy of the query's parameters, or NULL when it has none. Returns +1. */
-CBLQueryParameters* CBLQuery_CopyParameters(const CBLQuery* query);
+CBL_DOCLITE _cbl_warn_unused CBLQueryParameters* _cbl_nullable CBLQuery_CopyParameters(const CBLQuery* query);
 
 /* ---- The 1.x query builder -------------------------------------------------- */
 /*
@@ -1159,26 +1216,26 @@ CBL_REFCOUNTED(CBLPredicateQueryBuilder, PredicateQueryBuilder)
     for descending; the array may be NULL when the count is 0). Fails with kCBLErrorInvalidQuery,
     the message naming the part (`where: `, `select item 2: `, `sort descriptor 1: `), and
     `*outErrorPos` (optional) the byte offset within that part, or -1. Returns +1. */
-CBLPredicateQueryBuilder* CBLPredicateQueryBuilder_Create(const CBLCollection* collection,
-                                                          const char* const* select, size_t selectCount,
-                                                          const char* where,
-                                                          const char* const* orderBy, size_t orderByCount,
-                                                          int* outErrorPos, CBLError* outError);
+CBL_DOCLITE _cbl_warn_unused CBLPredicateQueryBuilder* _cbl_nullable CBLPredicateQueryBuilder_Create(const CBLCollection* collection,
+                                                                                                     const char* _cbl_nonnull const* _cbl_nonnull select, size_t selectCount,
+                                                                                                     const char* where,
+                                                                                                     const char* _cbl_nonnull const* _cbl_nullable orderBy, size_t orderByCount,
+                                                                                                     int* _cbl_nullable outErrorPos, CBLError* _cbl_nullable outError);
 
 /** A query with the variables' values from `contextJSON` (a JSON object; optional when the
     predicate has no variables). A variable it lacks fails with kCBLErrorInvalidQueryParam
     naming it. Returns +1. */
-CBLQuery* CBLPredicateQueryBuilder_CreateQuery(const CBLPredicateQueryBuilder* builder, const char* contextJSON,
-                                               CBLError* outError);
+CBL_DOCLITE _cbl_warn_unused CBLQuery* _cbl_nullable CBLPredicateQueryBuilder_CreateQuery(const CBLPredicateQueryBuilder* builder, const char* _cbl_nullable contextJSON,
+                                                                                          CBLError* _cbl_nullable outError);
 
 /** Runs the query with `contextJSON`'s values (as CBLPredicateQueryBuilder_CreateQuery, then
     CBLQuery_Execute). Returns +1. */
-CBLResultSet* CBLPredicateQueryBuilder_Run(const CBLPredicateQueryBuilder* builder, const char* contextJSON,
-                                           CBLError* outError);
+CBL_DOCLITE _cbl_warn_unused CBLResultSet* _cbl_nullable CBLPredicateQueryBuilder_Run(const CBLPredicateQueryBuilder* builder, const char* _cbl_nullable contextJSON,
+                                                                                      CBLError* _cbl_nullable outError);
 
 /** How the query runs: its SQL++ text, the variables, the index used and the conditions it
     serves, a value index that would serve the predicate, the SQL and SQLite's plan; owned. */
-char* CBLPredicateQueryBuilder_Explanation(const CBLPredicateQueryBuilder* builder, CBLError* outError);
+CBL_DOCLITE _cbl_warn_unused char* _cbl_nullable CBLPredicateQueryBuilder_Explanation(const CBLPredicateQueryBuilder* builder, CBLError* _cbl_nullable outError);
 
 /* ---- Predictive queries ------------------------------------------------------- */
 
@@ -1193,9 +1250,9 @@ char* CBLPredicateQueryBuilder_Explanation(const CBLPredicateQueryBuilder* build
     but must not change a database or use another one. `unregistered` (optional) is called
     once the model is unregistered or replaced and no query calls it any more. */
 typedef struct {
-    void* context;
-    char* (*prediction)(void* context, const char* inputJSON);
-    void (*unregistered)(void* context);
+    void* _cbl_nullable context;
+    char* _cbl_nullable (*_cbl_nonnull prediction)(void* _cbl_nullable context, const char* inputJSON);
+    void (*_cbl_nullable unregistered)(void* _cbl_nullable context);
 } CBLPredictiveModel;
 
 /** Registers `model` as `name` (process-wide), replacing a model of that name. A NULL name or
@@ -1213,12 +1270,12 @@ void CBL_UnregisterPredictiveModel(const char* name);
 typedef struct {
     CBLQueryLanguage expressionLanguage;
     const char* expressions;
-    const char* where;
+    const char* _cbl_nullable where;
 } CBLValueIndexConfiguration;
 
 /** Creates a value index. The same definition again is a no-op; a different one under the same name replaces it. */
 bool CBLCollection_CreateValueIndex(CBLCollection* collection, const char* name, CBLValueIndexConfiguration config,
-                                    CBLError* outError);
+                                    CBLError* _cbl_nullable outError);
 
 /** A full-text index (searched with `MATCH()`, ranked with `RANK()`): `expressions` in
     `expressionLanguage`, as for CBLValueIndexConfiguration; `ignoreAccents` makes `é` match `e`;
@@ -1228,13 +1285,13 @@ typedef struct {
     CBLQueryLanguage expressionLanguage;
     const char* expressions;
     bool ignoreAccents;
-    const char* language;
-    const char* where;
+    const char* _cbl_nullable language;
+    const char* _cbl_nullable where;
 } CBLFullTextIndexConfiguration;
 
 /** Creates a full-text index. The same definition again is a no-op; a different one under the same name replaces it. */
 bool CBLCollection_CreateFullTextIndex(CBLCollection* collection, const char* name, CBLFullTextIndexConfiguration config,
-                                       CBLError* outError);
+                                       CBLError* _cbl_nullable outError);
 
 /** An array index (Couchbase Lite 3.2's): the elements of the array at `path` (one property
     path, such as "tags" or "contacts"; the nested form "a[].b" is not offered), so that a query
@@ -1244,12 +1301,12 @@ bool CBLCollection_CreateFullTextIndex(CBLCollection* collection, const char* na
 typedef struct {
     CBLQueryLanguage expressionLanguage;
     const char* path;
-    const char* expressions;
+    const char* _cbl_nullable expressions;
 } CBLArrayIndexConfiguration;
 
 /** Creates an array index. The same definition again is a no-op; a different one under the same name replaces it. */
 bool CBLCollection_CreateArrayIndex(CBLCollection* collection, const char* name, CBLArrayIndexConfiguration config,
-                                    CBLError* outError);
+                                    CBLError* _cbl_nullable outError);
 
 /** A predictive index: each document's prediction by the registered model `model` for `input`
     (one expression in `expressionLanguage`: `{'photo': photo}`, or `{"photo": [".photo"]}`),
@@ -1260,20 +1317,20 @@ typedef struct {
     CBLQueryLanguage expressionLanguage;
     const char* model;
     const char* input;
-    const char* properties;
+    const char* _cbl_nullable properties;
 } CBLPredictiveIndexConfiguration;
 
 /** Creates a predictive index (the model is called for every document now, and as documents
     are saved: while it is unregistered, those saves fail). The same definition again is a no-op;
     a different one under the same name replaces it. */
-bool CBLCollection_CreatePredictiveIndex(CBLCollection* collection, const char* name, CBLPredictiveIndexConfiguration config,
-                                         CBLError* outError);
+CBL_DOCLITE bool CBLCollection_CreatePredictiveIndex(CBLCollection* collection, const char* name, CBLPredictiveIndexConfiguration config,
+                                                     CBLError* _cbl_nullable outError);
 
 /** Deletes the index `name`; a missing index is not an error. */
-bool CBLCollection_DeleteIndex(CBLCollection* collection, const char* name, CBLError* outError);
+bool CBLCollection_DeleteIndex(CBLCollection* collection, const char* name, CBLError* _cbl_nullable outError);
 
 /** The collection's index names as a JSON array, owned. NULL on error. */
-char* CBLCollection_GetIndexNames(CBLCollection* collection, CBLError* outError);
+_cbl_warn_unused char* _cbl_nullable CBLCollection_GetIndexNames(CBLCollection* collection, CBLError* _cbl_nullable outError);
 
 /* ---- Change listeners ------------------------------------------------------ */
 
@@ -1281,7 +1338,7 @@ char* CBLCollection_GetIndexNames(CBLCollection* collection, CBLError* outError)
 typedef struct {
     const CBLCollection* collection;
     unsigned numDocs;
-    const char* const* docIDs;
+    const char* _cbl_nonnull const* _cbl_nonnull docIDs;
 } CBLCollectionChange;
 
 /** A change to one document; borrowed for the callback's duration. */
@@ -1292,25 +1349,25 @@ typedef struct {
 
 /** Called after a commit that changed a collection, on the committing thread, outside DocLite's
     locks; while the database buffers notifications, in CBLDatabase_SendNotifications on its thread. */
-typedef void (*CBLCollectionChangeListener)(void* context, const CBLCollectionChange* change);
+typedef void (*CBLCollectionChangeListener)(void* _cbl_nullable context, const CBLCollectionChange* change);
 /** Called after a commit that changed one document, on the committing thread, outside DocLite's
     locks; while the database buffers notifications, in CBLDatabase_SendNotifications on its thread. */
-typedef void (*CBLDocumentChangeListener)(void* context, const CBLDocumentChange* change);
+typedef void (*CBLDocumentChangeListener)(void* _cbl_nullable context, const CBLDocumentChange* change);
 
 /** Calls `listener` after each commit that changes the collection. `context` must outlive the token. Returns +1. */
-CBLListenerToken* CBLCollection_AddChangeListener(const CBLCollection* collection, CBLCollectionChangeListener listener,
-                                                  void* context, CBLError* outError);
+_cbl_warn_unused CBLListenerToken* _cbl_nullable CBLCollection_AddChangeListener(const CBLCollection* collection, CBLCollectionChangeListener listener,
+                                                                                 void* _cbl_nullable context, CBLError* _cbl_nullable outError);
 
 /** Calls `listener` after each commit that changes the document `docID`. Returns +1. */
-CBLListenerToken* CBLCollection_AddDocumentChangeListener(const CBLCollection* collection, const char* docID,
-                                                          CBLDocumentChangeListener listener, void* context,
-                                                          CBLError* outError);
+_cbl_warn_unused CBLListenerToken* _cbl_nullable CBLCollection_AddDocumentChangeListener(const CBLCollection* collection, const char* docID,
+                                                                                         CBLDocumentChangeListener listener, void* _cbl_nullable context,
+                                                                                         CBLError* _cbl_nullable outError);
 
 /** Called when a live query's results change, and first with its current results,
     on an arbitrary thread (in CBLDatabase_SendNotifications while the database buffers
     notifications), one call at a time per token: read the rows with
     CBLQuery_CopyCurrentResults(query, token). `query` and `token` are borrowed. */
-typedef void (*CBLQueryChangeListener)(void* context, CBLQuery* query, CBLListenerToken* token);
+typedef void (*CBLQueryChangeListener)(void* _cbl_nullable context, CBLQuery* query, CBLListenerToken* token);
 
 /** Makes `query` live (Couchbase Lite's live query): it runs in the background,
     `listener` is called soon with its results, then after each commit through
@@ -1318,25 +1375,25 @@ typedef void (*CBLQueryChangeListener)(void* context, CBLQuery* query, CBLListen
     commit within 250 ms of the previous one waits 500 ms, so the rest of a
     burst costs one more run. The listener stays registered, and the query
     alive, until CBLListener_Remove; `context` must outlive that. Returns +1. */
-CBLListenerToken* CBLQuery_AddChangeListener(CBLQuery* query, CBLQueryChangeListener listener, void* context,
-                                             CBLError* outError);
+_cbl_warn_unused CBLListenerToken* _cbl_nullable CBLQuery_AddChangeListener(CBLQuery* query, CBLQueryChangeListener listener, void* _cbl_nullable context,
+                                                                            CBLError* _cbl_nullable outError);
 
 /** The results `token`'s listener was last called for, read from the first row
     (each call gives a new result set). Fails with the run's error when that run
     failed, and with kCBLErrorNotFound when `token` is not a listener of `query`
     or has not been called yet. Returns +1. */
-CBLResultSet* CBLQuery_CopyCurrentResults(const CBLQuery* query, CBLListenerToken* token, CBLError* outError);
+_cbl_warn_unused CBLResultSet* _cbl_nullable CBLQuery_CopyCurrentResults(const CBLQuery* query, CBLListenerToken* token, CBLError* _cbl_nullable outError);
 
 /** Called, on the committing (or querying) thread, when a buffering database has a
     notification waiting: arrange for CBLDatabase_SendNotifications to be called. */
-typedef void (*CBLNotificationsReadyCallback)(void* context, CBLDatabase* db);
+typedef void (*CBLNotificationsReadyCallback)(void* _cbl_nullable context, CBLDatabase* db);
 
 /** Buffers the database's notifications (collection, document and live-query listeners):
     instead of calling them, DocLite queues the calls and calls `callback` when the queue
     stops being empty; CBLDatabase_SendNotifications makes them. `db` is borrowed and must
     stay open while buffering; `context` must outlive it. A NULL callback stops buffering
     (calls already queued still wait for CBLDatabase_SendNotifications). */
-void CBLDatabase_BufferNotifications(CBLDatabase* db, CBLNotificationsReadyCallback callback, void* context);
+void CBLDatabase_BufferNotifications(CBLDatabase* db, CBLNotificationsReadyCallback _cbl_nullable callback, void* _cbl_nullable context);
 
 /** Makes the queued notification calls of a buffering database, in order, on this thread. */
 void CBLDatabase_SendNotifications(CBLDatabase* db);
@@ -1345,7 +1402,7 @@ void CBLDatabase_SendNotifications(CBLDatabase* db);
     call of the listener is running on another thread (a listener may remove itself
     from inside its own call), so its context may be freed then. (So two calls running
     at once that remove each other's listeners wait for each other for ever.) */
-void CBLListener_Remove(CBLListenerToken* token);
+void CBLListener_Remove(CBLListenerToken* _cbl_nullable token);
 
 /* ---- Replication (docs/sync.md) ---------------------------------------------- */
 
@@ -1359,15 +1416,15 @@ typedef struct CBLReplicator CBLReplicator;
     creates DocLite's server schema when missing, or upgrades an older one. NULL with
     kCBLNetErrInvalidURL for a malformed string, kCBLErrorUnsupported when libpq is not
     installed. Returns +1. */
-CBLEndpoint* CBLEndpoint_CreateWithPostgreSQL(const char* connectionString, bool createsSchema, CBLError* outError);
+CBL_DOCLITE _cbl_warn_unused CBLEndpoint* _cbl_nullable CBLEndpoint_CreateWithPostgreSQL(const char* connectionString, bool createsSchema, CBLError* _cbl_nullable outError);
 
 /** Another DocLite database, which a replicator keeps in sync with its own (two files on one
     device, or a test's second device); not the replicator's own database. Returns +1. */
-CBLEndpoint* CBLEndpoint_CreateWithLocalDB(CBLDatabase* database, CBLError* outError);
+_cbl_warn_unused CBLEndpoint* _cbl_nullable CBLEndpoint_CreateWithLocalDB(CBLDatabase* database, CBLError* _cbl_nullable outError);
 
 /** Creates DocLite's schema in the server's database, upgrades an older version, or checks it,
     as `doclite sync init` does; kCBLErrorInvalidParameter for an endpoint that is not a server. */
-bool CBLEndpoint_InitializeServer(const CBLEndpoint* endpoint, CBLError* outError);
+CBL_DOCLITE bool CBLEndpoint_InitializeServer(const CBLEndpoint* endpoint, CBLError* _cbl_nullable outError);
 
 /** Which way revisions move. */
 typedef uint8_t CBLReplicatorType;
@@ -1409,24 +1466,25 @@ enum {
 
 /** Decides whether a document is pushed (push filter) or a pulled one kept (pull filter): true
     replicates it. Called on the replicator's thread; `document` is borrowed for the call. */
-typedef bool (*CBLReplicationFilter)(void* context, CBLDocument* document, CBLDocumentFlags flags);
+typedef bool (*CBLReplicationFilter)(void* _cbl_nullable context, CBLDocument* document, CBLDocumentFlags flags);
 
 /** Resolves a pull conflict, on the replicator's thread: returns `localDocument` or
     `remoteDocument` as given (NULL when that side is deleted; both borrowed for the call: a
     reference the resolver took with CBL_Retain stays its own to release), a document the resolver
     made (+1: DocLite releases it) holding the merge, or NULL to delete the document. */
-typedef const CBLDocument* (*CBLConflictResolver)(void* context, const char* documentID,
-                                                   const CBLDocument* localDocument, const CBLDocument* remoteDocument);
+typedef const CBLDocument* _cbl_nullable (*CBLConflictResolver)(void* _cbl_nullable context, const char* documentID,
+                                                                 const CBLDocument* _cbl_nullable localDocument,
+                                                                 const CBLDocument* _cbl_nullable remoteDocument);
 
 /** One collection a replicator syncs (couchbase-lite-C's fields, in its order). Channels and
     document IDs are JSON arrays of strings (couchbase-lite-C's FLArray), or NULL for all. */
 typedef struct {
     CBLCollection* collection;
-    CBLConflictResolver conflictResolver; /**< NULL: the default resolver (docs/sync.md). */
-    CBLReplicationFilter pushFilter;      /**< NULL: push every document. */
-    CBLReplicationFilter pullFilter;      /**< NULL: keep every pulled document. */
-    const char* channelsJSON;             /**< Pull only documents in these channels. */
-    const char* documentIDsJSON;          /**< Push and pull only these documents. */
+    CBLConflictResolver _cbl_nullable conflictResolver; /**< NULL: the default resolver (docs/sync.md). */
+    CBLReplicationFilter _cbl_nullable pushFilter;      /**< NULL: push every document. */
+    CBLReplicationFilter _cbl_nullable pullFilter;      /**< NULL: keep every pulled document. */
+    const char* _cbl_nullable channelsJSON;             /**< Pull only documents in these channels. */
+    const char* _cbl_nullable documentIDsJSON;          /**< Push and pull only these documents. */
 } CBLReplicationCollection;
 
 /** What a replicator syncs, with whom and how; zero fields take Couchbase Lite's defaults
@@ -1441,13 +1499,13 @@ typedef struct {
     unsigned maxAttemptWaitTime;
     unsigned heartbeat;
     bool disableAutoPurge; /**< Keep documents the server no longer lets this user read (reported only). */
-    void* context; /**< Passed to the filters and resolvers; must outlive the replicator. */
+    void* _cbl_nullable context; /**< Passed to the filters and resolvers; must outlive the replicator. */
 } CBLReplicatorConfiguration;
 
 /** A replicator for `config` (its handles are retained, its strings copied); NULL with
     kCBLErrorInvalidParameter for no collection, collections of two databases, a NULL endpoint
     or malformed JSON. Returns +1. */
-CBLReplicator* CBLReplicator_Create(const CBLReplicatorConfiguration* config, CBLError* outError);
+_cbl_warn_unused CBLReplicator* _cbl_nullable CBLReplicator_Create(const CBLReplicatorConfiguration* config, CBLError* _cbl_nullable outError);
 
 /** Starts replicating (a running replicator is left as it is); with `resetCheckpoint`, from
     the start. The activity is kCBLReplicatorConnecting when it returns. */
@@ -1460,18 +1518,18 @@ void CBLReplicator_Stop(CBLReplicator* replicator);
 CBLReplicatorStatus CBLReplicator_Status(CBLReplicator* replicator);
 
 /** The IDs the next push would send of `collection`, as an owned JSON array (CBL_FreeString). */
-char* CBLReplicator_PendingDocumentIDs2(CBLReplicator* replicator, const CBLCollection* collection, CBLError* outError);
+_cbl_warn_unused char* _cbl_nullable CBLReplicator_PendingDocumentIDs2(CBLReplicator* replicator, const CBLCollection* collection, CBLError* _cbl_nullable outError);
 
 /** Whether the next push would send document `docID` of `collection`. */
 bool CBLReplicator_IsDocumentPending2(CBLReplicator* replicator, const char* docID, const CBLCollection* collection,
-                                      CBLError* outError);
+                                      CBLError* _cbl_nullable outError);
 
 /** Called on a DocLite thread at each change of status; `status` is borrowed for the call. */
-typedef void (*CBLReplicatorChangeListener)(void* context, CBLReplicator* replicator, const CBLReplicatorStatus* status);
+typedef void (*CBLReplicatorChangeListener)(void* _cbl_nullable context, CBLReplicator* replicator, const CBLReplicatorStatus* status);
 
 /** Calls `listener` at each change of status. `context` must outlive the token. Returns +1. */
-CBLListenerToken* CBLReplicator_AddChangeListener(CBLReplicator* replicator, CBLReplicatorChangeListener listener,
-                                                  void* context, CBLError* outError);
+_cbl_warn_unused CBLListenerToken* _cbl_nullable CBLReplicator_AddChangeListener(CBLReplicator* replicator, CBLReplicatorChangeListener listener,
+                                                                                 void* _cbl_nullable context, CBLError* _cbl_nullable outError);
 
 /** A document pushed or pulled; `error` has code 0 when it replicated. Strings are borrowed for the call. */
 typedef struct {
@@ -1483,12 +1541,12 @@ typedef struct {
 } CBLReplicatedDocument;
 
 /** Called on a DocLite thread with a batch of documents pushed (`isPush`) or pulled. */
-typedef void (*CBLDocumentReplicationListener)(void* context, CBLReplicator* replicator, bool isPush,
+typedef void (*CBLDocumentReplicationListener)(void* _cbl_nullable context, CBLReplicator* replicator, bool isPush,
                                                unsigned numDocuments, const CBLReplicatedDocument* documents);
 
 /** Calls `listener` with the documents pushed and pulled, batch by batch. `context` must outlive the token. Returns +1. */
-CBLListenerToken* CBLReplicator_AddDocumentReplicationListener(CBLReplicator* replicator, CBLDocumentReplicationListener listener,
-                                                               void* context, CBLError* outError);
+_cbl_warn_unused CBLListenerToken* _cbl_nullable CBLReplicator_AddDocumentReplicationListener(CBLReplicator* replicator, CBLDocumentReplicationListener listener,
+                                                                                              void* _cbl_nullable context, CBLError* _cbl_nullable outError);
 
 /* The query conformance corpus */
 
@@ -1498,8 +1556,8 @@ CBLListenerToken* CBLReplicator_AddDocumentReplicationListener(CBLReplicator* re
     until the runner's next call or the end of CBLConformance_Run: {"columns": [titles],
     "rows": [[values]], "missing": [a row's MISSING mask: bit i for column i]}, or
     {"error": {"domain": d, "code": c, "message": text}} when the query failed. */
-typedef const char* (*CBLConformanceQueryRunner)(void* context, CBLDatabase* db, const char* query,
-                                                 const char* parameters);
+typedef const char* _cbl_nullable (*CBLConformanceQueryRunner)(void* _cbl_nullable context, CBLDatabase* db,
+                                                               const char* query, const char* _cbl_nullable parameters);
 
 /** Runs the query conformance corpus `casesFile` (Couchbase Lite's query cases, JSON lines, with
     their data in `data` beside it): each case gets a fresh database loaded by the library, its
@@ -1509,7 +1567,13 @@ typedef const char* (*CBLConformanceQueryRunner)(void* context, CBLDatabase* db,
     "skipped": [{"id", "reason"}], "unexpected": [each failure that is not a known difference,
     each known difference that passes], "summary": "N passed, N failed, N skipped"}; NULL with
     outError when the corpus cannot be read. DocLite's own. */
-char* CBLConformance_Run(const char* casesFile, CBLConformanceQueryRunner runner, void* context, CBLError* outError);
+CBL_DOCLITE _cbl_warn_unused char* _cbl_nullable CBLConformance_Run(const char* casesFile, CBLConformanceQueryRunner runner,
+                                                                    void* _cbl_nullable context, CBLError* _cbl_nullable outError);
+
+#if defined(__clang__)
+#pragma clang diagnostic pop
+#endif
+CBL_ASSUME_NONNULL_END
 
 #ifdef __cplusplus
 }
