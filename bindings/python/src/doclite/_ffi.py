@@ -5,14 +5,17 @@ by _doclite_cffi, the out-of-line module the package build made from include/doc
 import json
 import os
 import weakref
-from typing import Any, Callable, Iterator, Optional, Tuple, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional, Tuple, TypeVar
 
 from ._doclite_cffi import ffi as ffi   # (typed by _doclite_cffi.pyi: the module is made at build time)
+
+if TYPE_CHECKING:
+    from ._doclite_cffi import Library   # (the stub's alone: the library's functions, typed)
 
 _here = os.path.dirname(os.path.abspath(__file__))
 
 # DOCLITE_LIBRARY names another build of the library (the tests of a CMake build use it).
-lib: Any = ffi.dlopen(os.environ.get("DOCLITE_LIBRARY") or os.path.join(_here, "libdoclite.so"))
+lib: "Library" = ffi.dlopen(os.environ.get("DOCLITE_LIBRARY") or os.path.join(_here, "libdoclite.so"))
 # The C library's allocator (malloc, free): predictive models return malloc'd text,
 # CBLBlob_Content malloc'd bytes.
 libc: Any = ffi.dlopen(None)
