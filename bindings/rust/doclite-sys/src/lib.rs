@@ -1,4 +1,8 @@
-//! DocLite's C API (`doclite.h`) for Rust, as bindgen generates it at build time.
+//! DocLite's C API (`doclite.h`) for Rust, as bindgen generates it.
+//!
+//! The declarations are `src/bindings.rs`, generated from the header and checked in, so
+//! a build needs neither bindgen nor libclang. The `bindgen` feature generates them again
+//! from the header the build finds and fails the build if they differ (see `build.rs`).
 //!
 //! The types and constants are the header's (`CBLError`, `kCBLErrorNotFound`, …);
 //! the functions are members of [`DocLite`], the loaded library, which
@@ -28,12 +32,13 @@ use std::ffi::OsString;
 use std::path::Path;
 use std::sync::OnceLock;
 
-include!(concat!(env!("OUT_DIR"), "/bindings.rs"));
+include!("bindings.rs");
 
 /// The library file the build found (or built).
 pub const BUILD_LIBRARY_PATH: &str = env!("DOCLITE_LIBRARY_PATH");
 
-/// The header the declarations were generated from.
+/// The header the build found beside the library (the `bindgen` feature checks the
+/// declarations against it).
 pub const HEADER_PATH: &str = env!("DOCLITE_HEADER_PATH");
 
 /// The loaded library, or why it could not be loaded (the same answer on every call).
