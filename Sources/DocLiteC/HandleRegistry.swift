@@ -27,9 +27,8 @@ final class HandleRegistry: @unchecked Sendable {   // its variables are behind 
     private var next: UInt = 0x1000
     /// The handle looked up last and its object (unretained: its entry holds
     /// it, and removing the entry clears this), read under the lock. C loops
-    /// call one handle's getters over and over; this spares them the hashing
-    /// (measured: 466 → about 150 instructions a lookup). Behind a pointer so
-    /// that reading it takes no exclusivity check.
+    /// call one handle's getters over and over; this spares them the hashing.
+    /// Behind a pointer so that reading it takes no exclusivity check.
     private let recent = UnsafeMutablePointer<(key: UInt, object: Unmanaged<AnyObject>?)>.allocate(capacity: 1)
 
     private init() {

@@ -111,8 +111,7 @@ enum BodyFunctions {
 
     /// As ``withProperty(_:_:_:)`` for a fused predicate whose argument `argument`
     /// is a constant: the path and `make`'s parse of that argument are cached
-    /// together on it, one auxiliary-data lookup per row (measured: two lookups
-    /// were 53 of Q0's ~700 instructions per row).
+    /// together on it, one auxiliary-data lookup per row instead of two.
     @inline(__always)
     static func withProperty<Operand>(_ context: OpaquePointer?, _ argv: UnsafeMutablePointer<OpaquePointer?>?,
                                       operand argument: Int32, _ make: () throws -> Operand,

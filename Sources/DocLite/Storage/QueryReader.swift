@@ -74,9 +74,8 @@ extension Database {
     /// batch the database's own connection; otherwise an idle snapshot reader
     /// (or a new one) in a read transaction that sees the database as it is now
     /// and whose snapshot's shared keys are loaded. An idle reader keeps its read
-    /// transaction while nothing is committed (measured: that spares a query
-    /// three statements, BEGIN, the shared-key check and COMMIT, about 40% of
-    /// an indexed point query's instructions). Holds the database lock.
+    /// transaction while nothing is committed, which spares a query three
+    /// statements (BEGIN, the shared-key check and COMMIT). Holds the database lock.
     func checkOutReader() throws -> QueryReader {
         let connection = try openConnection()
         if transaction.depth > 0 {

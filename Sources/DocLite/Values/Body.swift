@@ -203,7 +203,7 @@ package struct Body {
     /// ``child(_:ofContainerAt:width:headerSize:)``'s: the encoder lays children
     /// out in order and apart, and holding a traversal to that bounds its work
     /// by the body's length, where a damaged body whose offsets share children
-    /// would expand exponentially (found by fuzzing).
+    /// would expand exponentially.
     @inline(__always)
     private func follows(_ offset: Int, next: inout Int, end: Int) -> Bool {
         guard offset >= next else { return false }

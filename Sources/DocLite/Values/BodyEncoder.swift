@@ -107,7 +107,7 @@ package struct BodyEncoder: JSONSink {
             beginDict()
             body.forEachMember(ofDictAt: offset, keys: keys) { key, value in
                 // A damaged body's key may not be UTF-8: written as the tree reader reads it,
-                // so that keys it reads as one are one here too (found by the body fuzz target).
+                // so that keys it reads as one are one here too.
                 writeKey(String(decoding: key, as: UTF8.self))
                 writeValue(from: body, at: value, keys: keys)
             }

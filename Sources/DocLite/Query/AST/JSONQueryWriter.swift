@@ -26,7 +26,7 @@ enum JSONQueryWriter {
     /// An expression where LiteCore reads a bare string as a property path (a
     /// WHAT item without AS, a GROUP_BY or ORDER_BY item): a string literal
     /// there, which SQL++ and the builders can give, is written as
-    /// `["CONCAT()", text, ""]`, the same string (found by the sqlpp fuzz target).
+    /// `["CONCAT()", text, ""]`, the same string.
     private static func shorthandPosition(_ expression: QueryExpression) -> JSONValue {
         guard case .literal(.string) = expression else { return json(expression) }
         return .array([.string("CONCAT()"), json(expression), .string("")])

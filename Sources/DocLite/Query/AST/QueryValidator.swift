@@ -19,7 +19,7 @@ enum QueryValidator {
         if let condition = statement.whereClause { try validate(condition, at: "WHERE") }
         for (i, expression) in statement.groupBy.enumerated() { try validate(expression, at: "GROUP_BY[\(i)]") }
         if let condition = statement.having {
-            // (Found by the query fuzz target: SQL++ cannot say it, so such a query had no SQL++ form.)
+            // (SQL++ cannot say it, so such a query would have no SQL++ form.)
             guard !statement.groupBy.isEmpty else {
                 throw error(at: "HAVING", "HAVING filters groups, so it needs a GROUP_BY (as in SQL++ and Couchbase Lite's builders)")
             }
@@ -131,7 +131,7 @@ enum QueryValidator {
     /// either), so such an IN never finds its value (IN gives null, NOT IN true),
     /// and SQL++ cannot write it: `x IN (a - 1)` is a list of one. Nor can it
     /// write a COLLATE there, where it would collate nothing (IN finds an array's
-    /// items by value). LiteCore runs both. (Found by the predicate fuzz target.)
+    /// items by value). LiteCore runs both.
     private static func validateInList(_ expression: QueryExpression, at location: String) throws {
         if case .collate = expression {
             throw error(at: location, "a COLLATE cannot be IN's right side (it collates nothing there, and SQL++ cannot write it); "

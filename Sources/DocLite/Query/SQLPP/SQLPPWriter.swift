@@ -58,7 +58,7 @@ enum SQLPPWriter {
         case .missing: return "MISSING"
         case .property(let path):
             // A document is a dict, so a path that starts with an index names nothing, and
-            // SQL++ cannot write one (`[1]` is an array): it is MISSING (found by the query fuzz target).
+            // SQL++ cannot write one (`[1]` is an array): it is MISSING.
             if case .index? = path.first { return "MISSING" }
             return self.path(path)
         case .all(let source): return source.map { identifier($0) + ".*" } ?? "*"
