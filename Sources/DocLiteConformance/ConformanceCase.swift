@@ -22,7 +22,6 @@ struct ConformanceCase {
     var setup: [JSONValue] { members["setup"]?.array ?? [] }
     var indexes: [JSONValue] { members["indexes"]?.array ?? [] }
     var params: JSONValue? { members["params"] }
-    var edition: String? { members["edition"]?.string }
     var environment: [ByteString: JSONValue] { members["env"]?.dictionary ?? [:] }
 }
 

@@ -62,6 +62,10 @@ final class HostileFileTests: DatabaseTestCase {
         assertRefused(naming: "index 'byN'")
         try tamper("UPDATE indexes SET sql_name = '\(IndexType.value.sqlName(collection: 1, index: "byN"))', type = 'vector'")
         assertRefused(naming: "index 'byN'")
+        try tamper("UPDATE indexes SET sql_name = '\(IndexType.vector.sqlName(collection: 1, index: "byN"))', type = 'vector'")
+        assertRefused(naming: "index 'byN'")   // (a value index's definition is no vector index's)
+        try tamper("UPDATE indexes SET sql_name = '\(IndexType.value.sqlName(collection: 1, index: "byN"))', type = 'spatial'")
+        assertRefused(naming: "index 'byN'")
     }
 
     func testAnIndexWhoseDefinitionNoLongerMatchesItsSQLIsRefused() throws {

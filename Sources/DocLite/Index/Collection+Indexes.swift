@@ -4,6 +4,7 @@
 /// Full-text indexes: FTS4 tables kept up to date by triggers (``FullTextIndexSQL``).
 /// Array indexes: tables of array elements kept by triggers (``ArrayIndexSQL``).
 /// Predictive indexes: tables of cached predictions kept by triggers (``PredictiveIndexSQL``).
+/// Vector indexes: tables of float32 vectors (``VectorIndexSQL``).
 extension Collection {
     /// Creates a value or full-text index from a configuration. Creating the
     /// same index again is a no-op; a different definition under the same name replaces it.
@@ -24,6 +25,13 @@ extension Collection {
             guard input.count == 1 else { throw DocLiteError(.invalidQuery, "a predictive index takes one input expression") }
             try createIndex(name: name, kind: .predictive(model: config.model, properties: config.properties ?? []),
                             expressions: input, where: nil)
+        case let config as VectorIndexConfiguration:
+            let language = config.expressionLanguage
+            let expression = try Self.expressions(language == .json ? ["[\(config.expression)]"] : [config.expression], language)
+            guard expression.count == 1 else {
+                throw DocLiteError(.invalidParameter, "a vector index takes one expression (Couchbase Lite's rule), got \(expression.count)")
+            }
+            try createIndex(name: name, kind: .vector(try VectorIndexOptions(config)), expressions: expression, where: nil)
         default:
             throw DocLiteError(.unsupported, "index configuration \(type(of: config)) is not supported")
         }

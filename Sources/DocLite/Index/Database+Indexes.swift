@@ -23,6 +23,7 @@ struct StoredIndex {
         case .predictive: objects = PredictiveIndexSQL(table: sqlName, collection: collection).drop
         case .array: objects = ArrayIndexSQL(table: sqlName, collection: collection).drop
         case .fullText: objects = FullTextIndexSQL(table: sqlName, collection: collection).drop
+        case .vector: objects = VectorIndexSQL(table: sqlName, collection: collection).drop
         }
         return objects + ["DELETE FROM indexes WHERE sql_name = '\(sqlName)'"]
     }
@@ -85,10 +86,10 @@ extension Database {
     /// Reloads the indexed expressions after an index change in this
     /// connection's transaction (restored if the transaction rolls back).
     func indexesChanged() throws {
-        let before = (indexedExpressions, fullTextIndexes, predictiveIndexes, arrayIndexes, derivedRows)
+        let before = (indexedExpressions, fullTextIndexes, predictiveIndexes, arrayIndexes, vectorIndexes, derivedRows)
         try loadIndexedExpressions()
         transaction.undo.append { [unowned self] in
-            (indexedExpressions, fullTextIndexes, predictiveIndexes, arrayIndexes, derivedRows) = before
+            (indexedExpressions, fullTextIndexes, predictiveIndexes, arrayIndexes, vectorIndexes, derivedRows) = before
             indexGeneration += 1
         }
     }
@@ -101,14 +102,14 @@ extension Database {
         var fullText: [Int64: [ByteString: String]] = [:]
         var predictive: [Int64: [ByteString: String]] = [:]
         var arrays: [Int64: [ByteString: String]] = [:]
+        var vectors: [Int64: [ByteString: VectorIndexTable]] = [:]
         var rows: [Int64: [DerivedRowStatements]] = [:]
         let indexes = try storedIndexes(of: openConnection())
         let names = Set(indexes.map(\.sqlName))
         indexPlans = indexPlans.filter { names.contains($0.key) }   // (an index dropped needs no plan)
         for index in indexes {
-            if index.type != .value, let statements = try plan(of: index).rows {
-                rows[index.collection, default: []].append(statements)
-            }
+            let plan = index.type == .value ? nil : try plan(of: index)
+            if let statements = plan?.rows { rows[index.collection, default: []].append(statements) }
             let expressions = index.expressions
             switch index.type {
             case .value:
@@ -119,14 +120,20 @@ extension Database {
                 arrays[index.collection, default: [:]][ByteString(expressions[0])] = index.sqlName
             case .fullText:
                 fullText[index.collection, default: [:]][ByteString(index.name)] = index.sqlName
+            case .vector:
+                guard case .vector(let options)? = plan?.kind else { continue }
+                vectors[index.collection, default: [:]][ByteString(expressions[0])] = VectorIndexTable(
+                    name: index.name, table: index.sqlName, metric: options.metric, dimensions: options.dimensions)
             }
         }
         derivedRows = rows
-        if loaded != indexedExpressions || fullText != fullTextIndexes || predictive != predictiveIndexes || arrays != arrayIndexes {
+        if loaded != indexedExpressions || fullText != fullTextIndexes || predictive != predictiveIndexes || arrays != arrayIndexes
+            || vectors != vectorIndexes {
             indexedExpressions = loaded
             fullTextIndexes = fullText
             predictiveIndexes = predictive
             arrayIndexes = arrays
+            vectorIndexes = vectors
             indexGeneration += 1
         }
     }

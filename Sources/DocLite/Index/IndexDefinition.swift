@@ -1,6 +1,6 @@
 /// The kinds of index, as the `indexes` table records them in `type`.
 enum IndexType: String {
-    case value, fullText = "full-text", predictive, array
+    case value, fullText = "full-text", predictive, array, vector
 
     /// The SQL name of index `name` of this type in collection `collection`: the
     /// type's prefix, the collection ID and the name's UTF-8 in hex, so no name reaches
@@ -11,6 +11,7 @@ enum IndexType: String {
         case .fullText: "fts"
         case .predictive: "pred"
         case .array: "arr"
+        case .vector: "vec"
         }
         return "\(prefix)\(collection)_" + name.utf8.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
     }
@@ -24,6 +25,8 @@ enum IndexKind: Equatable {
     case predictive(model: String, properties: [String])
     /// The elements of the array at `path`, indexed by the expressions (none: the elements).
     case array(path: String)
+    /// The vector the one expression gives each document.
+    case vector(VectorIndexOptions)
 
     /// The `type` recorded in the `indexes` table.
     var type: IndexType {
@@ -32,6 +35,7 @@ enum IndexKind: Equatable {
         case .fullText: .fullText
         case .predictive: .predictive
         case .array: .array
+        case .vector: .vector
         }
     }
 
@@ -72,6 +76,9 @@ struct IndexDefinition {
             definition["type"] = .string(kind.type.rawValue)
             definition["model"] = .string(model)
             definition["properties"] = .array(properties.map(JSONValue.string))
+        case .vector(let options):
+            definition["type"] = .string(kind.type.rawValue)
+            definition.merge(options.json) { current, _ in current }
         }
         return JSONValue.dictionary(definition).json
     }
@@ -103,6 +110,9 @@ extension IndexDefinition {
             let properties = items.compactMap { if case .string(let path) = $0 { path } else { nil } }
             guard properties.count == items.count else { return nil }
             kind = .predictive(model: model, properties: properties)
+        case .vector:
+            guard let options = VectorIndexOptions(json: members), expressions.count == 1 else { return nil }
+            kind = .vector(options)
         }
         let condition = members["where"].flatMap { try? JSONQueryParser.expression($0, at: "where") }
         guard (condition == nil) == (members["where"] == nil) else { return nil }
@@ -121,11 +131,14 @@ struct IndexPlan {
     let recorded: [String]
     /// How a derived-row index's table is filled and kept in step (nil for a value index).
     let rows: DerivedRowStatements?
+    /// What the index is, besides its expressions.
+    let kind: IndexKind
 
     /// The plan of index `name`; `schemaVersion` is the file's, when it is verified.
     init(index name: String, definition: IndexDefinition, collection: Collection, database: Database,
          schemaVersion: Int64 = Schema.version) throws {
-        let id = collection.id, kind = definition.kind
+        let id = collection.id
+        kind = definition.kind
         sqlName = kind.type.sqlName(collection: id, index: name)
         let properties = try kind.predictedProperties.map { path in
             PropertyPath.format(try PropertyPath.parse(path.hasPrefix(".") ? String(path.dropFirst()) : path))
@@ -159,6 +172,10 @@ struct IndexPlan {
             statements = index.create(expressions: compiled)
             if case .property(let path) = array! { recorded = [PropertyPath.format(path)] + compiled } else { recorded = compiled }
             rows = index.rowStatements(array: arraySQL)
+        case .vector(let options):
+            let index = VectorIndexSQL(table: sqlName, collection: id)
+            (statements, recorded) = (index.create, compiled)
+            rows = index.rowStatements(vector: compiled[0], dimensions: options.dimensions)
         }
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -14,8 +15,46 @@ import CSQLite
 ///   distance raised to it (2: the squared distance, the sum of squares itself).
 /// - `doc_cosine_distance(a, b)`: 1 − the cosine of the angle between them (MISSING for
 ///   a vector of zeros, whose angle is undefined).
+///
+/// And the functions of vector search (a vector is stored as its float32 items, in
+/// native byte order, in a blob):
+///
+/// - `doc_vector(value, dimensions)`: the vector `value` holds, as a blob: an array of
+///   numbers, or a string of Base64 float32s (LiteCore's two forms in a document),
+///   with `dimensions` items (0: any count from 2); NULL for any other value, as a
+///   vector index skips it (Couchbase Lite's rule: a bad vector never fails a save).
+/// - `doc_vector_distance(vector, target, metric, dimensions)`: the distance by
+///   ``DistanceMetric`` (its raw value) between a stored vector and the target, an
+///   array of numbers or Base64 string; MISSING when `vector` is NULL or the target
+///   MISSING or null; an error for any other target that is no vector, or, with
+///   `dimensions` (an index's), one of another length. Without, a vector of another
+///   length is MISSING.
 enum VectorFunctions {
     static func register(with registrar: FunctionRegistrar) {
+        registrar.add("doc_vector", 2) { context, _, argv in
+            guard case .success(let items) = VectorFunctions.vector(RuntimeValue(argv![0])),
+                  case let dimensions = Int(sqlite3_value_int64(argv![1])), dimensions == 0 || items.count == dimensions else {
+                sqlite3_result_null(context)
+                return
+            }
+            items.withUnsafeBytes { sqlite3_result_blob(context, $0.baseAddress, Int32($0.count), csqlite_transient()) }
+        }
+        registrar.add("doc_vector_distance", 4) { context, _, argv in
+            guard sqlite3_value_type(argv![0]) == SQLITE_BLOB, let metric = DistanceMetric(rawValue: Int(sqlite3_value_int(argv![2]))) else {
+                sqlite3_result_null(context)
+                return
+            }
+            let dimensions = Int(sqlite3_value_int64(argv![3]))
+            _ = BodyFunctions.withAuxiliary(context, argument: 1, argv, { try TargetVector(argv![1], dimensions: dimensions) }) { target in
+                guard let items = target.items else { return sqlite3_result_null(context) }
+                let vector = UnsafeRawBufferPointer(start: sqlite3_value_blob(argv![0]), count: Int(sqlite3_value_bytes(argv![0])))
+                guard vector.count == items.count * MemoryLayout<Float>.size,
+                      let distance = items.withUnsafeBytes({ metric.distance(vector, $0) }), distance.isFinite else {
+                    return sqlite3_result_null(context)
+                }
+                sqlite3_result_double(context, distance)
+            }
+        }
         registrar.add("doc_euclidean_distance", -1) { context, argc, argv in
             VectorFunctions.withVectors(context, argv) { a, b in
                 var sum = 0.0
@@ -53,5 +92,77 @@ enum VectorFunctions {
         numbers.reserveCapacity(body.count(at: offset) ?? 0)
         body.forEachElement(ofArrayAt: offset) { numbers.append(RuntimeValue(body, at: $0).number ?? 0) }
         return numbers
+    }
+
+    /// The float32 items of a vector value (``doc_vector``'s forms), or why it is none.
+    static func vector(_ value: RuntimeValue) -> Swift.Result<[Float], VectorError> {
+        switch value {
+        case .array(let body, let offset):
+            var items: [Float] = []
+            items.reserveCapacity(body.count(at: offset) ?? 0)
+            var failure: VectorError?
+            body.forEachElement(ofArrayAt: offset) { element in
+                guard failure == nil else { return }
+                switch RuntimeValue(body, at: element) {
+                case .integer(let number): items.append(Float(number))
+                case .real(let number): items.append(Float(number))
+                default: failure = .notANumber(items.count)
+                }
+                if let last = items.last, !last.isFinite { failure = .notFinite(items.count - 1) }
+            }
+            if let failure { return .failure(failure) }
+            return items.count < 2 ? .failure(.tooShort(items.count)) : .success(items)
+        case .string(let text):
+            guard let data = Data(base64Encoded: Data(text)), data.count % MemoryLayout<Float>.size == 0 else {
+                return .failure(.notBase64)
+            }
+            let items = data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+            if let bad = items.firstIndex(where: { !$0.isFinite }) { return .failure(.notFinite(bad)) }
+            return items.count < 2 ? .failure(.tooShort(items.count)) : .success(items)
+        default:
+            return .failure(.notAVector)
+        }
+    }
+
+    /// Why a value is not a vector.
+    enum VectorError: Error, CustomStringConvertible {
+        case notAVector, notBase64, notANumber(Int), notFinite(Int), tooShort(Int)
+
+        var description: String {
+            switch self {
+            case .notAVector: "is not a vector (an array of numbers, or a string of Base64 float32s)"
+            case .notBase64: "is a string but not Base64 of float32s (a multiple of 4 bytes)"
+            case .notANumber(let i): "has an item that is not a number at index \(i)"
+            case .notFinite(let i): "has an item that is not a finite float32 at index \(i)"
+            case .tooShort(let count): "has \(count) item\(count == 1 ? "" : "s"); a vector has at least 2"
+            }
+        }
+    }
+
+    /// The target of `doc_vector_distance`, read once per statement when it is constant.
+    private final class TargetVector {
+        /// The items; nil for a MISSING or null target (the distance is MISSING).
+        let items: [Float]?
+
+        init(_ value: OpaquePointer?, dimensions: Int) throws {
+            let target = RuntimeValue(value)
+            switch target {
+            case .missing, .null:
+                items = nil
+                return
+            default:
+                break
+            }
+            switch VectorFunctions.vector(target) {
+            case .failure(let reason):
+                throw DocLiteError(.invalidQuery, "APPROX_VECTOR_DISTANCE(): the target vector \(reason)")
+            case .success(let items):
+                guard dimensions == 0 || items.count == dimensions else {
+                    throw DocLiteError(.invalidQuery, "APPROX_VECTOR_DISTANCE(): the target vector has \(items.count) dimensions; "
+                                       + "the vector index has \(dimensions)")
+                }
+                self.items = items
+            }
+        }
     }
 }

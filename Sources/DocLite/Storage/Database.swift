@@ -55,6 +55,8 @@ public final class Database: @unchecked Sendable {   // its variables are behind
     var predictiveIndexes: [Int64: [ByteString: String]] = [:]
     /// The array indexes of each collection: the array's path → table.
     var arrayIndexes: [Int64: [ByteString: String]] = [:]
+    /// The vector indexes of each collection: the compiled expression → the index.
+    var vectorIndexes: [Int64: [ByteString: VectorIndexTable]] = [:]
     var indexGeneration = 0
     /// The statements keeping each collection's derived-row indexes in step (``DerivedRows``).
     var derivedRows: [Int64: [DerivedRowStatements]] = [:]
@@ -271,6 +273,16 @@ public final class Database: @unchecked Sendable {   // its variables are behind
         try loadIndexedExpressions()
         dataVersion = current
     }
+}
+
+/// What a query reads of a vector index: its table of vectors (a document's
+/// sequence → its float32 items), and how its vectors are compared.
+struct VectorIndexTable: Equatable {
+    /// The index's name.
+    let name: String
+    let table: String
+    let metric: DistanceMetric
+    let dimensions: Int
 }
 
 extension Database {

@@ -13,18 +13,10 @@ final class SQLPPTranslationTests: XCTestCase {
 
     func testLiteCoreTranslationPairs() throws {
         _ = try SharedFolder.path("conformance/sqlpp/translations.jsonl")
-        var passed = 0, enterpriseOnly = 0
+        var passed = 0
         for line in try SharedFolder.jsonLines("conformance/sqlpp/translations.jsonl") {
             guard case .dictionary(let object) = line, case .string(let id)? = object["id"], case .string(let sqlpp)? = object["sqlpp"] else {
                 return XCTFail("malformed line: \(line.json)")
-            }
-            if case .dictionary(let setup)? = object["setup"], setup["enterprise_only"] == .bool(true),
-               !sqlpp.contains("PREDICTION(") {
-                // APPROX_VECTOR_DISTANCE() and the like: Enterprise Edition functions DocLite lacks
-                // (PREDICTION() it offers to everyone).
-                XCTAssertThrowsError(try SQLPPParser.parse(sqlpp), id)
-                enterpriseOnly += 1
-                continue
             }
             let parsed = Swift.Result { try SQLPPParser.parse(sqlpp) }
             if object["error"] == .string("syntax") {
@@ -68,8 +60,8 @@ final class SQLPPTranslationTests: XCTestCase {
                 XCTFail("\(id): parsed, but its expected JSON is refused (\(failure))\n\(sqlpp)")
             }
         }
-        XCTAssertEqual(passed + enterpriseOnly, 221)
-        print("SQL++ translation pairs: \(passed) passed, \(enterpriseOnly) Enterprise-only skipped")
+        XCTAssertEqual(passed, 221)
+        print("SQL++ translation pairs: \(passed) passed")
     }
 
     /// A fresh database with the collections a case's `setup.tableNames` name

@@ -22,6 +22,10 @@ enum FunctionCatalog {
             /// `PREDICTION(model, input[, path])`: a scalar call, or a read of a
             /// predictive index's cached predictions when one has that model and input.
             case prediction
+            /// `APPROX_VECTOR_DISTANCE(vector, target[, metric, numProbes, accurate])`: the
+            /// distance the query's vector search gives each document (from a vector
+            /// index of that expression, else computed exactly).
+            case vectorDistance
         }
 
         /// The aggregates: how their argument is read and how they count.
@@ -61,7 +65,7 @@ enum FunctionCatalog {
         /// RANK have forms of their own in SQL++, and none in predicates.
         var isCalledByName: Bool {
             switch kind {
-            case .scalar, .aggregate, .prediction: true
+            case .scalar, .aggregate, .prediction, .vectorDistance: true
             case .meta, .match, .rank: false
             }
         }
@@ -146,6 +150,7 @@ enum FunctionCatalog {
         // Vector distances
         add(["euclidean_distance"], 2...3, .scalar)
         add(["cosine_distance"], 2...2, .scalar)
+        add(["approx_vector_distance"], 2...5, .scalar, sql: "doc_vector_distance", kind: .vectorDistance)
         // Type
         for name in ["array", "atom", "boolean", "number", "object", "string"] {
             add(["is" + name, "is_" + name], 1...1, .boolean)

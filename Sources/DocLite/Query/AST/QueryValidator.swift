@@ -96,7 +96,8 @@ enum QueryValidator {
         case .function(let name, let arguments):
             guard !name.isEmpty else { throw error(at: location, "empty function name") }
             guard arguments.count <= 127 else { throw error(at: location, "a function takes at most 127 arguments") }
-            _ = try FunctionCatalog.entry(name, arguments: arguments.count, at: location)
+            let entry = try FunctionCatalog.entry(name, arguments: arguments.count, at: location)
+            if entry.kind == .vectorDistance { try validateVectorDistance(arguments, at: location) }
             try validateOperands(arguments, at: location)
         case .array(let items):
             try validateOperands(items, at: location)
@@ -146,6 +147,37 @@ enum QueryValidator {
         default: return
         }
         throw error(at: path, "IN's right side is a list (\"[]\") or an expression whose value may be an array; \(result) never is one")
+    }
+
+    /// APPROX_VECTOR_DISTANCE()'s literal arguments, with LiteCore's messages: a
+    /// metric name, a number of probes above 0, and `accurate` false.
+    private static func validateVectorDistance(_ arguments: [QueryExpression], at location: String) throws {
+        let name = "APPROX_VECTOR_DISTANCE"
+        if arguments.count > 2 {
+            guard case .literal(.string(let metric)) = arguments[2] else {
+                throw error(at: "\(location)[3]", "3rd argument (metric) to \(name) must be a string")
+            }
+            guard DistanceMetric(name: metric) != nil else {
+                throw error(at: "\(location)[3]", "invalid metric name '\(metric)' for \(name) (euclidean_squared, euclidean, cosine or dot)")
+            }
+        }
+        if arguments.count > 3 {
+            let probes: Int64
+            switch arguments[3] {
+            case .literal(.int(let value)): probes = value
+            case .literal(.unsigned): probes = 0
+            default: throw error(at: "\(location)[4]", "4th argument (numProbes) to \(name) must be an integer")
+            }
+            guard probes > 0 && probes < Int64(UInt32.max) else {
+                throw error(at: "\(location)[4]", "4th argument (numProbes) to \(name) out of range")
+            }
+        }
+        if arguments.count > 4 {
+            guard case .literal(.bool(let accurate)) = arguments[4] else {
+                throw error(at: "\(location)[5]", "5th argument (accurate) to \(name) must be boolean")
+            }
+            guard !accurate else { throw error(at: "\(location)[5]", "\(name) does not support 'accurate'=true") }
+        }
     }
 
     /// Operands written after the operator: the first at `[1]`.

@@ -14,6 +14,8 @@ extension QueryCompiler {
             return SQLFragment(sql: projected("\(entry.sqlName)(\((members + [revision]).joined(separator: ", ")))"), kind: entry.result)
         case .match, .rank:
             return try fullTextFunction(entry, arguments, context)
+        case .vectorDistance:
+            return try vectorDistance(arguments, context)
         case .aggregate(let aggregate):
             return try aggregateCall(aggregate, entry, name, arguments, context)
         case .prediction:

@@ -46,6 +46,8 @@ struct QueryCompiler {
     var variableAliasCount = 0
     /// The full-text indexes the WHERE clause searches (`MATCH()`), by FTS table.
     var fullTextMatches: [String: FullTextMatch] = [:]
+    /// The vector searches of `APPROX_VECTOR_DISTANCE()` calls, by the calls' arguments.
+    var vectorSearches: [ByteString: VectorSearch] = [:]
 
     /// The predictive indexes whose cached predictions the query reads, by table.
     var predictiveJoins: [String: PredictiveJoin] = [:]
@@ -98,6 +100,7 @@ struct QueryCompiler {
         try markSourcesReadingDeleted(statement)
         resolveArrayIndexes()
         try resolveFullTextMatches(statement)
+        try resolveVectorSearches(statement)
         for item in statement.what {   // duplicates are rejected by ColumnNaming below
             if let alias = item.alias { resultAliases[ByteString(alias)] = item.expression }
         }
@@ -126,6 +129,7 @@ struct QueryCompiler {
         for match in fullTextMatches.values.sorted(by: { $0.alias < $1.alias }) {
             from += " JOIN \(match.table) AS \(match.alias) ON \(match.alias).docid = \(sources[match.source].column("sequence"))"
         }
+        for search in vectorSearches.values.sorted(by: { $0.alias < $1.alias }) { from += search.join }
         var whereSQL = ""
         if let clause = statement.whereClause {
             whereSQL = " WHERE " + (try compile(clause, CompileContext(.whereClause, at: "WHERE")).sql)
@@ -214,7 +218,7 @@ struct QueryCompiler {
     }
 
     /// LIMIT and OFFSET: a literal must be an integer (negative means 0); anything else is clamped at run time.
-    private mutating func limitSQL(_ expression: QueryExpression, _ clause: Clause) throws -> String {
+    mutating func limitSQL(_ expression: QueryExpression, _ clause: Clause) throws -> String {
         switch expression {
         case .literal(.int(let value)): return String(max(value, 0))
         case .literal(.unsigned(let value)): return String(value > UInt64(Int64.max) ? Int64.max : Int64(value))
