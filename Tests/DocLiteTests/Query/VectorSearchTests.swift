@@ -85,4 +85,170 @@ final class VectorSearchTests: QueryTestCase {
         XCTAssertEqual(after.first?.0, "new")
         XCTAssertEqual(Array(after.dropFirst().map(\.0)), [expected[3].0, expected[4].0] + nearest([40.2, -1.0, 6.1], count: 7).suffix(2).map(\.0))
     }
+
+    func testEveryMetricWithItsIndexAndItsNames() throws {
+        try loadVectors()
+        let target = [40.2, -1.0, 6.1]
+        for (metric, names) in [(DistanceMetric.euclideanSquared, ["euclidean_squared", "L2_squared", "default", "EUCLIDEAN2"]),
+                                (.euclidean, ["euclidean", "l2"]), (.cosine, ["cosine", "COSINE_DISTANCE"]),
+                                (.dot, ["dot", "dot_product_distance"])] {
+            let expected = nearest(target, metric: metric, count: 4)
+            let query = { (name: String) in
+                "SELECT META().id AS id, APPROX_VECTOR_DISTANCE(vector, $target, '\(name)') AS distance FROM _ ORDER BY distance LIMIT 4"
+            }
+            assertNear(try search(query(names[0])), expected)   // exact, without an index
+            var config = VectorIndexConfiguration(expression: "vector", dimensions: 3, centroids: 4)
+            config.metric = metric
+            try defaultCollection.createIndex(withName: "vectors", config: config)
+            for name in names { assertNear(try search(query(name)), expected) }
+            // Without a metric, the index's.
+            assertNear(try search("SELECT META().id AS id, APPROX_VECTOR_DISTANCE(vector, $target) AS distance FROM _ ORDER BY distance LIMIT 4"),
+                       expected)
+            let other = DistanceMetric.allCases.first { $0 != metric }!
+            assertThrows(.invalidQuery, containing: "\(other.name) does not match the index's metric, \(metric.name)") {
+                _ = try search(query(other.name))
+            }
+            try defaultCollection.deleteIndex(forName: "vectors")
+        }
+    }
+
+    func testHybridSearchesFilterOtherPropertiesAndNeedNoLimit() throws {
+        try loadVectors()
+        try defaultCollection.createIndex(withName: "vectors", config: VectorIndexConfiguration(expression: "vector", dimensions: 3, centroids: 2))
+        let target = [40.2, -1.0, 6.1]
+        // Every even document, nearest first: the WHERE is not only a bound on the distance.
+        let even = "SELECT META().id AS id, APPROX_VECTOR_DISTANCE(vector, $target) AS distance FROM _ WHERE parity = 'even' ORDER BY distance"
+        assertNear(try search(even), nearest(target, count: 100, where: { $0 % 2 == 0 }))
+        assertNear(try search(even + " LIMIT 3 OFFSET 1"), Array(nearest(target, count: 4, where: { $0 % 2 == 0 }).dropFirst()))
+        // A bound on the distance alone is a simple search, LIMIT first.
+        let bounded = "SELECT META().id AS id, APPROX_VECTOR_DISTANCE(vector, $target) AS distance FROM _ "
+            + "WHERE APPROX_VECTOR_DISTANCE(vector, $target) < 20 ORDER BY distance LIMIT 10"
+        assertNear(try search(bounded), nearest(target, count: 10).filter { $0.1 < 20 })
+        // With full-text search.
+        try load([("note-1", #"{"text": "a blue whale", "vector": [40, -1, 6]}"#), ("note-2", #"{"text": "a blue sky", "vector": [0, 0, 0]}"#),
+                  ("note-3", #"{"text": "a red fox", "vector": [40, -1, 6.1]}"#)])
+        try defaultCollection.createIndex(withName: "text", config: FullTextIndexConfiguration(["text"]))
+        let words = "SELECT META().id AS id, APPROX_VECTOR_DISTANCE(vector, $target) AS distance FROM _ WHERE MATCH(text, 'blue') "
+            + "ORDER BY distance"
+        XCTAssertEqual(try search(words).map(\.0), ["note-1", "note-2"])
+    }
+
+    func testOffsetPagesThroughTheNearest() throws {
+        try loadVectors()
+        let target = [40.2, -1.0, 6.1]
+        let page = "SELECT META().id AS id, APPROX_VECTOR_DISTANCE(vector, $target) AS distance FROM _ ORDER BY distance LIMIT 3 OFFSET 3"
+        assertNear(try search(page), Array(nearest(target, count: 6).suffix(3)))
+        for limit in ["0", "-1"] {
+            XCTAssertEqual(try search("SELECT META().id AS id FROM _ ORDER BY APPROX_VECTOR_DISTANCE(vector, $target) LIMIT \(limit)").count, 0)
+        }
+    }
+
+    func testBase64VectorsAndTargets() throws {
+        func base64(_ items: [Float]) -> String { items.withUnsafeBytes { Data($0).base64EncodedString() } }
+        try load([("a", #"{"vector": "\#(base64([1, 2, 3]))"}"#), ("b", #"{"vector": [1, 2, 4]}"#), ("c", #"{"vector": "\#(base64([9, 9]))"}"#)])
+        let query = "SELECT META().id AS id, APPROX_VECTOR_DISTANCE(vector, $target) AS distance FROM _ ORDER BY distance LIMIT 5"
+        for indexed in [false, true] {
+            if indexed {
+                try defaultCollection.createIndex(withName: "v", config: VectorIndexConfiguration(expression: "vector", dimensions: 3, centroids: 1))
+            }
+            let rows = try search(query, target: base64([1, 2, 3.5]))
+            XCTAssertEqual(rows.map(\.0), ["a", "b"], "indexed: \(indexed); c has 2 items")
+            XCTAssertEqual(rows.first?.1 ?? -1, 0.25, accuracy: 1e-6)
+        }
+    }
+
+    func testAVectorIndexOnAPrediction() throws {
+        final class Embedding: PredictiveModel {
+            func predict(input: DictionaryObject) -> DictionaryObject? {
+                guard let word = input.string(forKey: "word") else { return nil }
+                return MutableDictionaryObject(data: ["vector": [Double(word.count), Double(word.utf8.first ?? 0)]])
+            }
+        }
+        Database.prediction.registerModel(Embedding(), withName: "embed")
+        defer { Database.prediction.unregisterModel(withName: "embed") }
+        try load([("cat", #"{"word": "cat"}"#), ("horse", #"{"word": "horse"}"#), ("dog", #"{"word": "dog"}"#), ("none", "{}")])
+        let expression = "PREDICTION(embed, {\"word\": word}).vector"
+        try defaultCollection.createIndex(withName: "embedded", config: VectorIndexConfiguration(expression: expression, dimensions: 2, centroids: 1))
+        let query = "SELECT META().id AS id, APPROX_VECTOR_DISTANCE(\(expression), $target) AS distance FROM _ ORDER BY distance LIMIT 2"
+        XCTAssertTrue(try db.createQuery(query).explain().contains("vec1_"))
+        XCTAssertEqual(try search(query, target: [3, 99.8]).map(\.0), ["dog", "cat"])
+    }
+
+    func testPlacementErrors() throws {
+        try loadVectors(count: 10)
+        let call = "APPROX_VECTOR_DISTANCE(vector, $target)"
+        let cases: [(String, String)] = [
+            ("SELECT META().id FROM _ ORDER BY \(call)", "a LIMIT must be given"),
+            ("SELECT \(call) AS distance FROM _", "a LIMIT must be given"),
+            ("SELECT META().id FROM _ WHERE \(call) < 10 ORDER BY \(call)", "a LIMIT must be given"),
+            ("SELECT META().id FROM _ ORDER BY \(call) LIMIT 10001", "LIMIT must not exceed 10000"),
+            ("SELECT META().id FROM _ WHERE num = 3 OR \(call) < 10 LIMIT 5", "can't be used within an OR"),
+            ("SELECT META().id FROM _ ORDER BY APPROX_VECTOR_DISTANCE('vector', $target) LIMIT 5", "unknown source collection"),
+            ("SELECT META().id FROM _ AS a JOIN _ AS b ON META(a).id = META(b).id ORDER BY APPROX_VECTOR_DISTANCE([a.num, b.num], $target) LIMIT 5",
+             "may only refer to a single collection"),
+            ("SELECT META().id FROM _ ORDER BY APPROX_VECTOR_DISTANCE(vector, $target, 'manhattan') LIMIT 5", "invalid metric name 'manhattan'"),
+            ("SELECT META().id FROM _ ORDER BY APPROX_VECTOR_DISTANCE(vector, $target, 5) LIMIT 5", "3rd argument (metric)"),
+            ("SELECT META().id FROM _ ORDER BY APPROX_VECTOR_DISTANCE(vector, $target, 'L2', 0) LIMIT 5", "out of range"),
+            ("SELECT META().id FROM _ ORDER BY APPROX_VECTOR_DISTANCE(vector, $target, 'L2', -6) LIMIT 5", "out of range"),
+            ("SELECT META().id FROM _ ORDER BY APPROX_VECTOR_DISTANCE(vector, $target, 'L2', 'x') LIMIT 5", "must be an integer"),
+            ("SELECT META().id FROM _ ORDER BY APPROX_VECTOR_DISTANCE(vector, $target, 'L2', 5, true) LIMIT 5", "does not support 'accurate'=true"),
+            ("SELECT META().id FROM _ ORDER BY APPROX_VECTOR_DISTANCE(vector, $target, 'L2', 5, 1) LIMIT 5", "must be boolean"),
+            ("SELECT META().id FROM _ ORDER BY APPROX_VECTOR_DISTANCE(vector) LIMIT 5", "approx_vector_distance() takes 2 to 5 arguments"),
+        ]
+        for (sqlpp, message) in cases {
+            assertThrows(.invalidQuery, containing: message) { _ = try db.createQuery(sqlpp) }
+        }
+        // Allowed: an AND in WHERE (hybrid), probes and accurate=false, no LIMIT in a hybrid search.
+        for sqlpp in ["SELECT META().id FROM _ WHERE num > 3 AND \(call) < 100",
+                      "SELECT META().id FROM _ ORDER BY APPROX_VECTOR_DISTANCE(vector, $target, 'euclidean_squared', 3, false) LIMIT 5"] {
+            XCTAssertNoThrow(try search(sqlpp), sqlpp)
+        }
+    }
+
+    func testBadTargetsAndVectorsAreErrorsOrSkipped() throws {
+        try loadVectors(count: 10)
+        let query = "SELECT META().id AS id, APPROX_VECTOR_DISTANCE(vector, $target) AS distance FROM _ ORDER BY distance LIMIT 5"
+        for (target, message) in [("abc", "not Base64"), (["x", "y"], "not a number at index 0"), (7, "is not a vector"),
+                                  ([1.0], "has 1 item"), ([1e300, 1], "not a finite float32")] as [(Any, String)] {
+            assertThrows(.invalidQuery, containing: message) { _ = try search(query, target: target) }
+        }
+        assertThrows(.invalidParameter, containing: "NaN") { _ = try search(query, target: [1.0, .nan]) }
+        XCTAssertEqual(try search(query, target: [1.0, 2.0]).map(\.0), ["short"], "without an index, only vectors of the target's length")
+        try defaultCollection.createIndex(withName: "v", config: VectorIndexConfiguration(expression: "vector", dimensions: 3, centroids: 1))
+        assertThrows(.invalidQuery, containing: "the target vector has 2 dimensions; the vector index has 3") {
+            _ = try search(query, target: [1.0, 2.0])
+        }
+        XCTAssertEqual(try search(query, target: NSNull()).count, 0, "a null target finds nothing")
+    }
+
+    func testIndexConfigurationErrors() throws {
+        func config(_ dimensions: UInt32, _ centroids: UInt32, _ change: (inout VectorIndexConfiguration) -> Void = { _ in }) -> VectorIndexConfiguration {
+            var config = VectorIndexConfiguration(expression: "vector", dimensions: dimensions, centroids: centroids)
+            change(&config)
+            return config
+        }
+        let cases: [(VectorIndexConfiguration, String)] = [
+            (config(0, 8), "dimensions 0 is too small"), (config(1, 8), "dimensions 1 is too small"),
+            (config(4097, 8), "dimensions 4097 is too large"), (config(5000, 8), "dimensions 5000 is too large"),
+            (config(3, 0), "centroids 0 is too small"), (config(3, 64001), "centroids 64001 is too large"),
+            (config(6, 8) { $0.encoding = .productQuantizer(subquantizers: 4, bits: 8) }, "must divide the dimensions"),
+            (config(8, 8) { $0.encoding = .productQuantizer(subquantizers: 4, bits: 13) }, "bits 13 is too large"),
+            (config(8, 8) { $0.encoding = .productQuantizer(subquantizers: 1, bits: 8) }, "subquantizers 1 is too small"),
+            (config(3, 8) { $0.numProbes = 0 }, "numProbes 0 is too small"), (config(3, 8) { $0.numProbes = 9 }, "numProbes 9 is too large"),
+            (config(3, 8) { $0.minTrainingSize = 100; $0.maxTrainingSize = 50 }, "maxTrainingSize 50 is too small"),
+        ]
+        for (config, message) in cases {
+            assertThrows(.invalidParameter, containing: message) { try defaultCollection.createIndex(withName: "v", config: config) }
+        }
+        assertThrows(.invalidParameter, containing: "one expression") {
+            try defaultCollection.createIndex(withName: "v", config: VectorIndexConfiguration(expression: "a, b", dimensions: 3, centroids: 1))
+        }
+        XCTAssertEqual(try defaultCollection.indexes(), [])
+        // Every encoding that is valid is kept, and the index comes back after reopening.
+        for encoding in [VectorEncoding.none, .scalarQuantizer(type: .SQ4), .scalarQuantizer(type: .SQ6), .productQuantizer(subquantizers: 2, bits: 4)] {
+            try defaultCollection.createIndex(withName: "v", config: config(4, 2) { $0.encoding = encoding; $0.numProbes = 2 })
+        }
+        try reopen()
+        XCTAssertEqual(try defaultCollection.indexes(), ["v"])
+    }
 }
