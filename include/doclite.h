@@ -991,6 +991,10 @@ CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryFunction_EuclideanDista
 CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryFunction_SquaredEuclideanDistance(CBLQueryExpression* a, CBLQueryExpression* b);
 /** COSINE_DISTANCE(a, b). 1 minus the cosine of the angle between the vectors `a` and `b`; MISSING unless both are arrays of one length, neither all zeros. Consumes a and b; returns +1. */
 CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryFunction_CosineDistance(CBLQueryExpression* a, CBLQueryExpression* b);
+/** APPROX_VECTOR_DISTANCE(a, target). The distance from the vector `a` (a property, or the expression of a vector index) to `target` by the index's metric (squared Euclidean without one), found with the vector index on `a` when there is one (a query ordering by it needs a LIMIT of at most 10,000 unless its WHERE filters on other properties). Consumes a and target; returns +1. */
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryFunction_ApproxVectorDistance(CBLQueryExpression* a, CBLQueryExpression* target);
+/** APPROX_VECTOR_DISTANCE(a, target, metric). The distance by `metric`, a string: `"euclidean_squared"`, `"euclidean"`, `"cosine"` or `"dot"` (any case), which must be the vector index's. Consumes a and target and metric; returns +1. */
+CBL_DOCLITE _cbl_warn_unused CBLQueryExpression* CBLQueryFunction_ApproxVectorDistanceMetric(CBLQueryExpression* a, CBLQueryExpression* target, CBLQueryExpression* metric);
 
 /* Array */
 /** ARRAY_CONTAINS(array, value). Whether the array `array` holds `value`. Consumes array and value; returns +1. */
@@ -1325,6 +1329,68 @@ typedef struct {
     a different one under the same name replaces it. */
 CBL_DOCLITE bool CBLCollection_CreatePredictiveIndex(CBLCollection* collection, const char* name, CBLPredictiveIndexConfiguration config,
                                                      CBLError* _cbl_nullable outError);
+
+/** How a vector index and APPROX_VECTOR_DISTANCE() measure the distance between two vectors
+    (couchbase-lite-C's values); smaller is nearer for every metric. */
+typedef uint32_t CBLDistanceMetric;
+enum {
+    kCBLDistanceMetricEuclideanSquared = 1, /**< The square of the Euclidean distance (the default). */
+    kCBLDistanceMetricCosine = 2,           /**< 1 minus the cosine of the angle between the vectors. */
+    kCBLDistanceMetricEuclidean = 3,        /**< The Euclidean (L2) distance. */
+    kCBLDistanceMetricDot = 4               /**< The dot product, negated. */
+};
+
+/** The bits a scalar quantizer codes each item of a vector in. */
+typedef uint32_t CBLScalarQuantizerType;
+enum {
+    kCBLSQ4 = 4,
+    kCBLSQ6 = 6,
+    kCBLSQ8 = 8
+};
+
+/** How a vector index compresses its vectors: made by a CBLVectorEncoding_Create function and
+    freed with CBLVectorEncoding_Free (a CBLVectorIndexConfiguration borrows it). */
+typedef struct CBLVectorEncoding CBLVectorEncoding;
+
+/** The vectors as they are (float32). */
+_cbl_warn_unused CBLVectorEncoding* CBLVectorEncoding_CreateNone(void);
+
+/** Each item quantized to `type`'s bits (kCBLSQ4, kCBLSQ6 or kCBLSQ8, the default encoding). */
+_cbl_warn_unused CBLVectorEncoding* CBLVectorEncoding_CreateScalarQuantizer(CBLScalarQuantizerType type);
+
+/** Each vector cut into `subquantizers` parts (a divisor of the dimensions, 2 to 1024), each
+    coded in `bits` bits (4 to 12). Out-of-range values fail the index's creation. */
+_cbl_warn_unused CBLVectorEncoding* CBLVectorEncoding_CreateProductQuantizer(unsigned subquantizers, unsigned bits);
+
+/** Frees an encoding (NULL is ignored). */
+void CBLVectorEncoding_Free(CBLVectorEncoding* _cbl_nullable encoding);
+
+/** A vector index (Couchbase Lite 3.2's): the vector each document holds at `expression` (one
+    expression in `expressionLanguage`: an array of `dimensions` numbers, a Base64 string of
+    float32s, or a PREDICTION() computing one when the document is saved), so that
+    APPROX_VECTOR_DISTANCE(expression, $target) finds the nearest documents. A document whose value
+    is no such vector is left out of the index, never an error that fails its save. `dimensions`
+    2 to 4096; `centroids` (clusters) 1 to 64000; `encoding` NULL for kCBLSQ8; `metric` 0 for
+    squared Euclidean; `minTrainingSize`, `maxTrainingSize` and `numProbes` 0 for the defaults.
+    `isLazy` (vectors set by the application) is refused for now (kCBLErrorUnsupported). */
+typedef struct {
+    CBLQueryLanguage expressionLanguage;
+    const char* expression;
+    unsigned dimensions;
+    unsigned centroids;
+    bool isLazy;
+    const CBLVectorEncoding* _cbl_nullable encoding;
+    CBLDistanceMetric metric;
+    unsigned minTrainingSize;
+    unsigned maxTrainingSize;
+    unsigned numProbes;
+} CBLVectorIndexConfiguration;
+
+/** Creates a vector index (kCBLErrorInvalidParameter, with Couchbase Lite's limits, for a
+    configuration out of range). The same definition again is a no-op; a different one under the
+    same name replaces it. */
+bool CBLCollection_CreateVectorIndex(CBLCollection* collection, const char* name, CBLVectorIndexConfiguration config,
+                                     CBLError* _cbl_nullable outError);
 
 /** Deletes the index `name`; a missing index is not an error. */
 bool CBLCollection_DeleteIndex(CBLCollection* collection, const char* name, CBLError* _cbl_nullable outError);

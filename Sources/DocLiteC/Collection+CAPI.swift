@@ -234,7 +234,7 @@ public func CBLCollection_GetIndexNames(_ handle: OpaquePointer?, _ outError: Un
 }
 
 /// The language of an index configuration's expressions.
-private func indexLanguage(_ language: CBLQueryLanguage) throws -> IndexExpressionLanguage {
+func indexLanguage(_ language: CBLQueryLanguage) throws -> IndexExpressionLanguage {
     switch language {
     case CBLQueryLanguage(kCBLN1QLLanguage): return .sqlpp
     case CBLQueryLanguage(kCBLJSONLanguage): return .json

@@ -220,6 +220,16 @@ public func CBLQueryFunction_CosineDistance(_ a: OpaquePointer?, _ b: OpaquePoin
 }
 
 @c @implementation
+public func CBLQueryFunction_ApproxVectorDistance(_ a: OpaquePointer?, _ target: OpaquePointer?) -> OpaquePointer? {
+    function("ApproxVectorDistance", [a, target]) { Function.approxVectorDistance($0[0], target: $0[1]) }
+}
+
+@c @implementation
+public func CBLQueryFunction_ApproxVectorDistanceMetric(_ a: OpaquePointer?, _ target: OpaquePointer?, _ metric: OpaquePointer?) -> OpaquePointer? {
+    function("ApproxVectorDistanceMetric", [a, target, metric]) { Function.approxVectorDistance($0[0], target: $0[1], metric: $0[2]) }
+}
+
+@c @implementation
 public func CBLQueryArrayFunction_Contains(_ array: OpaquePointer?, _ value: OpaquePointer?) -> OpaquePointer? {
     function("ArrayFunction_Contains", [array, value]) { ArrayFunction.contains($0[0], value: $0[1]) }
 }

@@ -251,4 +251,47 @@ final class VectorSearchTests: QueryTestCase {
         try reopen()
         XCTAssertEqual(try defaultCollection.indexes(), ["v"])
     }
+
+    /// Couchbase Lite's "Working with Vector Search" guide: its index configuration, its
+    /// SQL++ query, a hybrid one, and the same search with the QueryBuilder.
+    func testTheGuidesVectorSearch() throws {
+        let colors = try db.createCollection(name: "colors")
+        let data: [(String, [Double], Double)] = [
+            ("maroon", [0.5, 0, 0.1], 0.9), ("red", [1, 0, 0], 1), ("rose", [0.9, 0.2, 0.25], 0.4), ("salmon", [0.98, 0.5, 0.45], 0.53),
+            ("orange", [1, 0.65, 0], 1), ("pink", [1, 0.75, 0.8], 0.25), ("grey", [0.5, 0.5, 0.5], 0), ("blue", [0, 0, 1], 1),
+        ]
+        for (name, vector, saturation) in data {
+            try colors.save(document: MutableDocument(id: name).setString(name, forKey: "color").setValue(vector, forKey: "vector")
+                .setDouble(saturation, forKey: "saturation"))
+        }
+        var config = VectorIndexConfiguration(expression: "vector", dimensions: 3, centroids: 100)
+        config.encoding = .none
+        config.metric = .cosine
+        config.numProbes = 8
+        config.minTrainingSize = 2500
+        config.maxTrainingSize = 5000
+        try colors.createIndex(withName: "colors_index", config: config)
+
+        let parameters = Parameters()
+        parameters.setValue([0.9, 0.1, 0.1], forName: "vector")
+        func colorsOf(_ query: Query) throws -> [String] {
+            query.parameters = parameters
+            return try query.execute().allResults().map { $0.string(forKey: "color") ?? "?" }
+        }
+        let sql = "SELECT META().id, color FROM _default.colors ORDER BY APPROX_VECTOR_DISTANCE(vector, $vector) LIMIT 4"
+        XCTAssertEqual(try colorsOf(db.createQuery(sql)), ["maroon", "red", "rose", "salmon"])
+        XCTAssertEqual(try colorsOf(db.createQuery("SELECT color FROM colors WHERE saturation > 0.5 "
+                                                   + "ORDER BY APPROX_VECTOR_DISTANCE(vector, $vector) LIMIT 3")), ["maroon", "red", "salmon"])
+        let built = QueryBuilder.select(SelectResult.property("color"))
+            .from(DataSource.collection(colors))
+            .orderBy(Ordering.expression(Function.approxVectorDistance(Expression.property("vector"), target: Expression.parameter("vector"))))
+            .limit(Expression.int(4))
+        XCTAssertEqual(try colorsOf(built.query()), ["maroon", "red", "rose", "salmon"])
+        let cosine = QueryBuilder.select(SelectResult.property("color"))
+            .from(DataSource.collection(colors))
+            .orderBy(Ordering.expression(Function.approxVectorDistance(Expression.property("vector"), target: Expression.parameter("vector"),
+                                                                      metric: Expression.string("cosine"))))
+            .limit(Expression.int(2))
+        XCTAssertEqual(try colorsOf(cosine.query()), ["maroon", "red"])
+    }
 }

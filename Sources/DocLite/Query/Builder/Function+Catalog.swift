@@ -187,6 +187,14 @@ extension Function {
     public static func cosineDistance(between a: ExpressionProtocol, and b: ExpressionProtocol) -> ExpressionProtocol {
         Function.call("cosine_distance", [a, b])
     }
+    /// The distance from the vector `a` (a property, or the expression of a vector index) to `target` by the index's metric (squared Euclidean without one), found with the vector index on `a` when there is one (a query ordering by it needs a LIMIT of at most 10,000 unless its WHERE filters on other properties): `["APPROX_VECTOR_DISTANCE()", a, target]`.
+    public static func approxVectorDistance(_ a: ExpressionProtocol, target: ExpressionProtocol) -> ExpressionProtocol {
+        Function.call("approx_vector_distance", [a, target])
+    }
+    /// The distance by `metric`, a string: `"euclidean_squared"`, `"euclidean"`, `"cosine"` or `"dot"` (any case), which must be the vector index's: `["APPROX_VECTOR_DISTANCE()", a, target, metric]`.
+    public static func approxVectorDistance(_ a: ExpressionProtocol, target: ExpressionProtocol, metric: ExpressionProtocol) -> ExpressionProtocol {
+        Function.call("approx_vector_distance", [a, target, metric])
+    }
 }
 
 extension ArrayFunction {

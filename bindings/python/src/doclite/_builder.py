@@ -539,6 +539,11 @@ class Function:
     def cosine_distance(a: Operand, b: Operand) -> Expression:
         """1 minus the cosine of the angle between the vectors `a` and `b`; MISSING unless both are arrays of one length, neither all zeros."""
         return Expression(["COSINE_DISTANCE()", _json(a), _json(b)])
+
+    @staticmethod
+    def approx_vector_distance(a: Operand, target: Operand, metric: Optional[Operand] = None) -> Expression:
+        """The distance from the vector `a` (a property, or the expression of a vector index) to `target` by the index's metric (squared Euclidean without one), found with the vector index on `a` when there is one (a query ordering by it needs a LIMIT of at most 10,000 unless its WHERE filters on other properties). With `metric`: the distance by `metric`, a string: `"euclidean_squared"`, `"euclidean"`, `"cosine"` or `"dot"` (any case), which must be the vector index's."""
+        return Expression(["APPROX_VECTOR_DISTANCE()", _json(a), _json(target), *(_json(x) for x in (metric,) if x is not None)])
     # END generated
 
 

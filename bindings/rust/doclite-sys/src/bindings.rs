@@ -841,6 +841,234 @@ fn bindgen_test_layout_CBLPredictiveIndexConfiguration() {
     }
     test_field_properties();
 }
+#[doc = " How a vector index and APPROX_VECTOR_DISTANCE() measure the distance between two vectors"]
+#[doc = "(couchbase-lite-C's values); smaller is nearer for every metric."]
+pub type CBLDistanceMetric = u32;
+#[doc = "< The square of the Euclidean distance (the default)."]
+pub const kCBLDistanceMetricEuclideanSquared: _bindgen_ty_11 = 1;
+#[doc = "< 1 minus the cosine of the angle between the vectors."]
+pub const kCBLDistanceMetricCosine: _bindgen_ty_11 = 2;
+#[doc = "< The Euclidean (L2) distance."]
+pub const kCBLDistanceMetricEuclidean: _bindgen_ty_11 = 3;
+#[doc = "< The dot product, negated."]
+pub const kCBLDistanceMetricDot: _bindgen_ty_11 = 4;
+pub type _bindgen_ty_11 = ::std::os::raw::c_uint;
+#[doc = " The bits a scalar quantizer codes each item of a vector in."]
+pub type CBLScalarQuantizerType = u32;
+pub const kCBLSQ4: _bindgen_ty_12 = 4;
+pub const kCBLSQ6: _bindgen_ty_12 = 6;
+pub const kCBLSQ8: _bindgen_ty_12 = 8;
+pub type _bindgen_ty_12 = ::std::os::raw::c_uint;
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct CBLVectorEncoding {
+    _unused: [u8; 0],
+}
+#[doc = " A vector index (Couchbase Lite 3.2's): the vector each document holds at `expression` (one"]
+#[doc = "expression in `expressionLanguage`: an array of `dimensions` numbers, a Base64 string of"]
+#[doc = "float32s, or a PREDICTION() computing one when the document is saved), so that"]
+#[doc = "APPROX_VECTOR_DISTANCE(expression, $target) finds the nearest documents. A document whose value"]
+#[doc = "is no such vector is left out of the index, never an error that fails its save. `dimensions`"]
+#[doc = "2 to 4096; `centroids` (clusters) 1 to 64000; `encoding` NULL for kCBLSQ8; `metric` 0 for"]
+#[doc = "squared Euclidean; `minTrainingSize`, `maxTrainingSize` and `numProbes` 0 for the defaults."]
+#[doc = "`isLazy` (vectors set by the application) is refused for now (kCBLErrorUnsupported)."]
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct CBLVectorIndexConfiguration {
+    pub expressionLanguage: CBLQueryLanguage,
+    pub expression: *const ::std::os::raw::c_char,
+    pub dimensions: ::std::os::raw::c_uint,
+    pub centroids: ::std::os::raw::c_uint,
+    pub isLazy: bool,
+    pub encoding: *const CBLVectorEncoding,
+    pub metric: CBLDistanceMetric,
+    pub minTrainingSize: ::std::os::raw::c_uint,
+    pub maxTrainingSize: ::std::os::raw::c_uint,
+    pub numProbes: ::std::os::raw::c_uint,
+}
+#[test]
+fn bindgen_test_layout_CBLVectorIndexConfiguration() {
+    assert_eq!(
+        ::std::mem::size_of::<CBLVectorIndexConfiguration>(),
+        56usize,
+        concat!("Size of: ", stringify!(CBLVectorIndexConfiguration))
+    );
+    assert_eq!(
+        ::std::mem::align_of::<CBLVectorIndexConfiguration>(),
+        8usize,
+        concat!("Alignment of ", stringify!(CBLVectorIndexConfiguration))
+    );
+    fn test_field_expressionLanguage() {
+        assert_eq!(
+            unsafe {
+                let uninit = ::std::mem::MaybeUninit::<CBLVectorIndexConfiguration>::uninit();
+                let ptr = uninit.as_ptr();
+                ::std::ptr::addr_of!((*ptr).expressionLanguage) as usize - ptr as usize
+            },
+            0usize,
+            concat!(
+                "Offset of field: ",
+                stringify!(CBLVectorIndexConfiguration),
+                "::",
+                stringify!(expressionLanguage)
+            )
+        );
+    }
+    test_field_expressionLanguage();
+    fn test_field_expression() {
+        assert_eq!(
+            unsafe {
+                let uninit = ::std::mem::MaybeUninit::<CBLVectorIndexConfiguration>::uninit();
+                let ptr = uninit.as_ptr();
+                ::std::ptr::addr_of!((*ptr).expression) as usize - ptr as usize
+            },
+            8usize,
+            concat!(
+                "Offset of field: ",
+                stringify!(CBLVectorIndexConfiguration),
+                "::",
+                stringify!(expression)
+            )
+        );
+    }
+    test_field_expression();
+    fn test_field_dimensions() {
+        assert_eq!(
+            unsafe {
+                let uninit = ::std::mem::MaybeUninit::<CBLVectorIndexConfiguration>::uninit();
+                let ptr = uninit.as_ptr();
+                ::std::ptr::addr_of!((*ptr).dimensions) as usize - ptr as usize
+            },
+            16usize,
+            concat!(
+                "Offset of field: ",
+                stringify!(CBLVectorIndexConfiguration),
+                "::",
+                stringify!(dimensions)
+            )
+        );
+    }
+    test_field_dimensions();
+    fn test_field_centroids() {
+        assert_eq!(
+            unsafe {
+                let uninit = ::std::mem::MaybeUninit::<CBLVectorIndexConfiguration>::uninit();
+                let ptr = uninit.as_ptr();
+                ::std::ptr::addr_of!((*ptr).centroids) as usize - ptr as usize
+            },
+            20usize,
+            concat!(
+                "Offset of field: ",
+                stringify!(CBLVectorIndexConfiguration),
+                "::",
+                stringify!(centroids)
+            )
+        );
+    }
+    test_field_centroids();
+    fn test_field_isLazy() {
+        assert_eq!(
+            unsafe {
+                let uninit = ::std::mem::MaybeUninit::<CBLVectorIndexConfiguration>::uninit();
+                let ptr = uninit.as_ptr();
+                ::std::ptr::addr_of!((*ptr).isLazy) as usize - ptr as usize
+            },
+            24usize,
+            concat!(
+                "Offset of field: ",
+                stringify!(CBLVectorIndexConfiguration),
+                "::",
+                stringify!(isLazy)
+            )
+        );
+    }
+    test_field_isLazy();
+    fn test_field_encoding() {
+        assert_eq!(
+            unsafe {
+                let uninit = ::std::mem::MaybeUninit::<CBLVectorIndexConfiguration>::uninit();
+                let ptr = uninit.as_ptr();
+                ::std::ptr::addr_of!((*ptr).encoding) as usize - ptr as usize
+            },
+            32usize,
+            concat!(
+                "Offset of field: ",
+                stringify!(CBLVectorIndexConfiguration),
+                "::",
+                stringify!(encoding)
+            )
+        );
+    }
+    test_field_encoding();
+    fn test_field_metric() {
+        assert_eq!(
+            unsafe {
+                let uninit = ::std::mem::MaybeUninit::<CBLVectorIndexConfiguration>::uninit();
+                let ptr = uninit.as_ptr();
+                ::std::ptr::addr_of!((*ptr).metric) as usize - ptr as usize
+            },
+            40usize,
+            concat!(
+                "Offset of field: ",
+                stringify!(CBLVectorIndexConfiguration),
+                "::",
+                stringify!(metric)
+            )
+        );
+    }
+    test_field_metric();
+    fn test_field_minTrainingSize() {
+        assert_eq!(
+            unsafe {
+                let uninit = ::std::mem::MaybeUninit::<CBLVectorIndexConfiguration>::uninit();
+                let ptr = uninit.as_ptr();
+                ::std::ptr::addr_of!((*ptr).minTrainingSize) as usize - ptr as usize
+            },
+            44usize,
+            concat!(
+                "Offset of field: ",
+                stringify!(CBLVectorIndexConfiguration),
+                "::",
+                stringify!(minTrainingSize)
+            )
+        );
+    }
+    test_field_minTrainingSize();
+    fn test_field_maxTrainingSize() {
+        assert_eq!(
+            unsafe {
+                let uninit = ::std::mem::MaybeUninit::<CBLVectorIndexConfiguration>::uninit();
+                let ptr = uninit.as_ptr();
+                ::std::ptr::addr_of!((*ptr).maxTrainingSize) as usize - ptr as usize
+            },
+            48usize,
+            concat!(
+                "Offset of field: ",
+                stringify!(CBLVectorIndexConfiguration),
+                "::",
+                stringify!(maxTrainingSize)
+            )
+        );
+    }
+    test_field_maxTrainingSize();
+    fn test_field_numProbes() {
+        assert_eq!(
+            unsafe {
+                let uninit = ::std::mem::MaybeUninit::<CBLVectorIndexConfiguration>::uninit();
+                let ptr = uninit.as_ptr();
+                ::std::ptr::addr_of!((*ptr).numProbes) as usize - ptr as usize
+            },
+            52usize,
+            concat!(
+                "Offset of field: ",
+                stringify!(CBLVectorIndexConfiguration),
+                "::",
+                stringify!(numProbes)
+            )
+        );
+    }
+    test_field_numProbes();
+}
 #[doc = " The documents of a collection changed by one commit; everything is borrowed for the callback's duration."]
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
@@ -1006,25 +1234,25 @@ pub struct CBLReplicator {
 #[doc = " Which way revisions move."]
 pub type CBLReplicatorType = u8;
 #[doc = "< Both ways."]
-pub const kCBLReplicatorTypePushAndPull: _bindgen_ty_11 = 0;
+pub const kCBLReplicatorTypePushAndPull: _bindgen_ty_13 = 0;
 #[doc = "< Local changes to the server."]
-pub const kCBLReplicatorTypePush: _bindgen_ty_11 = 1;
+pub const kCBLReplicatorTypePush: _bindgen_ty_13 = 1;
 #[doc = "< Server changes to the local database."]
-pub const kCBLReplicatorTypePull: _bindgen_ty_11 = 2;
-pub type _bindgen_ty_11 = ::std::os::raw::c_uint;
+pub const kCBLReplicatorTypePull: _bindgen_ty_13 = 2;
+pub type _bindgen_ty_13 = ::std::os::raw::c_uint;
 #[doc = " What a replicator is doing."]
 pub type CBLReplicatorActivityLevel = u8;
 #[doc = "< Not running: finished, stopped, or failed (see the status's error)."]
-pub const kCBLReplicatorStopped: _bindgen_ty_12 = 0;
+pub const kCBLReplicatorStopped: _bindgen_ty_14 = 0;
 #[doc = "< The server cannot be reached; it will try again."]
-pub const kCBLReplicatorOffline: _bindgen_ty_12 = 1;
+pub const kCBLReplicatorOffline: _bindgen_ty_14 = 1;
 #[doc = "< Connecting."]
-pub const kCBLReplicatorConnecting: _bindgen_ty_12 = 2;
+pub const kCBLReplicatorConnecting: _bindgen_ty_14 = 2;
 #[doc = "< Caught up, waiting for changes (continuous)."]
-pub const kCBLReplicatorIdle: _bindgen_ty_12 = 3;
+pub const kCBLReplicatorIdle: _bindgen_ty_14 = 3;
 #[doc = "< Moving revisions."]
-pub const kCBLReplicatorBusy: _bindgen_ty_12 = 4;
-pub type _bindgen_ty_12 = ::std::os::raw::c_uint;
+pub const kCBLReplicatorBusy: _bindgen_ty_14 = 4;
+pub type _bindgen_ty_14 = ::std::os::raw::c_uint;
 #[doc = " How far a replicator got: `complete` from 0 to 1 (documents, approximate)."]
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
@@ -1154,10 +1382,10 @@ fn bindgen_test_layout_CBLReplicatorStatus() {
 #[doc = " A document's flags as a replication filter sees them."]
 pub type CBLDocumentFlags = ::std::os::raw::c_uint;
 #[doc = "< The revision is a deletion."]
-pub const kCBLDocumentFlagsDeleted: _bindgen_ty_13 = 1;
+pub const kCBLDocumentFlagsDeleted: _bindgen_ty_15 = 1;
 #[doc = "< The user lost access to the document."]
-pub const kCBLDocumentFlagsAccessRemoved: _bindgen_ty_13 = 2;
-pub type _bindgen_ty_13 = ::std::os::raw::c_uint;
+pub const kCBLDocumentFlagsAccessRemoved: _bindgen_ty_15 = 2;
+pub type _bindgen_ty_15 = ::std::os::raw::c_uint;
 #[doc = " Decides whether a document is pushed (push filter) or a pulled one kept (pull filter): true"]
 #[doc = "replicates it. Called on the replicator's thread; `document` is borrowed for the call."]
 pub type CBLReplicationFilter = ::std::option::Option<
@@ -2224,6 +2452,16 @@ pub struct DocLite {
         a: *mut CBLQueryExpression,
         b: *mut CBLQueryExpression,
     ) -> *mut CBLQueryExpression,
+    pub CBLQueryFunction_ApproxVectorDistance: unsafe extern "C" fn(
+        a: *mut CBLQueryExpression,
+        target: *mut CBLQueryExpression,
+    ) -> *mut CBLQueryExpression,
+    pub CBLQueryFunction_ApproxVectorDistanceMetric:
+        unsafe extern "C" fn(
+            a: *mut CBLQueryExpression,
+            target: *mut CBLQueryExpression,
+            metric: *mut CBLQueryExpression,
+        ) -> *mut CBLQueryExpression,
     pub CBLQueryArrayFunction_Contains: unsafe extern "C" fn(
         array: *mut CBLQueryExpression,
         value: *mut CBLQueryExpression,
@@ -2446,6 +2684,21 @@ pub struct DocLite {
         collection: *mut CBLCollection,
         name: *const ::std::os::raw::c_char,
         config: CBLPredictiveIndexConfiguration,
+        outError: *mut CBLError,
+    ) -> bool,
+    pub CBLVectorEncoding_CreateNone: unsafe extern "C" fn() -> *mut CBLVectorEncoding,
+    pub CBLVectorEncoding_CreateScalarQuantizer:
+        unsafe extern "C" fn(type_: CBLScalarQuantizerType) -> *mut CBLVectorEncoding,
+    pub CBLVectorEncoding_CreateProductQuantizer: unsafe extern "C" fn(
+        subquantizers: ::std::os::raw::c_uint,
+        bits: ::std::os::raw::c_uint,
+    )
+        -> *mut CBLVectorEncoding,
+    pub CBLVectorEncoding_Free: unsafe extern "C" fn(encoding: *mut CBLVectorEncoding),
+    pub CBLCollection_CreateVectorIndex: unsafe extern "C" fn(
+        collection: *mut CBLCollection,
+        name: *const ::std::os::raw::c_char,
+        config: CBLVectorIndexConfiguration,
         outError: *mut CBLError,
     ) -> bool,
     pub CBLCollection_DeleteIndex: unsafe extern "C" fn(
@@ -2914,6 +3167,12 @@ impl DocLite {
         let CBLQueryFunction_CosineDistance = __library
             .get(b"CBLQueryFunction_CosineDistance\0")
             .map(|sym| *sym)?;
+        let CBLQueryFunction_ApproxVectorDistance = __library
+            .get(b"CBLQueryFunction_ApproxVectorDistance\0")
+            .map(|sym| *sym)?;
+        let CBLQueryFunction_ApproxVectorDistanceMetric = __library
+            .get(b"CBLQueryFunction_ApproxVectorDistanceMetric\0")
+            .map(|sym| *sym)?;
         let CBLQueryArrayFunction_Contains = __library
             .get(b"CBLQueryArrayFunction_Contains\0")
             .map(|sym| *sym)?;
@@ -3069,6 +3328,19 @@ impl DocLite {
             .map(|sym| *sym)?;
         let CBLCollection_CreatePredictiveIndex = __library
             .get(b"CBLCollection_CreatePredictiveIndex\0")
+            .map(|sym| *sym)?;
+        let CBLVectorEncoding_CreateNone = __library
+            .get(b"CBLVectorEncoding_CreateNone\0")
+            .map(|sym| *sym)?;
+        let CBLVectorEncoding_CreateScalarQuantizer = __library
+            .get(b"CBLVectorEncoding_CreateScalarQuantizer\0")
+            .map(|sym| *sym)?;
+        let CBLVectorEncoding_CreateProductQuantizer = __library
+            .get(b"CBLVectorEncoding_CreateProductQuantizer\0")
+            .map(|sym| *sym)?;
+        let CBLVectorEncoding_Free = __library.get(b"CBLVectorEncoding_Free\0").map(|sym| *sym)?;
+        let CBLCollection_CreateVectorIndex = __library
+            .get(b"CBLCollection_CreateVectorIndex\0")
             .map(|sym| *sym)?;
         let CBLCollection_DeleteIndex = __library
             .get(b"CBLCollection_DeleteIndex\0")
@@ -3309,6 +3581,8 @@ impl DocLite {
             CBLQueryFunction_EuclideanDistance,
             CBLQueryFunction_SquaredEuclideanDistance,
             CBLQueryFunction_CosineDistance,
+            CBLQueryFunction_ApproxVectorDistance,
+            CBLQueryFunction_ApproxVectorDistanceMetric,
             CBLQueryArrayFunction_Contains,
             CBLQueryArrayFunction_Length,
             CBLQueryArrayExpression_Variable,
@@ -3371,6 +3645,11 @@ impl DocLite {
             CBLCollection_CreateFullTextIndex,
             CBLCollection_CreateArrayIndex,
             CBLCollection_CreatePredictiveIndex,
+            CBLVectorEncoding_CreateNone,
+            CBLVectorEncoding_CreateScalarQuantizer,
+            CBLVectorEncoding_CreateProductQuantizer,
+            CBLVectorEncoding_Free,
+            CBLCollection_CreateVectorIndex,
             CBLCollection_DeleteIndex,
             CBLCollection_GetIndexNames,
             CBLCollection_AddChangeListener,
@@ -4804,6 +5083,23 @@ impl DocLite {
     ) -> *mut CBLQueryExpression {
         (self.CBLQueryFunction_CosineDistance)(a, b)
     }
+    #[doc = " APPROX_VECTOR_DISTANCE(a, target). The distance from the vector `a` (a property, or the expression of a vector index) to `target` by the index's metric (squared Euclidean without one), found with the vector index on `a` when there is one (a query ordering by it needs a LIMIT of at most 10,000 unless its WHERE filters on other properties). Consumes a and target; returns +1."]
+    pub unsafe fn CBLQueryFunction_ApproxVectorDistance(
+        &self,
+        a: *mut CBLQueryExpression,
+        target: *mut CBLQueryExpression,
+    ) -> *mut CBLQueryExpression {
+        (self.CBLQueryFunction_ApproxVectorDistance)(a, target)
+    }
+    #[doc = " APPROX_VECTOR_DISTANCE(a, target, metric). The distance by `metric`, a string: `\"euclidean_squared\"`, `\"euclidean\"`, `\"cosine\"` or `\"dot\"` (any case), which must be the vector index's. Consumes a and target and metric; returns +1."]
+    pub unsafe fn CBLQueryFunction_ApproxVectorDistanceMetric(
+        &self,
+        a: *mut CBLQueryExpression,
+        target: *mut CBLQueryExpression,
+        metric: *mut CBLQueryExpression,
+    ) -> *mut CBLQueryExpression {
+        (self.CBLQueryFunction_ApproxVectorDistanceMetric)(a, target, metric)
+    }
     #[doc = " ARRAY_CONTAINS(array, value). Whether the array `array` holds `value`. Consumes array and value; returns +1."]
     pub unsafe fn CBLQueryArrayFunction_Contains(
         &self,
@@ -5370,6 +5666,42 @@ impl DocLite {
         outError: *mut CBLError,
     ) -> bool {
         (self.CBLCollection_CreatePredictiveIndex)(collection, name, config, outError)
+    }
+    #[doc = " The vectors as they are (float32)."]
+    pub unsafe fn CBLVectorEncoding_CreateNone(&self) -> *mut CBLVectorEncoding {
+        (self.CBLVectorEncoding_CreateNone)()
+    }
+    #[doc = " Each item quantized to `type`'s bits (kCBLSQ4, kCBLSQ6 or kCBLSQ8, the default encoding)."]
+    pub unsafe fn CBLVectorEncoding_CreateScalarQuantizer(
+        &self,
+        type_: CBLScalarQuantizerType,
+    ) -> *mut CBLVectorEncoding {
+        (self.CBLVectorEncoding_CreateScalarQuantizer)(type_)
+    }
+    #[doc = " Each vector cut into `subquantizers` parts (a divisor of the dimensions, 2 to 1024), each"]
+    #[doc = "coded in `bits` bits (4 to 12). Out-of-range values fail the index's creation."]
+    pub unsafe fn CBLVectorEncoding_CreateProductQuantizer(
+        &self,
+        subquantizers: ::std::os::raw::c_uint,
+        bits: ::std::os::raw::c_uint,
+    ) -> *mut CBLVectorEncoding {
+        (self.CBLVectorEncoding_CreateProductQuantizer)(subquantizers, bits)
+    }
+    #[doc = " Frees an encoding (NULL is ignored)."]
+    pub unsafe fn CBLVectorEncoding_Free(&self, encoding: *mut CBLVectorEncoding) -> () {
+        (self.CBLVectorEncoding_Free)(encoding)
+    }
+    #[doc = " Creates a vector index (kCBLErrorInvalidParameter, with Couchbase Lite's limits, for a"]
+    #[doc = "configuration out of range). The same definition again is a no-op; a different one under the"]
+    #[doc = "same name replaces it."]
+    pub unsafe fn CBLCollection_CreateVectorIndex(
+        &self,
+        collection: *mut CBLCollection,
+        name: *const ::std::os::raw::c_char,
+        config: CBLVectorIndexConfiguration,
+        outError: *mut CBLError,
+    ) -> bool {
+        (self.CBLCollection_CreateVectorIndex)(collection, name, config, outError)
     }
     #[doc = " Deletes the index `name`; a missing index is not an error."]
     pub unsafe fn CBLCollection_DeleteIndex(

@@ -469,6 +469,10 @@ impl Function {
         squared_euclidean_distance => "EUCLIDEAN_DISTANCE()"(a, b; 2);
         /// 1 minus the cosine of the angle between the vectors `a` and `b`; MISSING unless both are arrays of one length, neither all zeros.
         cosine_distance => "COSINE_DISTANCE()"(a, b);
+        /// The distance from the vector `a` (a property, or the expression of a vector index) to `target` by the index's metric (squared Euclidean without one), found with the vector index on `a` when there is one (a query ordering by it needs a LIMIT of at most 10,000 unless its WHERE filters on other properties).
+        approx_vector_distance => "APPROX_VECTOR_DISTANCE()"(a, target);
+        /// The distance by `metric`, a string: `"euclidean_squared"`, `"euclidean"`, `"cosine"` or `"dot"` (any case), which must be the vector index's.
+        approx_vector_distance_metric => "APPROX_VECTOR_DISTANCE()"(a, target, metric);
         // END generated
     }
 }
