@@ -11,7 +11,9 @@ use crate::database::Database;
 use crate::document::Document;
 use crate::error::{Error, ErrorKind, Result};
 use crate::ffi::{self, c_string, check, handle, loaded, nul_error, optional_handle, owned_string, Handle};
-use crate::index::{ArrayIndexConfiguration, FullTextIndexConfiguration, PredictiveIndexConfiguration, ValueIndexConfiguration};
+use crate::index::{
+    ArrayIndexConfiguration, FullTextIndexConfiguration, PredictiveIndexConfiguration, ValueIndexConfiguration, VectorIndexConfiguration,
+};
 use crate::json::{self, Target};
 use crate::listener::{self, CollectionChange, ListenerToken};
 use crate::scope::Scope;
@@ -309,6 +311,30 @@ impl Collection {
         config.with_raw(|raw| {
             // Safety: a live handle; the configuration's strings outlive the call.
             check(|error| unsafe { loaded().CBLCollection_CreatePredictiveIndex(self.as_ptr(), name.as_ptr(), raw, error) })
+        })
+    }
+
+    /// Creates a vector index: `APPROX_VECTOR_DISTANCE()` of its expression reads it. The same
+    /// definition again does nothing, another one replaces it; a configuration out of Couchbase
+    /// Lite's limits is [`ErrorKind::InvalidParameter`].
+    ///
+    /// ```
+    /// # let dir = std::env::temp_dir().join(format!("doclite-doc-create-vector-{}", std::process::id()));
+    /// # let db = doclite::Database::open("createvector", &doclite::DatabaseConfiguration::in_directory(&dir)).unwrap();
+    /// use doclite::{ErrorKind, VectorIndexConfiguration};
+    /// let docs = db.default_collection()?;
+    /// docs.create_vector_index("byVector", &VectorIndexConfiguration::new("vector", 3, 8))?;
+    /// let too_wide = docs.create_vector_index("wide", &VectorIndexConfiguration::new("vector", 5000, 8));
+    /// assert_eq!(too_wide.unwrap_err().kind(), ErrorKind::InvalidParameter);
+    /// assert_eq!(docs.index_names()?, ["byVector"]);
+    /// # db.delete()?;
+    /// # Ok::<(), doclite::Error>(())
+    /// ```
+    pub fn create_vector_index(&self, name: &str, config: &VectorIndexConfiguration) -> Result<()> {
+        let name = c_string(name, "the index name")?;
+        config.with_raw(|raw| {
+            // Safety: a live handle; the configuration's string and encoding outlive the call.
+            check(|error| unsafe { loaded().CBLCollection_CreateVectorIndex(self.as_ptr(), name.as_ptr(), raw, error) })
         })
     }
 

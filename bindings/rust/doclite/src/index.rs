@@ -1,5 +1,5 @@
 //! Index definitions: [`ValueIndexConfiguration`], [`FullTextIndexConfiguration`],
-//! [`ArrayIndexConfiguration`] and [`PredictiveIndexConfiguration`].
+//! [`ArrayIndexConfiguration`], [`PredictiveIndexConfiguration`] and [`VectorIndexConfiguration`].
 
 use std::ffi::CString;
 
@@ -7,7 +7,7 @@ use doclite_sys as sys;
 
 use crate::builder::Expression;
 use crate::error::{Error, Result};
-use crate::ffi::{c_string, optional_c_string, optional_ptr};
+use crate::ffi::{c_string, loaded, optional_c_string, optional_ptr};
 use crate::query::QueryLanguage;
 
 /// The expressions of an index, in SQL++ or as a JSON array, and an optional condition.
@@ -408,6 +408,189 @@ impl PredictiveIndexConfiguration {
             model: model.as_ptr(),
             input: input.as_ptr(),
             properties: optional_ptr(&properties),
+        })
+    }
+}
+
+/// How a vector index and `APPROX_VECTOR_DISTANCE()` measure the distance between two vectors
+/// (Couchbase Lite's `DistanceMetric`); smaller is nearer for every metric.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DistanceMetric {
+    /// The square of the Euclidean distance (the default).
+    #[default]
+    EuclideanSquared,
+    /// 1 minus the cosine of the angle between the vectors.
+    Cosine,
+    /// The Euclidean (L2) distance.
+    Euclidean,
+    /// The dot product, negated.
+    Dot,
+}
+
+impl DistanceMetric {
+    fn raw(self) -> sys::CBLDistanceMetric {
+        match self {
+            DistanceMetric::EuclideanSquared => sys::kCBLDistanceMetricEuclideanSquared,
+            DistanceMetric::Cosine => sys::kCBLDistanceMetricCosine,
+            DistanceMetric::Euclidean => sys::kCBLDistanceMetricEuclidean,
+            DistanceMetric::Dot => sys::kCBLDistanceMetricDot,
+        }
+    }
+}
+
+/// How a vector index compresses its vectors (Couchbase Lite's `VectorEncoding`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VectorEncoding {
+    /// The vectors as they are (float32).
+    None,
+    /// Each item quantized to 4, 6 or 8 bits (8 is the default encoding).
+    ScalarQuantizer(ScalarQuantizerType),
+    /// Each vector cut into `subquantizers` parts (a divisor of the dimensions, 2 to 1024),
+    /// each coded in `bits` bits (4 to 12).
+    ProductQuantizer { subquantizers: u32, bits: u32 },
+}
+
+/// The bits a scalar quantizer codes each item in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScalarQuantizerType {
+    SQ4,
+    SQ6,
+    SQ8,
+}
+
+/// A `CBLVectorEncoding`, freed when dropped.
+struct RawEncoding(*mut sys::CBLVectorEncoding);
+
+impl RawEncoding {
+    fn new(encoding: VectorEncoding) -> RawEncoding {
+        let lib = loaded();
+        // Safety: plain constructors; the handle is freed by Drop.
+        RawEncoding(unsafe {
+            match encoding {
+                VectorEncoding::None => lib.CBLVectorEncoding_CreateNone(),
+                VectorEncoding::ScalarQuantizer(kind) => lib.CBLVectorEncoding_CreateScalarQuantizer(match kind {
+                    ScalarQuantizerType::SQ4 => sys::kCBLSQ4,
+                    ScalarQuantizerType::SQ6 => sys::kCBLSQ6,
+                    ScalarQuantizerType::SQ8 => sys::kCBLSQ8,
+                }),
+                VectorEncoding::ProductQuantizer { subquantizers, bits } => {
+                    lib.CBLVectorEncoding_CreateProductQuantizer(subquantizers, bits)
+                }
+            }
+        })
+    }
+}
+
+impl Drop for RawEncoding {
+    fn drop(&mut self) {
+        // Safety: the handle this value made, freed once.
+        unsafe { loaded().CBLVectorEncoding_Free(self.0) }
+    }
+}
+
+/// A vector index (Couchbase Lite 3.2's `VectorIndexConfiguration`): the vector each document
+/// holds at one expression (an array of `dimensions` numbers, a Base64 string of float32s, or a
+/// `PREDICTION()` computing one as the document is saved), so that
+/// `APPROX_VECTOR_DISTANCE(expression, $target)` finds the nearest documents. A document whose
+/// value is no such vector is left out of the index; its save never fails for it.
+///
+/// ```
+/// # let dir = std::env::temp_dir().join(format!("doclite-doc-vector-index-{}", std::process::id()));
+/// # let db = doclite::Database::open("vectors", &doclite::DatabaseConfiguration::in_directory(&dir)).unwrap();
+/// use doclite::{DistanceMetric, VectorEncoding, VectorIndexConfiguration};
+/// let colors = db.create_collection("colors", None)?;
+/// colors.put("red", &serde_json::json!({"color": "red", "vector": [1, 0, 0]}))?;
+/// colors.put("blue", &serde_json::json!({"color": "blue", "vector": [0, 0, 1]}))?;
+/// let config = VectorIndexConfiguration::new("vector", 3, 100)
+///     .metric(DistanceMetric::Cosine).encoding(VectorEncoding::None).num_probes(8);
+/// colors.create_vector_index("colors_index", &config)?;
+/// let mut query = db.create_query("SELECT color FROM colors ORDER BY APPROX_VECTOR_DISTANCE(vector, $vector) LIMIT 1")?;
+/// query.set_parameters(&serde_json::json!({"vector": [0.9, 0.1, 0.1]}))?;
+/// assert_eq!(query.execute()?.next().unwrap()?.get::<String>("color")?, "red");
+/// # db.delete()?;
+/// # Ok::<(), doclite::Error>(())
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct VectorIndexConfiguration {
+    expression: IndexedExpressions,
+    dimensions: u32,
+    centroids: u32,
+    metric: DistanceMetric,
+    encoding: Option<VectorEncoding>,
+    num_probes: Option<u32>,
+    min_training_size: Option<u32>,
+    max_training_size: Option<u32>,
+}
+
+impl VectorIndexConfiguration {
+    /// An index on one SQL++ expression (`"vector"`), of `dimensions` items (2 to 4096), in
+    /// `centroids` clusters (1 to 64000).
+    pub fn new(expression: &str, dimensions: u32, centroids: u32) -> Self {
+        Self::with(IndexedExpressions::sqlpp([expression]), dimensions, centroids)
+    }
+
+    /// An index on one expression of the JSON query language (`[".vector"]`).
+    pub fn json(expression: &str, dimensions: u32, centroids: u32) -> Self {
+        Self::with(IndexedExpressions::json(expression), dimensions, centroids)
+    }
+
+    fn with(expression: IndexedExpressions, dimensions: u32, centroids: u32) -> Self {
+        VectorIndexConfiguration {
+            expression,
+            dimensions,
+            centroids,
+            metric: DistanceMetric::default(),
+            encoding: None,
+            num_probes: None,
+            min_training_size: None,
+            max_training_size: None,
+        }
+    }
+
+    /// The distance metric (the default: squared Euclidean).
+    pub fn metric(mut self, metric: DistanceMetric) -> Self {
+        self.metric = metric;
+        self
+    }
+
+    /// The encoding (the default: an 8-bit scalar quantizer).
+    pub fn encoding(mut self, encoding: VectorEncoding) -> Self {
+        self.encoding = Some(encoding);
+        self
+    }
+
+    /// How many clusters a search looks in (1 to `centroids`).
+    pub fn num_probes(mut self, probes: u32) -> Self {
+        self.num_probes = Some(probes);
+        self
+    }
+
+    /// The fewest vectors the index is trained on.
+    pub fn min_training_size(mut self, size: u32) -> Self {
+        self.min_training_size = Some(size);
+        self
+    }
+
+    /// The most vectors the index is trained on.
+    pub fn max_training_size(mut self, size: u32) -> Self {
+        self.max_training_size = Some(size);
+        self
+    }
+
+    pub(crate) fn with_raw<T>(&self, use_raw: impl FnOnce(sys::CBLVectorIndexConfiguration) -> Result<T>) -> Result<T> {
+        let (expression, _) = self.expression.c_strings()?;
+        let encoding = self.encoding.map(RawEncoding::new);
+        use_raw(sys::CBLVectorIndexConfiguration {
+            expressionLanguage: self.expression.language.raw(),
+            expression: expression.as_ptr(),
+            dimensions: self.dimensions,
+            centroids: self.centroids,
+            isLazy: false,
+            encoding: encoding.as_ref().map_or(std::ptr::null(), |raw| raw.0),
+            metric: self.metric.raw(),
+            minTrainingSize: self.min_training_size.unwrap_or(0),
+            maxTrainingSize: self.max_training_size.unwrap_or(0),
+            numProbes: self.num_probes.unwrap_or(0),
         })
     }
 }

@@ -77,7 +77,10 @@ pub use conformance::run_conformance;
 pub use database::{Database, DatabaseConfiguration, MaintenanceType, Transaction};
 pub use document::Document;
 pub use error::{Error, ErrorKind, Result};
-pub use index::{ArrayIndexConfiguration, FullTextIndexConfiguration, PredictiveIndexConfiguration, ValueIndexConfiguration};
+pub use index::{
+    ArrayIndexConfiguration, DistanceMetric, FullTextIndexConfiguration, PredictiveIndexConfiguration, ScalarQuantizerType,
+    ValueIndexConfiguration, VectorEncoding, VectorIndexConfiguration,
+};
 pub use listener::{CollectionChange, ListenerToken};
 pub use predicate::PredicateQueryBuilder;
 pub use prediction::{register_model, unregister_model};
