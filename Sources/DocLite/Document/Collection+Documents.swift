@@ -294,7 +294,7 @@ extension Collection {
         return try connection.atomically {
             for index in indexes { try run(index.deleteDocument, id: id, connection) }
             let result = try change()
-            for index in indexes { try run(index.insertDocument, id: id, connection) }
+            for statement in indexes.compactMap(\.insertDocument) { try run(statement, id: id, connection) }
             return result
         }
     }

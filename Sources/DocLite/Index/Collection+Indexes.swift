@@ -102,7 +102,7 @@ extension Collection {
             if existing?.definition == definitionText { return }
             try connection.atomically {   // all of it or, if a step fails, none (also inside a batch)
                 if let existing { try database.dropIndex(existing) }
-                for statement in plan.statements + (plan.rows.map { [$0.fill] } ?? []) { try connection.execute(statement) }
+                for statement in plan.statements + [plan.rows?.fill].compactMap({ $0 }) { try connection.execute(statement) }
                 try connection.withStatement("""
                     INSERT INTO indexes (collection, name, type, definition, sql_name, sql_expressions) VALUES (?, ?, ?, ?, ?, ?)
                     """) { insert in

@@ -17,11 +17,13 @@ struct DerivedRows {
     /// The statements for `insert(condition)`, the statement adding the rows of
     /// the live documents that meet `condition` (an SQL condition on the live
     /// table's columns, qualified with its name).
-    func statements(_ insert: (String) -> String) -> DerivedRowStatements {
+    /// With no `insert` (a lazy vector index, whose rows the application sets), saves only
+    /// remove a document's rows.
+    func statements(_ insert: ((String) -> String)?) -> DerivedRowStatements {
         let live = Schema.liveTable(collection)
         return DerivedRowStatements(
-            fill: insert("1"),
-            insertDocument: StatementKey(insert("\(live).key = ?1")),
+            fill: insert?("1"),
+            insertDocument: insert.map { StatementKey($0("\(live).key = ?1")) },
             deleteDocument: StatementKey("DELETE FROM \(table) WHERE \(keyColumn) = (SELECT sequence FROM \(live) WHERE key = ?1)"),
             deleteExpired: StatementKey("DELETE FROM \(table) WHERE \(keyColumn) IN (SELECT sequence FROM \(live) WHERE \(Schema.expiringKeys(collection)))"),
             fileTriggerNames: fileTriggerNames)
@@ -38,10 +40,10 @@ struct DerivedRows {
 
 /// The statements that keep one derived-row index in step with its collection.
 struct DerivedRowStatements {
-    /// Adds the rows of every live document (when the index is created).
-    let fill: String
-    /// Adds the rows of the live document whose ID is `?1` (after it is written).
-    let insertDocument: StatementKey
+    /// Adds the rows of every live document (when the index is created); nil for a lazy index.
+    let fill: String?
+    /// Adds the rows of the live document whose ID is `?1` (after it is written); nil for a lazy index.
+    let insertDocument: StatementKey?
     /// Removes the rows of the live document whose ID is `?1` (before it changes or goes).
     let deleteDocument: StatementKey
     /// Removes the rows of the live documents expiring by `?1` (before they are purged).

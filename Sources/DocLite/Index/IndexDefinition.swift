@@ -175,7 +175,7 @@ struct IndexPlan {
         case .vector(let options):
             let index = VectorIndexSQL(table: sqlName, collection: id)
             (statements, recorded) = (index.create, compiled)
-            rows = index.rowStatements(vector: compiled[0], dimensions: options.dimensions)
+            rows = index.rowStatements(vector: compiled[0], dimensions: options.dimensions, isLazy: options.isLazy)
         }
     }
 

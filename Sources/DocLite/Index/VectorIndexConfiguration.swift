@@ -8,6 +8,8 @@
 /// `encoding`, `numProbes` and the training sizes describe the approximate
 /// (inverted-file) search as Couchbase Lite does, and are checked with its
 /// rules; searches are exact until the index is trained (docs/vector-search.md).
+/// A lazy index (``isLazy``) holds the vectors the application computes and sets
+/// with an ``IndexUpdater``.
 public struct VectorIndexConfiguration: IndexConfiguration {
     /// The vector's expression: SQL++ (`vector`, `PREDICTION(model, {"text": text}).embedding`)
     /// or, with ``init(json:dimensions:centroids:)``, one LiteCore JSON expression.
@@ -26,6 +28,9 @@ public struct VectorIndexConfiguration: IndexConfiguration {
     public var minTrainingSize: UInt32?
     /// The most vectors the index is trained on (nil: 256 a centroid).
     public var maxTrainingSize: UInt32?
+    /// Whether the application computes the vectors (``QueryIndex/beginUpdate(limit:)``)
+    /// instead of the index reading them as documents are saved.
+    public var isLazy = false
     let expressionLanguage: IndexExpressionLanguage
 
     /// A vector index on the SQL++ `expression`, of `dimensions` items, in `centroids` clusters.
@@ -72,9 +77,10 @@ struct VectorIndexOptions: Equatable {
     let numProbes: Int?
     let minTrainingSize: Int?
     let maxTrainingSize: Int?
+    let isLazy: Bool
 
     init(dimensions: Int, centroids: Int, metric: DistanceMetric, encoding: VectorEncoding,
-         numProbes: Int?, minTrainingSize: Int?, maxTrainingSize: Int?) throws {
+         numProbes: Int?, minTrainingSize: Int?, maxTrainingSize: Int?, isLazy: Bool) throws {
         func check(_ value: Int, _ range: ClosedRange<Int>, _ what: String) throws {
             guard range.contains(value) else {
                 throw DocLiteError(.invalidParameter, "invalid vector index spec: \(what) \(value) is too \(value < range.lowerBound ? "small" : "large") "
@@ -96,12 +102,14 @@ struct VectorIndexOptions: Equatable {
         if let maxTrainingSize { try check(maxTrainingSize, (minTrainingSize ?? 1)...Int(Int32.max), "maxTrainingSize") }
         (self.dimensions, self.centroids, self.metric, self.encoding) = (dimensions, centroids, metric, encoding)
         (self.numProbes, self.minTrainingSize, self.maxTrainingSize) = (numProbes, minTrainingSize, maxTrainingSize)
+        self.isLazy = isLazy
     }
 
     init(_ config: VectorIndexConfiguration) throws {
         try self.init(dimensions: Int(config.dimensions), centroids: Int(config.centroids), metric: config.metric,
                       encoding: config.encoding, numProbes: config.numProbes.map(Int.init),
-                      minTrainingSize: config.minTrainingSize.map(Int.init), maxTrainingSize: config.maxTrainingSize.map(Int.init))
+                      minTrainingSize: config.minTrainingSize.map(Int.init), maxTrainingSize: config.maxTrainingSize.map(Int.init),
+                      isLazy: config.isLazy)
     }
 
     /// The definition's members (`encoding` as `"none"`, `"SQ8"` or `"PQ16x8"`).
@@ -113,6 +121,7 @@ struct VectorIndexOptions: Equatable {
         if let numProbes { members["numProbes"] = .int(Int64(numProbes)) }
         if let minTrainingSize { members["minTrainingSize"] = .int(Int64(minTrainingSize)) }
         if let maxTrainingSize { members["maxTrainingSize"] = .int(Int64(maxTrainingSize)) }
+        if isLazy { members["lazy"] = .bool(true) }
         return members
     }
 
@@ -129,8 +138,10 @@ struct VectorIndexOptions: Equatable {
               case .string(let metricName)? = members["metric"], let metric = DistanceMetric(name: metricName),
               case .string(let encodingName)? = members["encoding"], let encoding = Self.encoding(named: encodingName),
               let numProbes = int("numProbes"), let minimum = int("minTrainingSize"), let maximum = int("maxTrainingSize"),
+              members["lazy"] == nil || members["lazy"] == .bool(true),
               let options = try? Self(dimensions: Int(dimensions), centroids: Int(centroids), metric: metric, encoding: encoding,
-                                      numProbes: numProbes, minTrainingSize: minimum, maxTrainingSize: maximum)
+                                      numProbes: numProbes, minTrainingSize: minimum, maxTrainingSize: maximum,
+                                      isLazy: members["lazy"] == .bool(true))
         else { return nil }
         self = options
     }

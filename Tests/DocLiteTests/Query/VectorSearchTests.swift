@@ -294,4 +294,66 @@ final class VectorSearchTests: QueryTestCase {
             .limit(Expression.int(2))
         XCTAssertEqual(try colorsOf(cosine.query()), ["maroon", "red"])
     }
+
+    /// A lazy index: the application computes the vectors (here from `num`) in batches,
+    /// as LiteCore's LazyVectorQueryTest does.
+    func testLazyIndexUpdatedByTheApplication() throws {
+        try loadVectors()
+        var config = VectorIndexConfiguration(expression: "num", dimensions: 3, centroids: 2)
+        config.isLazy = true
+        try defaultCollection.createIndex(withName: "lazy", config: config)
+        let index = try XCTUnwrap(defaultCollection.index(withName: "lazy"))
+        let query = "SELECT META().id AS id, APPROX_VECTOR_DISTANCE(num, $target) AS distance FROM _ ORDER BY distance LIMIT 5"
+        XCTAssertEqual(try search(query).count, 0, "nothing indexed yet")
+
+        func update(limit: Int, skipping skip: (Int) -> Bool = { _ in false }) throws -> Int {
+            guard let updater = try index.beginUpdate(limit: limit) else { return 0 }
+            for i in 0..<updater.count {
+                let num = updater.int(at: i)
+                if skip(num) { try updater.skipVector(at: i) } else { try updater.setVector(num < 0 ? nil : vector(num).map(Float.init), at: i) }
+            }
+            try updater.finish()
+            return updater.count
+        }
+        XCTAssertEqual(try update(limit: 60, skipping: { $0 % 10 == 0 }), 60)
+        XCTAssertEqual(try update(limit: 999, skipping: { $0 % 10 == 0 }), 47, "101 documents have a num, 54 are indexed")
+        let target = [40.2, -1.0, 6.1]
+        assertNear(try search(query), nearest(target, count: 5, where: { $0 % 10 != 0 }))
+        XCTAssertEqual(try update(limit: 999), 10, "the skipped ones come back")
+        assertNear(try search(query), nearest(target, count: 5))
+        XCTAssertNil(try index.beginUpdate(limit: 10), "up to date")
+
+        // A save leaves the document pending (not indexed again by itself); a delete leaves the index.
+        let first = nearest(target, count: 2)
+        try defaultCollection.save(document: try XCTUnwrap(defaultCollection.document(id: first[0].0)).toMutable().setString("x", forKey: "note"))
+        try defaultCollection.delete(document: try XCTUnwrap(defaultCollection.document(id: first[1].0)))
+        XCTAssertEqual(try search(query).map(\.0), Array(nearest(target, count: 7).dropFirst(2).map(\.0)))
+        let updater = try XCTUnwrap(index.beginUpdate(limit: 10))
+        XCTAssertEqual(updater.count, 1)
+        XCTAssertEqual(updater.value(at: 0) as? Int, Int(first[0].0.dropFirst(4)))
+        XCTAssertNil(updater.value(at: 1))
+
+        // Mistakes: wrong dimensions, out of range, finishing with a pending item, use after finish.
+        assertThrows(.invalidParameter, containing: "Inconsistent vector dimensions") { try updater.setVector([1, 2], at: 0) }
+        assertThrows(.invalidParameter, containing: "not a finite number") { try updater.setVector([1, .nan, 2], at: 0) }
+        assertThrows(.invalidParameter, containing: "out of range") { try updater.setVector([1, 2, 3], at: 1) }
+        assertThrows(.unsupported, containing: "Cannot finish an update") { try updater.finish() }
+        try updater.setVector(vector(Int(first[0].0.dropFirst(4))!).map(Float.init), at: 0)
+        try updater.finish()
+        assertThrows(.notOpen) { try updater.skipVector(at: 0) }
+        assertThrows(.notOpen) { try updater.finish() }
+        XCTAssertEqual(try search(query).first?.0, first[0].0)
+
+        // An updater not finished changes nothing; limits and index kinds.
+        try load([("late", #"{"num": 3}"#)])
+        _ = try XCTUnwrap(index.beginUpdate(limit: 5))
+        XCTAssertEqual(try index.beginUpdate(limit: 5)?.count, 1)
+        assertThrows(.invalidParameter, containing: "above 0") { _ = try index.beginUpdate(limit: 0) }
+        try defaultCollection.createIndex(withName: "eager", config: VectorIndexConfiguration(expression: "vector", dimensions: 3, centroids: 1))
+        assertThrows(.unsupported, containing: "not a lazy vector index") { _ = try defaultCollection.index(withName: "eager")?.beginUpdate(limit: 5) }
+        try defaultCollection.createIndex(withName: "byNum", config: ValueIndexConfiguration(["num"]))
+        assertThrows(.unsupported) { _ = try defaultCollection.index(withName: "byNum")?.beginUpdate(limit: 5) }
+        try defaultCollection.deleteIndex(forName: "lazy")
+        assertThrows(.missingIndex) { _ = try index.beginUpdate(limit: 5) }
+    }
 }

@@ -99,7 +99,8 @@ extension QueryCompiler {
         readsBodies = true
         guard let nearest else {
             return VectorSearch(alias: alias, distance: distance("\(alias).vector"),
-                                join: " \(join) \(rows) AS \(alias) ON \(alias).sequence = \(source.column("sequence"))")
+                                join: " \(join) \(rows) AS \(alias) ON \(alias).sequence = \(source.column("sequence"))"
+                                    + " AND \(alias).vector IS NOT NULL")
         }
         let search = "SELECT sequence, \(distance("vector")) AS distance FROM \(rows) ORDER BY distance NULLS LAST LIMIT \(nearest)"
         return VectorSearch(alias: alias, distance: "\(alias).distance",
