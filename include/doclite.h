@@ -1372,7 +1372,8 @@ void CBLVectorEncoding_Free(CBLVectorEncoding* _cbl_nullable encoding);
     is no such vector is left out of the index, never an error that fails its save. `dimensions`
     2 to 4096; `centroids` (clusters) 1 to 64000; `encoding` NULL for kCBLSQ8; `metric` 0 for
     squared Euclidean; `minTrainingSize`, `maxTrainingSize` and `numProbes` 0 for the defaults.
-    `isLazy` (vectors set by the application) is refused for now (kCBLErrorUnsupported). */
+    `isLazy`: the application computes the vectors and sets them through CBLQueryIndex_BeginUpdate
+    instead of the index reading them as documents are saved. */
 typedef struct {
     CBLQueryLanguage expressionLanguage;
     const char* expression;
@@ -1391,6 +1392,55 @@ typedef struct {
     same name replaces it. */
 bool CBLCollection_CreateVectorIndex(CBLCollection* collection, const char* name, CBLVectorIndexConfiguration config,
                                      CBLError* _cbl_nullable outError);
+
+/** An index of a collection (Couchbase Lite's CBLQueryIndex), from CBLCollection_GetIndex. */
+typedef struct CBLQueryIndex CBLQueryIndex;
+CBL_REFCOUNTED(CBLQueryIndex, QueryIndex)
+
+/** A batch of documents whose vectors a lazy vector index lacks (Couchbase Lite's
+    CBLIndexUpdater), from CBLQueryIndex_BeginUpdate: read each one's value of the index's
+    expression (CBLIndexUpdater_CopyValueJSON), compute its vector and set it
+    (CBLIndexUpdater_SetVector) or skip it (it comes back in a later update), then
+    CBLIndexUpdater_Finish writes them in one transaction. Released unfinished, it changes nothing. */
+typedef struct CBLIndexUpdater CBLIndexUpdater;
+CBL_REFCOUNTED(CBLIndexUpdater, IndexUpdater)
+
+/** The index `name` of the collection (+1); NULL with error code 0 when there is none. */
+_cbl_warn_unused CBLQueryIndex* _cbl_nullable CBLCollection_GetIndex(CBLCollection* collection, const char* name,
+                                                                     CBLError* _cbl_nullable outError);
+
+/** The index's name, borrowed from the index. */
+const char* CBLQueryIndex_Name(const CBLQueryIndex* index);
+
+/** The next documents, at most `limit`, whose vectors the lazy vector index lacks, in the order
+    they were saved (+1); NULL with error code 0 when every document with a value is indexed.
+    A document saved again since it was indexed is pending again; deleted and purged ones leave
+    the index by themselves. kCBLErrorInvalidParameter for a limit of 0, kCBLErrorUnsupported for
+    an index that is not a lazy vector index. */
+_cbl_warn_unused CBLIndexUpdater* _cbl_nullable CBLQueryIndex_BeginUpdate(CBLQueryIndex* index, size_t limit,
+                                                                         CBLError* _cbl_nullable outError);
+
+/** The number of documents in the batch. */
+size_t CBLIndexUpdater_Count(const CBLIndexUpdater* updater);
+
+/** Document `index`'s value of the index's expression as JSON text, owned (CBL_FreeString);
+    NULL when `index` is out of range. (couchbase-lite-C's CBLIndexUpdater_Value returns a Fleece value.) */
+CBL_DOCLITE _cbl_warn_unused char* _cbl_nullable CBLIndexUpdater_CopyValueJSON(const CBLIndexUpdater* updater, size_t index);
+
+/** Sets document `index`'s vector, `dimension` floats (copied); NULL when the document has none.
+    kCBLErrorInvalidParameter for another dimension than the index's, a number that is not
+    finite or an index out of range; kCBLErrorNotOpen once finished. */
+bool CBLIndexUpdater_SetVector(CBLIndexUpdater* updater, size_t index, const float* _cbl_nullable vector, size_t dimension,
+                               CBLError* _cbl_nullable outError);
+
+/** Leaves document `index` out of this update: it comes back in a later one. Errors as
+    CBLIndexUpdater_SetVector (couchbase-lite-C's returns nothing). */
+bool CBLIndexUpdater_SkipVector(CBLIndexUpdater* updater, size_t index, CBLError* _cbl_nullable outError);
+
+/** Writes the vectors set, in one transaction (a document saved again meanwhile is left for a
+    later update). kCBLErrorUnsupported while a document is neither set nor skipped;
+    kCBLErrorNotOpen once finished. */
+bool CBLIndexUpdater_Finish(CBLIndexUpdater* updater, CBLError* _cbl_nullable outError);
 
 /** Deletes the index `name`; a missing index is not an error. */
 bool CBLCollection_DeleteIndex(CBLCollection* collection, const char* name, CBLError* _cbl_nullable outError);

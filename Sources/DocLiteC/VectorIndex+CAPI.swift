@@ -37,9 +37,6 @@ public func CBLCollection_CreateVectorIndex(_ handle: OpaquePointer?, _ name: Un
     bridge(outError, failure: false) {
         let target = try collection(handle)
         let expression = try string(config.expression, "vector index expression")
-        guard !config.isLazy else {
-            throw DocLiteError(.unsupported, "lazy vector indexes (isLazy) are not supported yet: DocLite computes every vector as documents are saved")
-        }
         var configuration = try indexLanguage(config.expressionLanguage) == .sqlpp
             ? VectorIndexConfiguration(expression: expression, dimensions: config.dimensions, centroids: config.centroids)
             : VectorIndexConfiguration(json: expression, dimensions: config.dimensions, centroids: config.centroids)
@@ -56,6 +53,7 @@ public func CBLCollection_CreateVectorIndex(_ handle: OpaquePointer?, _ name: Un
         configuration.numProbes = config.numProbes == 0 ? nil : config.numProbes
         configuration.minTrainingSize = config.minTrainingSize == 0 ? nil : config.minTrainingSize
         configuration.maxTrainingSize = config.maxTrainingSize == 0 ? nil : config.maxTrainingSize
+        configuration.isLazy = config.isLazy
         try target.createIndex(withName: try string(name, "index name"), config: configuration)
         return true
     }

@@ -1,7 +1,7 @@
 /* Vector search through the C ABI, as Couchbase Lite's "Working with Vector Search" guide
    does it: a vector index with the guide's configuration on a collection of colours, the
-   guide's SQL++ query, a hybrid one, the same search built with the QueryBuilder, and the
-   configuration's mistakes as errors. */
+   guide's SQL++ query, a hybrid one, the same search built with the QueryBuilder, a lazy
+   index the application fills through CBLIndexUpdater, and the mistakes as errors. */
 #include "test_support.h"
 
 static const char* const COLORS[][3] = {
@@ -110,10 +110,6 @@ int main(void) {
     CHECK_ERROR(err, kCBLDomain, kCBLErrorInvalidParameter, "must divide the dimensions");
     CBLVectorEncoding_Free(pq);
     bad.encoding = NULL;
-    bad.isLazy = true;
-    CHECK(!create(colors, bad, &err));
-    CHECK_CODE(err, kCBLDomain, kCBLErrorUnsupported);
-    bad.isLazy = false;
     bad.expression = NULL;
     CHECK(!create(colors, bad, &err));
     CHECK_ERROR(err, kCBLDomain, kCBLErrorInvalidParameter, "expression");
@@ -125,6 +121,79 @@ int main(void) {
     char* names = CBLCollection_GetIndexNames(colors, &err);
     CHECK_STR(names, "[\"colors_index\"]");
     CBL_FreeString(names);
+
+    /* A lazy index: the application computes each colour's vector from its name. */
+    CBLVectorIndexConfiguration lazy = {0};
+    lazy.expressionLanguage = kCBLN1QLLanguage;
+    lazy.expression = "color";
+    lazy.dimensions = 3;
+    lazy.centroids = 2;
+    lazy.isLazy = true;
+    lazy.metric = kCBLDistanceMetricCosine;
+    CHECK_OK(CBLCollection_CreateVectorIndex(colors, "by_name", lazy, &err), err);
+    CBLQueryIndex* index = CBLCollection_GetIndex(colors, "by_name", &err);
+    CHECK_OK(index != NULL, err);
+    CHECK_STR(CBLQueryIndex_Name(index), "by_name");
+    size_t updated = 0, skipped = 0;
+    for (int round = 0; round < 3; round++) {
+        CBLIndexUpdater* updater = CBLQueryIndex_BeginUpdate(index, 5, &err);
+        if (!updater) {
+            CHECK_NO_ERROR(err);
+            break;
+        }
+        for (size_t i = 0; i < CBLIndexUpdater_Count(updater); i++) {
+            char* name = CBLIndexUpdater_CopyValueJSON(updater, i);
+            const float* vector = NULL;
+            float values[3];
+            for (size_t c = 0; name && c < sizeof COLORS / sizeof COLORS[0]; c++) {
+                char quoted[40];
+                snprintf(quoted, sizeof quoted, "\"%s\"", COLORS[c][0]);
+                if (strcmp(name, quoted) == 0 && sscanf(COLORS[c][1], "[%f, %f, %f]", &values[0], &values[1], &values[2]) == 3) vector = values;
+            }
+            if (round == 0 && name && strcmp(name, "\"red\"") == 0) {
+                CHECK_OK(CBLIndexUpdater_SkipVector(updater, i, &err), err);   /* comes back in the next round */
+                skipped++;
+            } else {
+                CHECK_OK(CBLIndexUpdater_SetVector(updater, i, vector, 3, &err), err);   /* NULL: none ("nothing", "wrong") */
+                updated++;
+            }
+            CBL_FreeString(name);
+        }
+        CHECK(CBLIndexUpdater_CopyValueJSON(updater, CBLIndexUpdater_Count(updater)) == NULL);
+        CHECK_OK(CBLIndexUpdater_Finish(updater, &err), err);
+        CHECK(!CBLIndexUpdater_Finish(updater, &err));
+        CHECK_CODE(err, kCBLDomain, kCBLErrorNotOpen);
+        CBL_Release(updater);
+    }
+    CHECK(updated == sizeof COLORS / sizeof COLORS[0] && skipped == 1);
+    CBLQuery* lazyQuery = query(db, "SELECT color FROM colors ORDER BY APPROX_VECTOR_DISTANCE(color, $vector, 'cosine') LIMIT 3");
+    CHECK_COLUMN(lazyQuery, "color", false, "maroon", "red", "rose");
+    CBL_Release(lazyQuery);
+
+    /* The updater's mistakes. */
+    save_json(colors, "late", "{\"color\": \"late\"}");
+    CBLIndexUpdater* late = CBLQueryIndex_BeginUpdate(index, 10, &err);
+    CHECK_OK(late != NULL && CBLIndexUpdater_Count(late) == 1, err);
+    float two[2] = {1, 2};
+    CHECK(!CBLIndexUpdater_SetVector(late, 0, two, 2, &err));
+    CHECK_ERROR(err, kCBLDomain, kCBLErrorInvalidParameter, "Inconsistent vector dimensions");
+    CHECK(!CBLIndexUpdater_SkipVector(late, 1, &err));
+    CHECK_ERROR(err, kCBLDomain, kCBLErrorInvalidParameter, "out of range");
+    CHECK(!CBLIndexUpdater_Finish(late, &err));
+    CHECK_CODE(err, kCBLDomain, kCBLErrorUnsupported);
+    CBL_Release(late);   /* unfinished: changes nothing */
+    CHECK(CBLQueryIndex_BeginUpdate(index, 0, &err) == NULL);
+    CHECK_CODE(err, kCBLDomain, kCBLErrorInvalidParameter);
+    CHECK(!CBLIndexUpdater_Finish(NULL, &err));
+    CHECK_CODE(err, kCBLDomain, kCBLErrorInvalidParameter);
+    CBL_Release(index);
+    CBLQueryIndex* eager = CBLCollection_GetIndex(colors, "colors_index", &err);
+    CHECK_OK(eager != NULL, err);
+    CHECK(CBLQueryIndex_BeginUpdate(eager, 5, &err) == NULL);
+    CHECK_CODE(err, kCBLDomain, kCBLErrorUnsupported);
+    CBL_Release(eager);
+    CHECK(CBLCollection_GetIndex(colors, "none", &err) == NULL);
+    CHECK_NO_ERROR(err);
 
     CBL_Release(colors);
     close_database(db);

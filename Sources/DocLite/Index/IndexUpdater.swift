@@ -79,6 +79,9 @@ public final class IndexUpdater: ArrayProtocol, @unchecked Sendable {   // its v
     /// The values as a JSON array.
     public func toJSON() -> String { JSONValue.array(values).json }
 
+    /// Document `index`'s value as JSON text, nil when out of range.
+    package func json(at index: Int) -> String? { values.indices.contains(index) ? values[index].json : nil }
+
     /// Sets document `index`'s vector, `dimensions` finite numbers (copied); nil when
     /// the document has none. Throws `invalidParameter` for another length, an
     /// index out of range; `notOpen` once finished.

@@ -93,3 +93,49 @@ def test_mistakes_are_exceptions(colors):
         colors_of(db, "SELECT color FROM colors ORDER BY APPROX_VECTOR_DISTANCE(vector, $vector) LIMIT 3", vector=[1, 2])
     assert VectorEncoding.product_quantizer(2, 8) == VectorEncoding.product_quantizer(2, 8)
     assert repr(VectorEncoding.scalar_quantizer()) == "VectorEncoding.scalar_quantizer(8)"
+
+
+def test_a_lazy_index_filled_by_the_application(colors):
+    db, colors = colors, colors.collection("colors")
+    colors.create_vector_index("by_name", "color", 3, 2, metric=DistanceMetric.COSINE, is_lazy=True)
+    index = colors.get_index("by_name")
+    assert index.name == "by_name" and colors.get_index("none") is None
+    sql = "SELECT color FROM colors ORDER BY APPROX_VECTOR_DISTANCE(color, $vector, 'cosine') LIMIT 3"
+    assert colors_of(db, sql) == []
+    skipped = 0
+    while True:
+        updater = index.begin_update(4)
+        if updater is None:
+            break
+        assert len(updater) <= 4
+        for i, name in enumerate(updater):
+            if name == "red" and not skipped:
+                updater.skip_vector(i)
+                skipped += 1
+            else:
+                updater.set_vector(i, COLORS[name][0] if name in COLORS else None)
+        updater.finish()
+        with pytest.raises(doclite.NotOpenError):
+            updater.finish()
+    assert skipped == 1
+    assert colors_of(db, sql) == ["maroon", "red", "rose"]
+
+    colors["late"] = {"color": "late"}
+    updater = index.begin_update(10)
+    assert list(updater) == ["late"] and updater[-1] == "late"
+    with pytest.raises(IndexError):
+        updater[1]
+    with pytest.raises(doclite.InvalidParameterError, match="Inconsistent vector dimensions"):
+        updater.set_vector(0, [1, 2])
+    with pytest.raises(doclite.InvalidParameterError, match="finite numbers"):
+        updater.set_vector(0, [1, float("nan"), 2])
+    with pytest.raises(doclite.InvalidParameterError, match="out of range"):
+        updater.skip_vector(1)
+    with pytest.raises(doclite.UnsupportedError, match="Cannot finish"):
+        updater.finish()
+    del updater
+    with pytest.raises(doclite.InvalidParameterError):
+        index.begin_update(0)
+    colors.create_vector_index("eager", "vector", 3, 2)
+    with pytest.raises(doclite.UnsupportedError, match="not a lazy vector index"):
+        colors.get_index("eager").begin_update(5)

@@ -24,7 +24,7 @@ from ._prediction import register_model, unregister_model
 from ._query import Query, ResultSet, Row
 from ._replicator import DocumentFlags, ReplicatedDocument, Replicator, ReplicatorStatus, initialize_server
 from ._types import JSONObject, JSONValue
-from ._vector import DistanceMetric, VectorEncoding
+from ._vector import DistanceMetric, IndexUpdater, QueryIndex, VectorEncoding
 
 __version__: str = _borrowed_text(_lib.CBL_Version()) or ""
 
@@ -37,7 +37,7 @@ __all__ = [
     "InvalidQueryError", "InvalidQueryParameterError", "InvalidJSONError", "BusyError", "CorruptDataError", "UnsupportedError",
     "QueryInterruptedError", "JSONValue", "JSONObject", "instance_count",
     "Replicator", "ReplicatorStatus", "ReplicatedDocument", "DocumentFlags", "initialize_server",
-    "DistanceMetric", "VectorEncoding",
+    "DistanceMetric", "VectorEncoding", "QueryIndex", "IndexUpdater",
 ]
 
 

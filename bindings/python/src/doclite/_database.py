@@ -13,7 +13,7 @@ from ._ffi import Handle, borrowed_text, c_callback, c_string, ffi, json_text, l
 from ._listeners import CollectionChange, ListenerToken, _Listener, add_collection_listener, add_document_listener
 from ._query import Query, ResultSet
 from ._types import JSONObject, JSONValue
-from ._vector import DistanceMetric, VectorEncoding, vector_index_configuration
+from ._vector import DistanceMetric, QueryIndex, VectorEncoding, vector_index_configuration
 
 DEFAULT = "_default"
 
@@ -502,7 +502,8 @@ class Collection:
     def create_vector_index(self, name: str, expression: Any, dimensions: int, centroids: int,
                             metric: DistanceMetric = DistanceMetric.EUCLIDEAN_SQUARED, encoding: Optional[VectorEncoding] = None,
                             num_probes: Optional[int] = None, min_training_size: Optional[int] = None,
-                            max_training_size: Optional[int] = None, expression_language: str = "sqlpp") -> None:
+                            max_training_size: Optional[int] = None, is_lazy: bool = False,
+                            expression_language: str = "sqlpp") -> None:
         """A vector index (Couchbase Lite 3.2's VectorIndexConfiguration): the vector each
         document holds at `expression` (one SQL++ expression such as `"vector"` or
         `"PREDICTION(embed, {'text': text}).vector"`, or, with expression_language="json",
@@ -511,12 +512,14 @@ class Collection:
         nearest documents. A document whose value is no such vector is left out of the index;
         its save never fails for it. `centroids` (1 to 64000), `encoding` (None: 8-bit scalar
         quantizer), `num_probes` and the training sizes describe the approximate search, as in
-        Couchbase Lite; out-of-range values raise InvalidParameterError. The same definition
-        again is a no-op; another one under the same name replaces it."""
+        Couchbase Lite; out-of-range values raise InvalidParameterError. With `is_lazy`, the
+        application computes the vectors (get_index(name).begin_update(limit)) instead of the
+        index reading them as documents are saved. The same definition again is a no-op;
+        another one under the same name replaces it."""
         language = _expression_language(expression_language)
         keep = _definition(expression, "the vector expression", expression_language == "json")
         config = vector_index_configuration(language, keep, dimensions, centroids, metric, encoding, num_probes,
-                                            min_training_size, max_training_size)
+                                            min_training_size, max_training_size, is_lazy)
         error = new_error()
         try:
             if not lib.CBLCollection_CreateVectorIndex(self._pointer(), text(name, "the index name"), config[0], error):
@@ -524,6 +527,16 @@ class Collection:
         finally:
             if config.encoding != ffi.NULL:
                 lib.CBLVectorEncoding_Free(config.encoding)
+
+    def get_index(self, name: str) -> Optional[QueryIndex]:
+        """The index `name` (Couchbase Lite's index(withName:)), None when there is none."""
+        error = new_error()
+        pointer = lib.CBLCollection_GetIndex(self._pointer(), text(name, "the index name"), error)
+        if pointer == ffi.NULL:
+            if error.code:
+                raise error_from(error)
+            return None
+        return QueryIndex(pointer)
 
     @staticmethod
     def _index_configuration(c_type: str, expressions: Any, where: Any, expression_language: str) -> Tuple[Any, List[Any]]:

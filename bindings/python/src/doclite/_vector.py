@@ -1,10 +1,14 @@
-"""Vector indexes' options: the distance metric and the encoding (Couchbase Lite 3.2's
-DistanceMetric and VectorEncoding), passed to Collection.create_vector_index."""
+"""Vector indexes: their options (Couchbase Lite 3.2's DistanceMetric and VectorEncoding,
+passed to Collection.create_vector_index), and the updates of a lazy one (QueryIndex,
+IndexUpdater)."""
 import enum
-from typing import Any, Optional
+import json
+import math
+from typing import Any, Optional, Sequence
 
-from ._errors import InvalidParameterError
-from ._ffi import ffi, lib
+from ._errors import InvalidParameterError, error_from, new_error
+from ._ffi import Handle, borrowed_text, ffi, lib, owned_text
+from ._types import JSONValue
 
 
 class DistanceMetric(enum.IntEnum):
@@ -78,7 +82,7 @@ def _unsigned(value: Any, role: str, optional: bool = False) -> int:
 
 def vector_index_configuration(language: int, expression: Any, dimensions: int, centroids: int,
                                metric: DistanceMetric, encoding: Optional[VectorEncoding], num_probes: Optional[int],
-                               min_training_size: Optional[int], max_training_size: Optional[int]) -> Any:
+                               min_training_size: Optional[int], max_training_size: Optional[int], is_lazy: bool) -> Any:
     """A CBLVectorIndexConfiguration* (its encoding, if any, to free with CBLVectorEncoding_Free)."""
     if not isinstance(metric, DistanceMetric):
         raise InvalidParameterError(f"the metric must be a DistanceMetric, not {metric!r}")
@@ -93,5 +97,101 @@ def vector_index_configuration(language: int, expression: Any, dimensions: int, 
     config.numProbes = _unsigned(num_probes, "num_probes", optional=True)
     config.minTrainingSize = _unsigned(min_training_size, "min_training_size", optional=True)
     config.maxTrainingSize = _unsigned(max_training_size, "max_training_size", optional=True)
+    config.isLazy = bool(is_lazy)
     config.encoding = encoding._create() if encoding is not None else ffi.NULL
     return config
+
+
+class QueryIndex:
+    """An index of a collection (Couchbase Lite's QueryIndex), from Collection.get_index."""
+
+    def __init__(self, pointer: Any) -> None:
+        self._handle = Handle(pointer)
+
+    @property
+    def name(self) -> str:
+        """The index's name."""
+        return borrowed_text(lib.CBLQueryIndex_Name(self._handle.pointer)) or ""
+
+    def begin_update(self, limit: int) -> Optional["IndexUpdater"]:
+        """The next documents, at most `limit`, whose vectors this lazy vector index lacks,
+        in the order they were saved; None when every document with a value is indexed.
+        A document saved again since it was indexed is pending again; deleted and purged
+        ones leave the index by themselves. InvalidParameterError for a limit below 1,
+        UnsupportedError for an index that is not a lazy vector index."""
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+            raise InvalidParameterError(f"begin_update's limit must be an integer above 0, not {limit!r}")
+        error = new_error()
+        pointer = lib.CBLQueryIndex_BeginUpdate(self._handle.pointer, limit, error)
+        if pointer == ffi.NULL:
+            if error.code:
+                raise error_from(error)
+            return None
+        return IndexUpdater(pointer)
+
+    def __repr__(self) -> str:
+        return f"QueryIndex({self.name!r})"
+
+
+class IndexUpdater(Sequence[JSONValue]):
+    """A batch of documents whose vectors a lazy vector index lacks (Couchbase Lite's
+    IndexUpdater), from QueryIndex.begin_update: `updater[i]` is document i's value of the
+    index's expression; compute its vector and set_vector(i, vector) (None: the document has
+    none), or skip_vector(i) (it comes back in a later update); then finish() writes them
+    in one transaction. An updater not finished changes nothing."""
+
+    def __init__(self, pointer: Any) -> None:
+        self._handle = Handle(pointer)
+        self._count: int = lib.CBLIndexUpdater_Count(pointer)
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self._count))]
+        if isinstance(index, bool) or not isinstance(index, int):
+            raise TypeError(f"an IndexUpdater is indexed by integers, not {index!r}")
+        if index < 0:
+            index += self._count
+        text = owned_text(lib.CBLIndexUpdater_CopyValueJSON(self._handle.pointer, index)) if 0 <= index < self._count else None
+        if text is None:
+            raise IndexError(f"index {index} is out of range (the updater has {self._count} items)")
+        return json.loads(text)
+
+    def set_vector(self, index: int, vector: Optional[Sequence[float]]) -> None:
+        """Sets document `index`'s vector (copied): as many finite numbers as the index's
+        dimensions; None when the document has none. InvalidParameterError for another
+        length, an index out of range; NotOpenError once finished."""
+        if vector is None:
+            items = ffi.NULL
+            count = 0
+        else:
+            values = list(vector)
+            if not all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in values):
+                raise InvalidParameterError(f"a vector holds finite numbers only: {values!r}")
+            items, count = ffi.new("float[]", values), len(values)
+        error = new_error()
+        if not lib.CBLIndexUpdater_SetVector(self._handle.pointer, _index(index), items, count, error):
+            raise error_from(error)
+
+    def skip_vector(self, index: int) -> None:
+        """Leaves document `index` out of this update: it comes back in a later one."""
+        error = new_error()
+        if not lib.CBLIndexUpdater_SkipVector(self._handle.pointer, _index(index), error):
+            raise error_from(error)
+
+    def finish(self) -> None:
+        """Writes the vectors set, in one transaction (a document saved again meanwhile is
+        left for a later update). UnsupportedError while a document is neither set nor
+        skipped; NotOpenError once finished."""
+        error = new_error()
+        if not lib.CBLIndexUpdater_Finish(self._handle.pointer, error):
+            raise error_from(error)
+
+
+def _index(index: Any) -> int:
+    """An item's index for C."""
+    if isinstance(index, bool) or not isinstance(index, int) or index < 0:
+        raise InvalidParameterError(f"an item's index must be an integer from 0, not {index!r}")
+    return index

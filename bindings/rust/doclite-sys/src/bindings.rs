@@ -871,7 +871,8 @@ pub struct CBLVectorEncoding {
 #[doc = "is no such vector is left out of the index, never an error that fails its save. `dimensions`"]
 #[doc = "2 to 4096; `centroids` (clusters) 1 to 64000; `encoding` NULL for kCBLSQ8; `metric` 0 for"]
 #[doc = "squared Euclidean; `minTrainingSize`, `maxTrainingSize` and `numProbes` 0 for the defaults."]
-#[doc = "`isLazy` (vectors set by the application) is refused for now (kCBLErrorUnsupported)."]
+#[doc = "`isLazy`: the application computes the vectors and sets them through CBLQueryIndex_BeginUpdate"]
+#[doc = "instead of the index reading them as documents are saved."]
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
 pub struct CBLVectorIndexConfiguration {
@@ -1068,6 +1069,16 @@ fn bindgen_test_layout_CBLVectorIndexConfiguration() {
         );
     }
     test_field_numProbes();
+}
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct CBLQueryIndex {
+    _unused: [u8; 0],
+}
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct CBLIndexUpdater {
+    _unused: [u8; 0],
 }
 #[doc = " The documents of a collection changed by one commit; everything is borrowed for the callback's duration."]
 #[repr(C)]
@@ -2701,6 +2712,37 @@ pub struct DocLite {
         config: CBLVectorIndexConfiguration,
         outError: *mut CBLError,
     ) -> bool,
+    pub CBLCollection_GetIndex: unsafe extern "C" fn(
+        collection: *mut CBLCollection,
+        name: *const ::std::os::raw::c_char,
+        outError: *mut CBLError,
+    ) -> *mut CBLQueryIndex,
+    pub CBLQueryIndex_Name:
+        unsafe extern "C" fn(index: *const CBLQueryIndex) -> *const ::std::os::raw::c_char,
+    pub CBLQueryIndex_BeginUpdate: unsafe extern "C" fn(
+        index: *mut CBLQueryIndex,
+        limit: usize,
+        outError: *mut CBLError,
+    ) -> *mut CBLIndexUpdater,
+    pub CBLIndexUpdater_Count: unsafe extern "C" fn(updater: *const CBLIndexUpdater) -> usize,
+    pub CBLIndexUpdater_CopyValueJSON: unsafe extern "C" fn(
+        updater: *const CBLIndexUpdater,
+        index: usize,
+    ) -> *mut ::std::os::raw::c_char,
+    pub CBLIndexUpdater_SetVector: unsafe extern "C" fn(
+        updater: *mut CBLIndexUpdater,
+        index: usize,
+        vector: *const f32,
+        dimension: usize,
+        outError: *mut CBLError,
+    ) -> bool,
+    pub CBLIndexUpdater_SkipVector: unsafe extern "C" fn(
+        updater: *mut CBLIndexUpdater,
+        index: usize,
+        outError: *mut CBLError,
+    ) -> bool,
+    pub CBLIndexUpdater_Finish:
+        unsafe extern "C" fn(updater: *mut CBLIndexUpdater, outError: *mut CBLError) -> bool,
     pub CBLCollection_DeleteIndex: unsafe extern "C" fn(
         collection: *mut CBLCollection,
         name: *const ::std::os::raw::c_char,
@@ -3342,6 +3384,22 @@ impl DocLite {
         let CBLCollection_CreateVectorIndex = __library
             .get(b"CBLCollection_CreateVectorIndex\0")
             .map(|sym| *sym)?;
+        let CBLCollection_GetIndex = __library.get(b"CBLCollection_GetIndex\0").map(|sym| *sym)?;
+        let CBLQueryIndex_Name = __library.get(b"CBLQueryIndex_Name\0").map(|sym| *sym)?;
+        let CBLQueryIndex_BeginUpdate = __library
+            .get(b"CBLQueryIndex_BeginUpdate\0")
+            .map(|sym| *sym)?;
+        let CBLIndexUpdater_Count = __library.get(b"CBLIndexUpdater_Count\0").map(|sym| *sym)?;
+        let CBLIndexUpdater_CopyValueJSON = __library
+            .get(b"CBLIndexUpdater_CopyValueJSON\0")
+            .map(|sym| *sym)?;
+        let CBLIndexUpdater_SetVector = __library
+            .get(b"CBLIndexUpdater_SetVector\0")
+            .map(|sym| *sym)?;
+        let CBLIndexUpdater_SkipVector = __library
+            .get(b"CBLIndexUpdater_SkipVector\0")
+            .map(|sym| *sym)?;
+        let CBLIndexUpdater_Finish = __library.get(b"CBLIndexUpdater_Finish\0").map(|sym| *sym)?;
         let CBLCollection_DeleteIndex = __library
             .get(b"CBLCollection_DeleteIndex\0")
             .map(|sym| *sym)?;
@@ -3650,6 +3708,14 @@ impl DocLite {
             CBLVectorEncoding_CreateProductQuantizer,
             CBLVectorEncoding_Free,
             CBLCollection_CreateVectorIndex,
+            CBLCollection_GetIndex,
+            CBLQueryIndex_Name,
+            CBLQueryIndex_BeginUpdate,
+            CBLIndexUpdater_Count,
+            CBLIndexUpdater_CopyValueJSON,
+            CBLIndexUpdater_SetVector,
+            CBLIndexUpdater_SkipVector,
+            CBLIndexUpdater_Finish,
             CBLCollection_DeleteIndex,
             CBLCollection_GetIndexNames,
             CBLCollection_AddChangeListener,
@@ -5702,6 +5768,81 @@ impl DocLite {
         outError: *mut CBLError,
     ) -> bool {
         (self.CBLCollection_CreateVectorIndex)(collection, name, config, outError)
+    }
+    #[doc = " The index `name` of the collection (+1); NULL with error code 0 when there is none."]
+    pub unsafe fn CBLCollection_GetIndex(
+        &self,
+        collection: *mut CBLCollection,
+        name: *const ::std::os::raw::c_char,
+        outError: *mut CBLError,
+    ) -> *mut CBLQueryIndex {
+        (self.CBLCollection_GetIndex)(collection, name, outError)
+    }
+    #[doc = " The index's name, borrowed from the index."]
+    pub unsafe fn CBLQueryIndex_Name(
+        &self,
+        index: *const CBLQueryIndex,
+    ) -> *const ::std::os::raw::c_char {
+        (self.CBLQueryIndex_Name)(index)
+    }
+    #[doc = " The next documents, at most `limit`, whose vectors the lazy vector index lacks, in the order"]
+    #[doc = "they were saved (+1); NULL with error code 0 when every document with a value is indexed."]
+    #[doc = "A document saved again since it was indexed is pending again; deleted and purged ones leave"]
+    #[doc = "the index by themselves. kCBLErrorInvalidParameter for a limit of 0, kCBLErrorUnsupported for"]
+    #[doc = "an index that is not a lazy vector index."]
+    pub unsafe fn CBLQueryIndex_BeginUpdate(
+        &self,
+        index: *mut CBLQueryIndex,
+        limit: usize,
+        outError: *mut CBLError,
+    ) -> *mut CBLIndexUpdater {
+        (self.CBLQueryIndex_BeginUpdate)(index, limit, outError)
+    }
+    #[doc = " The number of documents in the batch."]
+    pub unsafe fn CBLIndexUpdater_Count(&self, updater: *const CBLIndexUpdater) -> usize {
+        (self.CBLIndexUpdater_Count)(updater)
+    }
+    #[doc = " Document `index`'s value of the index's expression as JSON text, owned (CBL_FreeString);"]
+    #[doc = "NULL when `index` is out of range. (couchbase-lite-C's CBLIndexUpdater_Value returns a Fleece value.)"]
+    pub unsafe fn CBLIndexUpdater_CopyValueJSON(
+        &self,
+        updater: *const CBLIndexUpdater,
+        index: usize,
+    ) -> *mut ::std::os::raw::c_char {
+        (self.CBLIndexUpdater_CopyValueJSON)(updater, index)
+    }
+    #[doc = " Sets document `index`'s vector, `dimension` floats (copied); NULL when the document has none."]
+    #[doc = "kCBLErrorInvalidParameter for another dimension than the index's, a number that is not"]
+    #[doc = "finite or an index out of range; kCBLErrorNotOpen once finished."]
+    pub unsafe fn CBLIndexUpdater_SetVector(
+        &self,
+        updater: *mut CBLIndexUpdater,
+        index: usize,
+        vector: *const f32,
+        dimension: usize,
+        outError: *mut CBLError,
+    ) -> bool {
+        (self.CBLIndexUpdater_SetVector)(updater, index, vector, dimension, outError)
+    }
+    #[doc = " Leaves document `index` out of this update: it comes back in a later one. Errors as"]
+    #[doc = "CBLIndexUpdater_SetVector (couchbase-lite-C's returns nothing)."]
+    pub unsafe fn CBLIndexUpdater_SkipVector(
+        &self,
+        updater: *mut CBLIndexUpdater,
+        index: usize,
+        outError: *mut CBLError,
+    ) -> bool {
+        (self.CBLIndexUpdater_SkipVector)(updater, index, outError)
+    }
+    #[doc = " Writes the vectors set, in one transaction (a document saved again meanwhile is left for a"]
+    #[doc = "later update). kCBLErrorUnsupported while a document is neither set nor skipped;"]
+    #[doc = "kCBLErrorNotOpen once finished."]
+    pub unsafe fn CBLIndexUpdater_Finish(
+        &self,
+        updater: *mut CBLIndexUpdater,
+        outError: *mut CBLError,
+    ) -> bool {
+        (self.CBLIndexUpdater_Finish)(updater, outError)
     }
     #[doc = " Deletes the index `name`; a missing index is not an error."]
     pub unsafe fn CBLCollection_DeleteIndex(

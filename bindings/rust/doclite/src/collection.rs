@@ -11,6 +11,7 @@ use crate::database::Database;
 use crate::document::Document;
 use crate::error::{Error, ErrorKind, Result};
 use crate::ffi::{self, c_string, check, handle, loaded, nul_error, optional_handle, owned_string, Handle};
+use crate::index_updater::QueryIndex;
 use crate::index::{
     ArrayIndexConfiguration, FullTextIndexConfiguration, PredictiveIndexConfiguration, ValueIndexConfiguration, VectorIndexConfiguration,
 };
@@ -336,6 +337,14 @@ impl Collection {
             // Safety: a live handle; the configuration's string and encoding outlive the call.
             check(|error| unsafe { loaded().CBLCollection_CreateVectorIndex(self.as_ptr(), name.as_ptr(), raw, error) })
         })
+    }
+
+    /// The index `name` (Couchbase Lite's `index(withName:)`), `None` when there is none.
+    pub fn index(&self, name: &str) -> Result<Option<QueryIndex>> {
+        let name = c_string(name, "the index name")?;
+        // Safety: a live handle; the name outlives the call.
+        let handle = optional_handle(|error| unsafe { loaded().CBLCollection_GetIndex(self.as_ptr(), name.as_ptr(), error) })?;
+        Ok(handle.map(QueryIndex::new))
     }
 
     /// Deletes index `name`; a missing index is not an error.

@@ -520,6 +520,7 @@ pub struct VectorIndexConfiguration {
     num_probes: Option<u32>,
     min_training_size: Option<u32>,
     max_training_size: Option<u32>,
+    lazy: bool,
 }
 
 impl VectorIndexConfiguration {
@@ -544,6 +545,7 @@ impl VectorIndexConfiguration {
             num_probes: None,
             min_training_size: None,
             max_training_size: None,
+            lazy: false,
         }
     }
 
@@ -577,6 +579,13 @@ impl VectorIndexConfiguration {
         self
     }
 
+    /// Whether the application computes the vectors ([`QueryIndex::begin_update`](crate::QueryIndex::begin_update))
+    /// instead of the index reading them as documents are saved.
+    pub fn lazy(mut self, lazy: bool) -> Self {
+        self.lazy = lazy;
+        self
+    }
+
     pub(crate) fn with_raw<T>(&self, use_raw: impl FnOnce(sys::CBLVectorIndexConfiguration) -> Result<T>) -> Result<T> {
         let (expression, _) = self.expression.c_strings()?;
         let encoding = self.encoding.map(RawEncoding::new);
@@ -585,7 +594,7 @@ impl VectorIndexConfiguration {
             expression: expression.as_ptr(),
             dimensions: self.dimensions,
             centroids: self.centroids,
-            isLazy: false,
+            isLazy: self.lazy,
             encoding: encoding.as_ref().map_or(std::ptr::null(), |raw| raw.0),
             metric: self.metric.raw(),
             minTrainingSize: self.min_training_size.unwrap_or(0),

@@ -54,6 +54,7 @@ mod document;
 mod error;
 mod ffi;
 mod index;
+mod index_updater;
 mod json;
 mod listener;
 mod notifications;
@@ -81,6 +82,7 @@ pub use index::{
     ArrayIndexConfiguration, DistanceMetric, FullTextIndexConfiguration, PredictiveIndexConfiguration, ScalarQuantizerType,
     ValueIndexConfiguration, VectorEncoding, VectorIndexConfiguration,
 };
+pub use index_updater::{IndexUpdater, QueryIndex};
 pub use listener::{CollectionChange, ListenerToken};
 pub use predicate::PredicateQueryBuilder;
 pub use prediction::{register_model, unregister_model};

@@ -121,3 +121,43 @@ fn mistakes_are_errors() -> Result<()> {
     assert!(error.to_string().contains("does not match the index's metric"), "{error}");
     Ok(())
 }
+
+#[test]
+fn a_lazy_index_filled_by_the_application() -> Result<()> {
+    let db = colors_db("vector-lazy")?;
+    let colors = db.collection("colors", None)?.unwrap();
+    let config = VectorIndexConfiguration::new("color", 3, 2).metric(DistanceMetric::Cosine).lazy(true);
+    colors.create_vector_index("by_name", &config)?;
+    let index = colors.index("by_name")?.unwrap();
+    assert_eq!(index.name(), "by_name");
+    assert!(colors.index("none")?.is_none());
+    let sql = "SELECT color FROM colors ORDER BY APPROX_VECTOR_DISTANCE(color, $vector, 'cosine') LIMIT 3";
+    assert!(colors_of(&db, sql)?.is_empty());
+    let mut skipped = 0;
+    while let Some(mut updater) = index.begin_update(4)? {
+        for i in 0..updater.len() {
+            let name = updater.value(i)?;
+            let vector = COLORS.iter().find(|c| name == c.0).map(|c| c.1.map(|x| x as f32));
+            if name == "red" && skipped == 0 {
+                updater.skip_vector(i)?;
+                skipped += 1;
+            } else {
+                updater.set_vector(i, vector.as_ref().map(|v| &v[..]))?;
+            }
+        }
+        updater.finish()?;
+        assert_eq!(updater.finish().unwrap_err().kind(), ErrorKind::NotOpen);
+    }
+    assert_eq!(skipped, 1);
+    assert_eq!(colors_of(&db, sql)?, ["maroon", "red", "rose"]);
+
+    colors.put("late", &json!({"color": "late"}))?;
+    let mut updater = index.begin_update(10)?.unwrap();
+    assert_eq!(updater.len(), 1);
+    assert_eq!(updater.value(1).unwrap_err().kind(), ErrorKind::InvalidParameter);
+    assert_eq!(updater.set_vector(0, Some(&[1.0, 2.0])).unwrap_err().kind(), ErrorKind::InvalidParameter);
+    assert_eq!(updater.finish().unwrap_err().kind(), ErrorKind::Unsupported);
+    drop(updater);
+    assert_eq!(index.begin_update(0).unwrap_err().kind(), ErrorKind::InvalidParameter);
+    Ok(())
+}
