@@ -29,6 +29,15 @@ if "$tool" query "$work/beers" "SELECT name FROM _ WHERE" 2>"$work/err"; then fa
 grep -q "SQL++ syntax error near character 25" "$work/err" || fail "bad SQL++ message: $(cat "$work/err")"
 if "$tool" query "$work/beers" '{"WHERE": ["NOPE"]}' 2>"$work/err"; then fail "a bad query succeeded"; fi
 grep -q "unknown operator 'NOPE'" "$work/err" || fail "bad query message: $(cat "$work/err")"
+# Vector search: a vector index from the tool, the guide's query with a vector parameter.
+printf '{"_id": "red", "vector": [1, 0, 0]}\n{"_id": "maroon", "vector": [0.5, 0, 0.1]}\n{"_id": "blue", "vector": [0, 0, 1]}\n' > "$work/colors.jsonl"
+"$tool" import "$work/colors" "$work/colors.jsonl" >/dev/null
+"$tool" index "$work/colors" create byVector vector --dimensions 3 --centroids 2 --metric cosine | grep -q "created index byVector" \
+  || fail "vector index"
+nearest=$("$tool" query "$work/colors" --param 'target=[0.9, 0.1, 0.1]' 'SELECT META().id FROM _ ORDER BY APPROX_VECTOR_DISTANCE(vector, $target) LIMIT 2')
+[ "$nearest" = $'{"id":"maroon"}\n{"id":"red"}' ] || fail "vector search gave: $nearest"
+if "$tool" index "$work/colors" create bad vector --dimensions 5000 2>"$work/err"; then fail "a 5000-dimension index was made"; fi
+grep -q "dimensions 5000 is too large" "$work/err" || fail "bad vector index message: $(cat "$work/err")"
 # Import: standard input, batches, JSON arrays, and a malformed line (exit 65,
 # its line and byte offset, the batches before it committed, its own not).
 head -n 5 "$sample" | "$tool" import "$work/piped" - | grep -q "imported 5 documents" || fail "import from standard input"

@@ -24,7 +24,7 @@ public enum DistanceMetric: Int, Sendable, CaseIterable {
     /// The metric `name` stands for in `APPROX_VECTOR_DISTANCE()`'s third argument,
     /// in any case: LiteCore's names and synonyms (`euclidean_squared`, `L2_squared`,
     /// `default`, `L2`, `cosine_distance`, `dot_product_distance`, …); nil for another.
-    init?(name: String) {
+    public init?(name: String) {
         switch name.lowercased() {
         case "euclidean2", "euclidean_squared", "l2_squared", "default": self = .euclideanSquared
         case "euclidean", "l2": self = .euclidean
