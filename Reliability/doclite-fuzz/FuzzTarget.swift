@@ -16,7 +16,7 @@ struct FuzzTarget: Sendable {
         DocumentTargets.json, DocumentTargets.body,
         QueryTargets.jsonQuery, QueryTargets.sqlpp, QueryTargets.predicate,
         FunctionTargets.like, FunctionTargets.date, FunctionTargets.regex,
-        CAPITarget.target, FileTarget.target,
+        CAPITarget.target, FileTarget.target, VectorTarget.target,
     ]
 
     static func named(_ name: String) -> FuzzTarget? {
