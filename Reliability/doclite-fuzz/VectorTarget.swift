@@ -5,8 +5,9 @@ import Foundation
 /// `vectors` (each saved as a document's `vector`, whatever its type), `target`, and
 /// the index's `dimensions`, `centroids`, `metric`, `encoding` (`"none"`, `"SQ4"`…,
 /// `[subquantizers, bits]`), `numProbes`, `lazy`. A configuration out of range is an
-/// error; one that is made gives, for the target, exactly the rows and distances the
-/// documents give without it (the search is exact), nearest first.
+/// error; one that is made gives, for a target of its dimensions, exactly the rows and
+/// distances the documents give without it (the search is exact), nearest first, and for
+/// a target of another length an error or no rows.
 enum VectorTarget {
     static let target = FuzzTarget(name: "vector", summary: "vector index configurations and APPROX_VECTOR_DISTANCE against exact search") {
         let database = try FuzzDatabase.open(name: "vector")
@@ -27,7 +28,13 @@ enum VectorTarget {
             guard let config = configuration(object, metric: metric),
                   (try? collection.createIndex(withName: "vi", config: config)) != nil else { return }
             let indexed = rows(sql, target: object["target"], in: database)
-            guard let exact, let indexed, !config.isLazy else { return }   // (an error either way: the target's fault)
+            guard !config.isLazy else { return }
+            guard length(of: object["target"]) == Int(config.dimensions) else {
+                // The index holds vectors of another length than the target's: an error, or (empty) no rows.
+                FuzzCheck.require(indexed?.isEmpty ?? true, "a target of another length than the index's found \(indexed!): \(input.text)")
+                return
+            }
+            guard let exact, let indexed else { return }   // (an error either way: the target's fault)
             FuzzCheck.require(exact == indexed, "the vector index gives \(indexed) where the documents give \(exact): \(input.text)")
             let distances = indexed.compactMap { $0.last as? Double }
             FuzzCheck.require(zip(distances, distances.dropFirst()).allSatisfy { $0 <= $1 }, "distances out of order: \(distances)")
@@ -52,6 +59,15 @@ enum VectorTarget {
         config.numProbes = (object["numProbes"] as? Int).flatMap { UInt32(exactly: $0) }
         config.isLazy = object["lazy"] as? Bool ?? false
         return config
+    }
+
+    /// The number of items of a vector value: an array's, or Base64 float32s'; nil for anything else.
+    private static func length(of target: Any?) -> Int? {
+        switch target {
+        case let items as [Any]: items.count
+        case let text as String: Data(base64Encoded: text).map { $0.count / 4 }
+        default: nil
+        }
     }
 
     /// The rows of `sql` with `target` bound; nil when the query fails.
