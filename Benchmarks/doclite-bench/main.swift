@@ -7,7 +7,8 @@
 // with json_extract (J) for the insert): interleaved rounds, medians, row
 // counts checked equal. Then what parsing SQL++ costs next to compiling.
 // Usage: doclite-bench [--rounds N] [--docs N] [--insert-only] [--profile SCENARIO N] [--collections N] [--sync]
-//                      [--scale N,N,…] [--rows-json] [--memory N,N,…]
+//                      [--scale N,N,…] [--rows-json] [--memory N,N,…] [--vectors N]
+// (--vectors N: vector search on N synthetic vectors, VectorBenchmark, and stops.)
 // (--scale runs the benchmark at each size in a process of its own and prints how each figure grows:
 // ScaleBenchmark; --memory runs each path over every document in a process of its own and prints its
 // peak RSS: MemoryBenchmark; --rows-json prints the rows as JSON lines, for it; --sync pushes and pulls through a PostgreSQL server beside COPY, times an edit's round trip, and
@@ -28,6 +29,7 @@ var scaleSizes: [Int]?
 var rowsJSON = false
 var memorySizes: [Int]?
 var memoryStep: (name: String, size: Int)?
+var vectorCount: Int?
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -41,9 +43,10 @@ while let argument = arguments.popFirst() {
     case "--rows-json": rowsJSON = true
     case "--memory": memorySizes = (arguments.popFirst() ?? "").split(separator: ",").compactMap { Int($0) }
     case "--memory-step": memoryStep = (arguments.popFirst() ?? "", Int(arguments.popFirst() ?? "") ?? 0)
+    case "--vectors": vectorCount = Int(arguments.popFirst() ?? "") ?? 100_000
     default:
         print("usage: doclite-bench [--rounds N] [--docs N] [--insert-only] [--profile SCENARIO N] [--collections N] [--sync] "
-              + "[--scale N,N,…] [--rows-json] [--memory N,N,…]")
+              + "[--scale N,N,…] [--rows-json] [--memory N,N,…] [--vectors N]")
         exit(2)
     }
 }
@@ -57,6 +60,11 @@ if let collectionCount {
 }
 if let scaleSizes {
     try ScaleBenchmark.run(sizes: scaleSizes, rounds: rounds)
+    exit(0)
+}
+if let vectorCount {   // (synthetic data: no need of ../shared)
+    try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+    try VectorBenchmark(count: vectorCount, rounds: rounds, work: work).run()
     exit(0)
 }
 guard FileManager.default.fileExists(atPath: shared.appendingPathComponent("bench/gen_hotels.py").path) else {

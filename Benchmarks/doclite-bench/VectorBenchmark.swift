@@ -1,0 +1,224 @@
+import CSQLite
+import DocLite
+import Foundation
+
+/// Vector search on seeded synthetic data (`--vectors N`: N vectors of 384 dimensions in
+/// 100 clusters, and 20 query vectors drawn the same way): DocLite's vector index (its
+/// build, and the k = 10 nearest by squared Euclidean distance through
+/// `APPROX_VECTOR_DISTANCE`) beside, in the same run, relational SQLite (R: a table of
+/// float32 blobs ordered by a distance function registered on it), a brute-force scan in
+/// Swift (the limit for recall: the exact neighbours) and, when `DOCLITE_SQLITE_VEC` names
+/// its loadable extension (scripts/bench fetches it from PyPI), sqlite-vec's exact k-NN.
+/// Recall@10 of each against the brute force.
+struct VectorBenchmark {
+    static let dimensions = 384, clusters = 100, k = 10, queryCount = 20
+
+    let count: Int
+    let rounds: Int
+    let work: URL
+
+    func run() throws {
+        print("Vector search: \(count) vectors of \(Self.dimensions) dimensions in \(Self.clusters) clusters, "
+              + "k = \(Self.k), \(Self.queryCount) queries, medians of \(rounds) rounds (thread CPU time)\n")
+        var random = SplitMix64(seed: 42)
+        let centers = (0..<Self.clusters).map { _ in (0..<Self.dimensions).map { _ in Float(random.normal()) } }
+        func draw() -> [Float] { centers[Int(random.next() % UInt64(Self.clusters))].map { $0 + 0.3 * Float(random.normal()) } }
+        let vectors = (0..<count).map { _ in draw() }
+        let queries = (0..<Self.queryCount).map { _ in draw() }
+        let flat = vectors.flatMap { $0 }
+        let exact = queries.map { BruteForce.nearest(to: $0, in: flat, dimensions: Self.dimensions, k: Self.k) }
+
+        // DocLite: the documents, then the index (timed), then the searches.
+        try? Database.delete(withName: "vectors", inDirectory: work.path)
+        let database = try Database(name: "vectors", config: DatabaseConfiguration(directory: work.path))
+        defer { try? database.close() }
+        let collection = try database.defaultCollection()
+        let insert = try Measure.seconds {
+            try database.inBatch {
+                for (i, vector) in vectors.enumerated() {
+                    try collection.save(document: MutableDocument(id: "v\(i)").setValue(vector.map(Double.init), forKey: "vector"))
+                }
+            }
+        }
+        let build = try Measure.seconds {
+            try collection.createIndex(withName: "vectors", config: VectorIndexConfiguration(expression: "vector", dimensions: 384, centroids: 256))
+        }
+        let query = try database.createQuery("SELECT META().id FROM _ ORDER BY APPROX_VECTOR_DISTANCE(vector, $target) LIMIT \(Self.k)")
+        let docLiteIDs: ([Float]) throws -> [Int] = { target in
+            query.parameters = Parameters().setValue(target.map(Double.init), forName: "target")
+            return try query.execute().allResults().map { Int($0.string(at: 0)!.dropFirst())! }
+        }
+
+        // R: the same vectors as float32 blobs in a plain table, ordered by a registered distance function.
+        let r = openBaseline(work.appendingPathComponent("vectors-r.sqlite").path)
+        defer { sqlite3_close(r) }
+        let rBuild = Measure.seconds {
+            execute(r, "CREATE TABLE vectors (id INTEGER PRIMARY KEY, vector BLOB NOT NULL); BEGIN")
+            let insert = RawStatement(r, "INSERT INTO vectors VALUES (?, ?)")
+            for (i, vector) in vectors.enumerated() {
+                sqlite3_reset(insert.handle)
+                sqlite3_bind_int64(insert.handle, 1, Int64(i))
+                vector.withUnsafeBytes { _ = sqlite3_bind_blob(insert.handle, 2, $0.baseAddress, Int32($0.count), csqlite_transient()) }
+                _ = insert.run()
+            }
+            insert.finalize()
+            execute(r, "COMMIT")
+        }
+        BruteForce.registerDistance(on: r)
+        let rQuery = RawStatement(r, "SELECT id FROM vectors ORDER BY l2sq(vector, ?1) LIMIT \(Self.k)")
+        defer { rQuery.finalize() }
+        let rIDs: ([Float]) -> [Int] = { vectorSearchIDs(rQuery, $0) }
+
+        var contenders: [(String, ([Float]) throws -> [Int])] = [
+            ("DocLite", docLiteIDs), ("R", rIDs),
+            ("brute force", { BruteForce.nearest(to: $0, in: flat, dimensions: Self.dimensions, k: Self.k) }),
+        ]
+        var builds = [("DocLite", build), ("R", rBuild)]
+        let sqliteVec = try SQLiteVec(path: ProcessInfo.processInfo.environment["DOCLITE_SQLITE_VEC"], work: work)
+        if let sqliteVec {
+            builds.append(("sqlite-vec", try sqliteVec.load(vectors)))
+            contenders.append(("sqlite-vec", { sqliteVec.nearest(to: $0) }))
+        } else {
+            print("(sqlite-vec: not measured; set DOCLITE_SQLITE_VEC to its vec0.so, as scripts/bench --vectors does)\n")
+        }
+
+        var medians: [String: Double] = [:], recall: [String: Double] = [:]
+        for (name, search) in contenders {
+            var times: [Double] = []
+            var found = 0
+            for round in 0...rounds {
+                var results: [[Int]] = []
+                let seconds = try Measure.seconds { results = try queries.map(search) }
+                if round > 0 { times.append(seconds / Double(queries.count)) }
+                found = zip(results, exact).map { Set($0).intersection($1).count }.reduce(0, +)
+            }
+            medians[name] = Measure.median(times) * 1e3
+            recall[name] = Double(found) / Double(queries.count * Self.k)
+        }
+        print("| contender | build (s) | k=10 query (ms) | × DocLite | recall@10 |")
+        print("|---|---|---|---|---|")
+        for (name, _) in contenders {
+            let built = builds.first { $0.0 == name }.map { String(format: "%.2f", $0.1) } ?? "—"
+            print(String(format: "| %@ | %@ | %.2f | %.2f× | %.3f |", name, built, medians[name]!, medians[name]! / medians["DocLite"]!,
+                         recall[name]!))
+        }
+        print(String(format: "\nDocLite's insert of the %d documents (each a 384-number array): %.1f s; the index build reads them back.",
+                     count, insert))
+    }
+}
+
+/// The integer IDs (column 0) `statement` gives with `target` bound to `?1` as a float32 blob.
+func vectorSearchIDs(_ statement: RawStatement, _ target: [Float]) -> [Int] {
+    sqlite3_reset(statement.handle)
+    target.withUnsafeBytes { _ = sqlite3_bind_blob(statement.handle, 1, $0.baseAddress, Int32($0.count), csqlite_transient()) }
+    var ids: [Int] = []
+    while sqlite3_step(statement.handle) == SQLITE_ROW { ids.append(Int(sqlite3_column_int64(statement.handle, 0))) }
+    sqlite3_reset(statement.handle)
+    return ids
+}
+
+/// Exact nearest neighbours by a scan, and the same distance as an SQL function for R.
+enum BruteForce {
+    /// The `k` nearest of the vectors in `flat` (each `dimensions` floats) to `target`, nearest first.
+    static func nearest(to target: [Float], in flat: [Float], dimensions: Int, k: Int) -> [Int] {
+        var best: [(Float, Int)] = []
+        flat.withUnsafeBufferPointer { all in
+            target.withUnsafeBufferPointer { t in
+                for i in 0..<(all.count / dimensions) {
+                    let d = squaredDistance(UnsafeBufferPointer(rebasing: all[(i * dimensions)..<((i + 1) * dimensions)]), t)
+                    if best.count < k || d < best[best.count - 1].0 {
+                        let at = best.firstIndex { $0.0 > d } ?? best.count
+                        best.insert((d, i), at: at)
+                        if best.count > k { best.removeLast() }
+                    }
+                }
+            }
+        }
+        return best.map(\.1)
+    }
+
+    /// Σ (a − b)², eight lanes at a time.
+    static func squaredDistance(_ a: UnsafeBufferPointer<Float>, _ b: UnsafeBufferPointer<Float>) -> Float {
+        var total = SIMD8<Float>()
+        var i = 0
+        let raw = (UnsafeRawPointer(a.baseAddress!), UnsafeRawPointer(b.baseAddress!))
+        while i + 8 <= a.count {
+            let d = raw.0.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self) - raw.1.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self)
+            total += d * d
+            i += 8
+        }
+        var sum = total.sum()
+        while i < a.count { sum += (a[i] - b[i]) * (a[i] - b[i]); i += 1 }
+        return sum
+    }
+
+    /// `l2sq(a, b)`: the squared distance between two float32 blobs of one length.
+    static func registerDistance(on db: OpaquePointer) {
+        sqlite3_create_function_v2(db, "l2sq", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nil, { context, _, argv in
+            let count = Int(sqlite3_value_bytes(argv![0])) / 4
+            guard count * 4 == Int(sqlite3_value_bytes(argv![1])),
+                  let a = sqlite3_value_blob(argv![0]), let b = sqlite3_value_blob(argv![1]) else { return sqlite3_result_null(context) }
+            let d = BruteForce.squaredDistance(UnsafeBufferPointer(start: a.assumingMemoryBound(to: Float.self), count: count),
+                                               UnsafeBufferPointer(start: b.assumingMemoryBound(to: Float.self), count: count))
+            sqlite3_result_double(context, Double(d))
+        }, nil, nil, nil)
+    }
+}
+
+/// sqlite-vec's exact k-NN (a `vec0` virtual table), loaded from its extension.
+struct SQLiteVec {
+    let db: OpaquePointer
+    let query: RawStatement
+
+    /// Nil when `path` is nil; an error when the extension does not load.
+    init?(path: String?, work: URL) throws {
+        guard let path else { return nil }
+        db = openBaseline(work.appendingPathComponent("vectors-vec.sqlite").path)
+        sqlite3_enable_load_extension(db, 1)
+        var message: UnsafeMutablePointer<CChar>?
+        guard sqlite3_load_extension(db, path, nil, &message) == SQLITE_OK else {
+            throw BenchmarkError("sqlite-vec did not load from \(path): \(message.map { String(cString: $0) } ?? "?")")
+        }
+        execute(db, "CREATE VIRTUAL TABLE vectors USING vec0(embedding float[\(VectorBenchmark.dimensions)])")
+        query = RawStatement(db, "SELECT rowid FROM vectors WHERE embedding MATCH ?1 AND k = \(VectorBenchmark.k) ORDER BY distance")
+    }
+
+    /// Inserts the vectors; the seconds it took.
+    func load(_ vectors: [[Float]]) throws -> Double {
+        Measure.seconds {
+            execute(db, "BEGIN")
+            let insert = RawStatement(db, "INSERT INTO vectors (rowid, embedding) VALUES (?, ?)")
+            for (i, vector) in vectors.enumerated() {
+                sqlite3_reset(insert.handle)
+                sqlite3_bind_int64(insert.handle, 1, Int64(i))
+                vector.withUnsafeBytes { _ = sqlite3_bind_blob(insert.handle, 2, $0.baseAddress, Int32($0.count), csqlite_transient()) }
+                _ = insert.run()
+            }
+            insert.finalize()
+            execute(db, "COMMIT")
+        }
+    }
+
+    func nearest(to target: [Float]) -> [Int] { vectorSearchIDs(query, target) }
+}
+
+/// A seeded pseudo-random generator (SplitMix64), with normal deviates by Box–Muller.
+struct SplitMix64 {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A standard normal deviate.
+    mutating func normal() -> Double {
+        let u = (Double(next() >> 11) + 0.5) / Double(1 << 53), v = Double(next() >> 11) / Double(1 << 53)
+        return (-2 * log(u)).squareRoot() * cos(2 * .pi * v)
+    }
+}
