@@ -15,9 +15,10 @@ static const int csqlite_constraint_primarykey = SQLITE_CONSTRAINT_PRIMARYKEY;
 static inline int csqlite_db_config(sqlite3 *db, int op, int value) { return sqlite3_db_config(db, op, value, (int *)0); }
 static inline int csqlite_vtab_innocuous(sqlite3 *db) { return sqlite3_vtab_config(db, SQLITE_VTAB_INNOCUOUS); }
 
-/// The table and cursor of DocLite's `doc_each` virtual table: SQLite's base
-/// struct first (as SQLite requires), then a pointer to Swift state.
-typedef struct csqlite_each_table { sqlite3_vtab base; void *keys; } csqlite_each_table;
-typedef struct csqlite_each_cursor { sqlite3_vtab_cursor base; void *state; } csqlite_each_cursor;
+/// The table and cursor of DocLite's table-valued functions (`doc_each`,
+/// `doc_vector_search`): SQLite's base struct first (as SQLite requires), then a
+/// pointer to Swift state.
+typedef struct csqlite_state_table { sqlite3_vtab base; void *state; } csqlite_state_table;
+typedef struct csqlite_state_cursor { sqlite3_vtab_cursor base; void *state; } csqlite_state_cursor;
 
 #endif

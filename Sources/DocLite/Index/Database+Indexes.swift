@@ -81,6 +81,7 @@ extension Database {
             try connection.execute(index.drop)
             try indexesChanged()
         }
+        if index.type == .vector { VectorTableCache.shared.forget(index.sqlName, on: connection.handle) }   // (its memory, now)
     }
 
     /// Reloads the indexed expressions after an index change in this

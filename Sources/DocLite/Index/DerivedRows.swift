@@ -19,10 +19,12 @@ struct DerivedRows {
     /// table's columns, qualified with its name).
     /// With no `insert` (a lazy vector index, whose rows the application sets), saves only
     /// remove a document's rows.
-    func statements(_ insert: ((String) -> String)?) -> DerivedRowStatements {
+    /// `touch`, if any, is run after the rows change (a vector index's generation).
+    func statements(touch: StatementKey? = nil, _ insert: ((String) -> String)?) -> DerivedRowStatements {
         let live = Schema.liveTable(collection)
         return DerivedRowStatements(
             fill: insert?("1"),
+            touch: touch,
             insertDocument: insert.map { StatementKey($0("\(live).key = ?1")) },
             deleteDocument: StatementKey("DELETE FROM \(table) WHERE \(keyColumn) = (SELECT sequence FROM \(live) WHERE key = ?1)"),
             deleteExpired: StatementKey("DELETE FROM \(table) WHERE \(keyColumn) IN (SELECT sequence FROM \(live) WHERE \(Schema.expiringKeys(collection)))"),
@@ -42,6 +44,8 @@ struct DerivedRows {
 struct DerivedRowStatements {
     /// Adds the rows of every live document (when the index is created); nil for a lazy index.
     let fill: String?
+    /// Marks the rows changed (a vector index's generation), after any of these statements ran.
+    let touch: StatementKey?
     /// Adds the rows of the live document whose ID is `?1` (after it is written); nil for a lazy index.
     let insertDocument: StatementKey?
     /// Removes the rows of the live document whose ID is `?1` (before it changes or goes).

@@ -132,6 +132,7 @@ public final class IndexUpdater: ArrayProtocol, @unchecked Sendable {   // its v
                     try insert.run()
                 }
             }
+            try connection.withStatement(table.touch) { try $0.run() }
         }
         lock.withLock { isFinished = true }
     }

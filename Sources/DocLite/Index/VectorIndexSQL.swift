@@ -13,14 +13,26 @@ struct VectorIndexSQL {
     let table: String
     let collection: Int64
 
-    /// Creates the table.
-    var create: [String] { ["CREATE TABLE \(table) (sequence INTEGER PRIMARY KEY, vector BLOB)"] }
+    /// Creates the table, and the one-row table of its generation (``VectorTableCache``).
+    var create: [String] {
+        ["CREATE TABLE \(table) (sequence INTEGER PRIMARY KEY, vector BLOB)",
+         "CREATE TABLE \(generationTable) (id INTEGER PRIMARY KEY CHECK (id = 1), generation INTEGER NOT NULL)"]
+    }
+
+    private var generationTable: String { VectorTableCache.generationTable(of: table) }
+
+    /// Bumps the table's generation: run in the transaction of every change to its rows,
+    /// so that a copy of them in memory is known to be out of date.
+    var touch: StatementKey {
+        StatementKey("INSERT INTO \(generationTable) (id, generation) VALUES (1, 1) "
+                     + "ON CONFLICT (id) DO UPDATE SET generation = generation + 1")
+    }
 
     /// The statements filling the table and keeping it in step (``DerivedRows``);
     /// `vector` is compiled SQL over the live table's columns.
     func rowStatements(vector: String, dimensions: Int, isLazy: Bool) -> DerivedRowStatements {
         let live = Schema.liveTable(collection)
-        return rows.statements(isLazy ? nil : { condition in
+        return rows.statements(touch: touch, isLazy ? nil : { condition in
             "INSERT INTO \(table) (sequence, vector) SELECT sequence, vector FROM (SELECT \(live).sequence AS sequence, "
                 + "doc_vector(\(vector), \(dimensions)) AS vector FROM \(live) WHERE \(condition)) WHERE vector IS NOT NULL;"
         })
@@ -42,8 +54,8 @@ struct VectorIndexSQL {
             + "(SELECT 1 FROM \(Schema.liveTable(collection)) WHERE sequence = ?1)"
     }
 
-    /// Drops the table.
-    var drop: [String] { rows.drop }
+    /// Drops the tables.
+    var drop: [String] { rows.drop + ["DROP TABLE IF EXISTS \(generationTable)"] }
 
     private var rows: DerivedRows { DerivedRows(table: table, collection: collection, keyColumn: "sequence") }
 }

@@ -12,17 +12,17 @@ import CSQLite
 enum EachTable {
     /// Registers `doc_each`; dict keys are read with the registrar's keys.
     static func register(with registrar: FunctionRegistrar) {
-        let keysPointer = Unmanaged.passRetained(registrar.keys).toOpaque()
-        sqlite3_create_module_v2(registrar.connection.handle, "doc_each", module, keysPointer) {
-            Unmanaged<SharedKeys>.fromOpaque($0!).release()
-        }
+        let keys = registrar.keys
+        // It reads only its argument: usable from a file's schema with `trusted_schema` off.
+        VirtualTable.register(module, as: "doc_each", on: registrar.connection, VirtualTable.CursorMaker(
+            declaration: "CREATE TABLE x(key, value, input HIDDEN, element)", isInnocuous: true) { _ in Cursor(keys: keys) })
     }
 
-    /// Column numbers, as declared in `xConnect`.
+    /// Column numbers, as declared.
     private static let keyColumn: Int32 = 0, valueColumn: Int32 = 1, inputColumn: Int32 = 2, elementColumn: Int32 = 3
 
     /// The rows of one scan: a copy of the container and its children's offsets.
-    private final class Cursor {
+    private final class Cursor: VirtualTableCursor {
         let keys: SharedKeys
         var container: [UInt8] = []
         var offsets: [Int] = []
@@ -30,14 +30,13 @@ enum EachTable {
         var memberKeys: [[UInt8]] = []
         /// The input itself, when it is a scalar: the one row's value.
         var scalar: OpaquePointer?
-        var index = 0
 
         init(keys: SharedKeys) { self.keys = keys }
 
         deinit { sqlite3_value_free(scalar) }
 
         /// The number of rows.
-        var count: Int { scalar == nil ? offsets.count : 1 }
+        override var count: Int { scalar == nil ? offsets.count : 1 }
 
         func load(_ value: OpaquePointer?) {
             container = []
@@ -70,31 +69,12 @@ enum EachTable {
     }
 
     private static func cursor(_ base: UnsafeMutablePointer<sqlite3_vtab_cursor>?) -> Cursor {
-        let each = UnsafeMutableRawPointer(base!).assumingMemoryBound(to: csqlite_each_cursor.self)
-        return Unmanaged<Cursor>.fromOpaque(each.pointee.state!).takeUnretainedValue()
+        VirtualTable.cursor(base, as: Cursor.self)
     }
 
-    /// The module: eponymous only (no CREATE VIRTUAL TABLE), read-only. Set
-    /// up once and never written after, so sharing it across threads is safe.
+    /// The module, set up once and never written after, so sharing it across threads is safe.
     nonisolated(unsafe) private static let module: UnsafeMutablePointer<sqlite3_module> = {
-        let module = UnsafeMutablePointer<sqlite3_module>.allocate(capacity: 1)
-        module.initialize(to: sqlite3_module())
-        module.pointee.xConnect = { db, keys, _, _, table, _ in
-            let rc = sqlite3_declare_vtab(db, "CREATE TABLE x(key, value, input HIDDEN, element)")
-            guard rc == SQLITE_OK else { return rc }
-            // It reads only its argument: usable from DocLite's array-index triggers with `trusted_schema` off.
-            csqlite_vtab_innocuous(db)
-            guard let raw = sqlite3_malloc(Int32(MemoryLayout<csqlite_each_table>.size)) else { return SQLITE_NOMEM }
-            let each = raw.bindMemory(to: csqlite_each_table.self, capacity: 1)
-            each.initialize(to: csqlite_each_table())
-            each.pointee.keys = keys
-            table!.pointee = UnsafeMutableRawPointer(each).assumingMemoryBound(to: sqlite3_vtab.self)
-            return SQLITE_OK
-        }
-        module.pointee.xDisconnect = { table in
-            sqlite3_free(table)
-            return SQLITE_OK
-        }
+        let module = VirtualTable.module()
         module.pointee.xBestIndex = { _, info in
             // The only plan: the container is given (`doc_each(x)` binds the hidden column).
             let info = info!
@@ -113,34 +93,10 @@ enum EachTable {
             info.pointee.estimatedCost = 1e12
             return SQLITE_OK
         }
-        module.pointee.xOpen = { table, cursor in
-            guard let raw = sqlite3_malloc(Int32(MemoryLayout<csqlite_each_cursor>.size)) else { return SQLITE_NOMEM }
-            let each = raw.bindMemory(to: csqlite_each_cursor.self, capacity: 1)
-            each.initialize(to: csqlite_each_cursor())
-            let keysPointer = UnsafeMutableRawPointer(table!).assumingMemoryBound(to: csqlite_each_table.self).pointee.keys!
-            let keys = Unmanaged<SharedKeys>.fromOpaque(keysPointer).takeUnretainedValue()
-            each.pointee.state = Unmanaged.passRetained(Cursor(keys: keys)).toOpaque()
-            cursor!.pointee = UnsafeMutableRawPointer(each).assumingMemoryBound(to: sqlite3_vtab_cursor.self)
-            return SQLITE_OK
-        }
-        module.pointee.xClose = { base in
-            let each = UnsafeMutableRawPointer(base!).assumingMemoryBound(to: csqlite_each_cursor.self)
-            Unmanaged<Cursor>.fromOpaque(each.pointee.state!).release()
-            sqlite3_free(base)
-            return SQLITE_OK
-        }
         module.pointee.xFilter = { base, plan, _, argc, argv in
             let cursor = EachTable.cursor(base)
             cursor.load(plan == 1 && argc == 1 ? argv![0] : nil)
             return SQLITE_OK
-        }
-        module.pointee.xNext = { base in
-            EachTable.cursor(base).index += 1
-            return SQLITE_OK
-        }
-        module.pointee.xEof = { base in
-            let cursor = EachTable.cursor(base)
-            return cursor.index >= cursor.count ? 1 : 0
         }
         module.pointee.xColumn = { base, context, column in
             let cursor = EachTable.cursor(base)
@@ -162,10 +118,6 @@ enum EachTable {
             default:
                 sqlite3_result_null(context)
             }
-            return SQLITE_OK
-        }
-        module.pointee.xRowid = { base, rowid in
-            rowid!.pointee = Int64(EachTable.cursor(base).index)
             return SQLITE_OK
         }
         return module

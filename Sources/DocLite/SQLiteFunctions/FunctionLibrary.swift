@@ -16,6 +16,7 @@ enum FunctionLibrary {
         StatisticsAggregates.register(with: registrar)
         PredictionCall.register(with: registrar, database: database)
         EachTable.register(with: registrar)
+        VectorSearchTable.register(with: registrar)
         Collations.register(with: registrar)
         DateFunctions.register(with: registrar)
         StringFunctions.register(with: registrar)

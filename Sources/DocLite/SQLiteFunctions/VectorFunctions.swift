@@ -29,6 +29,9 @@ import CSQLite
 ///   MISSING or null; an error for any other target that is no vector, or, with
 ///   `dimensions` (an index's), one of another length. Without, a vector of another
 ///   length is MISSING.
+/// - `doc_vector_target(target, dimensions)`: the target as a float32 blob, for
+///   `doc_vector_search` (``VectorSearchTable``); NULL for MISSING or null, and the
+///   errors of `doc_vector_distance`.
 enum VectorFunctions {
     static func register(with registrar: FunctionRegistrar) {
         registrar.add("doc_vector", 2) { context, _, argv in
@@ -38,6 +41,16 @@ enum VectorFunctions {
                 return
             }
             items.withUnsafeBytes { sqlite3_result_blob(context, $0.baseAddress, Int32($0.count), csqlite_transient()) }
+        }
+        registrar.add("doc_vector_target", 2) { context, _, argv in
+            do {
+                guard let items = try TargetVector(argv![0], dimensions: Int(sqlite3_value_int64(argv![1]))).items else {
+                    return sqlite3_result_null(context)
+                }
+                items.withUnsafeBytes { sqlite3_result_blob(context, $0.baseAddress, Int32($0.count), csqlite_transient()) }
+            } catch {
+                SQLFunctionError.set(context, error)
+            }
         }
         registrar.add("doc_vector_distance", 4) { context, _, argv in
             guard sqlite3_value_type(argv![0]) == SQLITE_BLOB, let metric = DistanceMetric(rawValue: Int(sqlite3_value_int(argv![2]))) else {

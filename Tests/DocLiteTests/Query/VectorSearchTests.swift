@@ -356,4 +356,67 @@ final class VectorSearchTests: QueryTestCase {
         try defaultCollection.deleteIndex(forName: "lazy")
         assertThrows(.missingIndex) { _ = try index.beginUpdate(limit: 5) }
     }
+
+    /// The index's vectors are searched in memory: every search sees every change
+    /// committed, by this database or another on the file, and a batch its own, which a
+    /// rollback takes back.
+    func testSearchesInMemorySeeEveryCommittedChange() throws {
+        try loadVectors(count: 30)
+        try defaultCollection.createIndex(withName: "vectors", config: VectorIndexConfiguration(expression: "vector", dimensions: 3, centroids: 1))
+        XCTAssertTrue(try db.createQuery(topFive).explain().contains("doc_vector_search"))
+        let target = [40.2, -1.0, 6.1]
+        func first() throws -> String? { try search(topFive, target: target).first?.0 }
+        XCTAssertEqual(try first(), nearest(target, count: 1, among: 0..<30).first?.0)
+        try defaultCollection.save(document: MutableDocument(id: "near").setValue([40.0, -1.0, 6.0], forKey: "vector"))
+        XCTAssertEqual(try first(), "near")
+
+        struct Rollback: Error {}
+        XCTAssertThrowsError(try db.inBatch {
+            try defaultCollection.save(document: MutableDocument(id: "nearer").setValue([40.2, -1.0, 6.1], forKey: "vector"))
+            XCTAssertEqual(try first(), "nearer", "a batch sees its own change")
+            throw Rollback()
+        })
+        XCTAssertEqual(try first(), "near", "the rolled-back change is in no copy")
+
+        let other = try openDatabase()
+        defer { try? other.close() }
+        try other.defaultCollection().save(document: MutableDocument(id: "elsewhere").setValue([40.2, -1.0, 6.1], forKey: "vector"))
+        XCTAssertEqual(try first(), "elsewhere", "a change committed by another connection")
+        try other.defaultCollection().purge(id: "elsewhere")
+        XCTAssertEqual(try first(), "near")
+        try defaultCollection.delete(document: try XCTUnwrap(defaultCollection.document(id: "near")))
+        XCTAssertEqual(try first(), nearest(target, count: 1, among: 0..<30).first?.0)
+
+        // An index made again (the same name, another metric) is read again.
+        var dot = VectorIndexConfiguration(expression: "vector", dimensions: 3, centroids: 1)
+        dot.metric = .dot
+        try defaultCollection.createIndex(withName: "vectors", config: dot)
+        XCTAssertEqual(try first(), nearest(target, metric: .dot, count: 1, among: 0..<30).first?.0)
+    }
+
+    /// Searches from several threads at once, while another writes.
+    func testConcurrentSearches() throws {
+        try loadVectors(count: 50)
+        try defaultCollection.createIndex(withName: "vectors", config: VectorIndexConfiguration(expression: "vector", dimensions: 3, centroids: 1))
+        let expected = nearest([40.2, -1.0, 6.1], count: 5, among: 0..<50).map(\.0)
+        let failures = Locked<[String]>([])
+        let (database, collection, sql) = (db!, defaultCollection, topFive)
+        DispatchQueue.concurrentPerform(iterations: 4) { i in
+            do {
+                for round in 0..<20 {
+                    if i == 0 {
+                        try collection.save(document: MutableDocument(id: "far\(round)").setValue([-1000.0, 0, 0], forKey: "vector"))
+                    } else {
+                        let query = try database.createQuery(sql)
+                        query.parameters = Parameters().setValue([40.2, -1.0, 6.1], forName: "target")
+                        let ids = try query.execute().allResults().map { $0.string(forKey: "id") ?? "?" }
+                        if ids != expected { failures.withLock { $0.append("\(ids)") } }
+                    }
+                }
+            } catch {
+                failures.withLock { $0.append("\(error)") }
+            }
+        }
+        XCTAssertEqual(failures.withLock { $0 }, [])
+    }
 }

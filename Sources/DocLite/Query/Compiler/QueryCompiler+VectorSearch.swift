@@ -102,7 +102,11 @@ extension QueryCompiler {
                                 join: " \(join) \(rows) AS \(alias) ON \(alias).sequence = \(source.column("sequence"))"
                                     + " AND \(alias).vector IS NOT NULL")
         }
-        let search = "SELECT sequence, \(distance("vector")) AS distance FROM \(rows) ORDER BY distance NULLS LAST LIMIT \(nearest)"
+        // An index's vectors are searched in memory (doc_vector_search); a collection's documents are read.
+        let search = dimensions > 0
+            ? "SELECT sequence, distance FROM doc_vector_search(\(SQLLiteral.string(rows)), doc_vector_target(\(target), \(dimensions)), "
+                + "\((metric ?? .euclideanSquared).rawValue), \(dimensions), \(nearest))"
+            : "SELECT sequence, \(distance("vector")) AS distance FROM \(rows) ORDER BY distance NULLS LAST LIMIT \(nearest)"
         return VectorSearch(alias: alias, distance: "\(alias).distance",
                             join: " \(join) (\(search)) AS \(alias) ON \(alias).sequence = \(source.column("sequence"))"
                                 + " AND \(alias).distance IS NOT NULL")
