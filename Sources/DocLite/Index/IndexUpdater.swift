@@ -16,11 +16,13 @@ extension QueryIndex {
             guard let stored = try database.storedIndex(named: name, in: collection) else {
                 throw DocLiteError(.missingIndex, "there is no index \(DocLiteError.quoted(name)) in collection \(collection.fullName)")
             }
-            guard case .vector(let options) = try database.plan(of: stored).kind, options.isLazy else {
+            let plan = try database.plan(of: stored)
+            guard case .vector(let options) = plan.kind, options.isLazy else {
                 throw DocLiteError(.unsupported, "index \(DocLiteError.quoted(name)) is not a lazy vector index")
             }
+            // (The expression as DocLite compiles it from the definition, never SQL text the file holds.)
             let index = VectorIndexSQL(table: stored.sqlName, collection: collection.id)
-            let items = try connection.withStatement(index.pendingDocuments(vector: stored.expressions[0])) { rows in
+            let items = try connection.withStatement(index.pendingDocuments(vector: plan.recorded[0])) { rows in
                 rows.bind(1, Int64(limit))
                 var items: [(sequence: Int64, value: JSONValue)] = []
                 while try rows.step() {
