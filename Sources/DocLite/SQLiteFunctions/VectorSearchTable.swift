@@ -133,10 +133,10 @@ struct Nearest {
             heap[0] = item
             var parent = 0
             while true {
+                let left = 2 * parent + 1, right = left + 1
                 var largest = parent
-                for child in [2 * parent + 1, 2 * parent + 2] where child < heap.count && Self.farther(heap[child], heap[largest]) {
-                    largest = child
-                }
+                if left < heap.count && Self.farther(heap[left], heap[largest]) { largest = left }
+                if right < heap.count && Self.farther(heap[right], heap[largest]) { largest = right }
                 if largest == parent { break }
                 heap.swapAt(parent, largest)
                 parent = largest

@@ -80,33 +80,30 @@ extension QueryCompiler {
         scoped.sources[index] = source.unqualified
         scoped.projection = nil
         let expression = try scoped.compile(arguments[0], CompileContext(.index, at: "\(location): APPROX_VECTOR_DISTANCE()[1]")).sql
-        var metric = arguments.count > 2 ? Self.metric(arguments[2]) : nil
-        let rows: String, dimensions: Int
-        if let vectorIndex = database.vectorIndexes[source.collection.id]?[ByteString(expression)] {
-            if let metric, metric != vectorIndex.metric {
-                throw QueryValidator.error(at: location, "in 3rd argument to APPROX_VECTOR_DISTANCE, \(metric.name) does not match "
-                                           + "the index's metric, \(vectorIndex.metric.name)")
-            }
-            (rows, dimensions, metric) = (vectorIndex.table, vectorIndex.dimensions, vectorIndex.metric)
-        } else {
-            rows = "(SELECT sequence, doc_vector(\(expression), 0) AS vector FROM \(Schema.liveTable(source.collection.id)) WHERE vector IS NOT NULL)"
-            dimensions = 0
+        let given = arguments.count > 2 ? Self.metric(arguments[2]) : nil
+        let vectorIndex = database.vectorIndexes[source.collection.id]?[ByteString(expression)]
+        if let given, let vectorIndex, given != vectorIndex.metric {
+            throw QueryValidator.error(at: location, "in 3rd argument to APPROX_VECTOR_DISTANCE, \(given.name) does not match "
+                                       + "the index's metric, \(vectorIndex.metric.name)")
         }
+        let metric = (vectorIndex?.metric ?? given ?? .euclideanSquared).rawValue
+        let dimensions = vectorIndex?.dimensions ?? 0   // (0: the documents' vectors, of any length)
+        let rows = vectorIndex?.table
+            ?? "(SELECT sequence, doc_vector(\(expression), 0) AS vector FROM \(Schema.liveTable(source.collection.id)) WHERE vector IS NOT NULL)"
         let alias = "vs\(vectorSearches.count)"
         let join = source.join == .leftOuter ? "LEFT JOIN" : "JOIN"
         let target = valueSQL(try compileValue(arguments[1], CompileContext(.what, at: "\(location): APPROX_VECTOR_DISTANCE()[2]")))
-        let distance = { (vector: String) in "doc_vector_distance(\(vector), \(target), \((metric ?? .euclideanSquared).rawValue), \(dimensions))" }
         readsBodies = true
         guard let nearest else {
-            return VectorSearch(alias: alias, distance: distance("\(alias).vector"),
+            return VectorSearch(alias: alias, distance: "doc_vector_distance(\(alias).vector, \(target), \(metric), \(dimensions))",
                                 join: " \(join) \(rows) AS \(alias) ON \(alias).sequence = \(source.column("sequence"))"
                                     + " AND \(alias).vector IS NOT NULL")
         }
         // An index's vectors are searched in memory (doc_vector_search); a collection's documents are read.
-        let search = dimensions > 0
-            ? "SELECT sequence, distance FROM doc_vector_search(\(SQLLiteral.string(rows)), doc_vector_target(\(target), \(dimensions)), "
-                + "\((metric ?? .euclideanSquared).rawValue), \(dimensions), \(nearest))"
-            : "SELECT sequence, \(distance("vector")) AS distance FROM \(rows) ORDER BY distance NULLS LAST LIMIT \(nearest)"
+        let search = vectorIndex.map { index in
+            "SELECT sequence, distance FROM doc_vector_search(\(SQLLiteral.string(index.table)), doc_vector_target(\(target), \(dimensions)), "
+                + "\(metric), \(dimensions), \(nearest))"
+        } ?? "SELECT sequence, doc_vector_distance(vector, \(target), \(metric), 0) AS distance FROM \(rows) ORDER BY distance NULLS LAST LIMIT \(nearest)"
         return VectorSearch(alias: alias, distance: "\(alias).distance",
                             join: " \(join) (\(search)) AS \(alias) ON \(alias).sequence = \(source.column("sequence"))"
                                 + " AND \(alias).distance IS NOT NULL")
