@@ -53,16 +53,8 @@ struct VectorBenchmark {
         let r = openBaseline(work.appendingPathComponent("vectors-r.sqlite").path)
         defer { sqlite3_close(r) }
         let rBuild = Measure.seconds {
-            execute(r, "CREATE TABLE vectors (id INTEGER PRIMARY KEY, vector BLOB NOT NULL); BEGIN")
-            let insert = RawStatement(r, "INSERT INTO vectors VALUES (?, ?)")
-            for (i, vector) in vectors.enumerated() {
-                sqlite3_reset(insert.handle)
-                sqlite3_bind_int64(insert.handle, 1, Int64(i))
-                vector.withUnsafeBytes { _ = sqlite3_bind_blob(insert.handle, 2, $0.baseAddress, Int32($0.count), csqlite_transient()) }
-                _ = insert.run()
-            }
-            insert.finalize()
-            execute(r, "COMMIT")
+            execute(r, "CREATE TABLE vectors (id INTEGER PRIMARY KEY, vector BLOB NOT NULL)")
+            insertVectors(vectors, into: r, "INSERT INTO vectors VALUES (?, ?)")
         }
         BruteForce.registerDistance(on: r)
         let rQuery = RawStatement(r, "SELECT id FROM vectors ORDER BY l2sq(vector, ?1) LIMIT \(Self.k)")
@@ -105,6 +97,20 @@ struct VectorBenchmark {
         print(String(format: "\nDocLite's insert of the %d documents (each a 384-number array): %.1f s; the index build reads them back.",
                      count, insert))
     }
+}
+
+/// Inserts each vector, in one transaction, with `insert` binding its index and its float32 blob.
+func insertVectors(_ vectors: [[Float]], into db: OpaquePointer, _ insert: String) {
+    execute(db, "BEGIN")
+    let statement = RawStatement(db, insert)
+    for (i, vector) in vectors.enumerated() {
+        sqlite3_reset(statement.handle)
+        sqlite3_bind_int64(statement.handle, 1, Int64(i))
+        vector.withUnsafeBytes { _ = sqlite3_bind_blob(statement.handle, 2, $0.baseAddress, Int32($0.count), csqlite_transient()) }
+        _ = statement.run()
+    }
+    statement.finalize()
+    execute(db, "COMMIT")
 }
 
 /// The integer IDs (column 0) `statement` gives with `target` bound to `?1` as a float32 blob.
@@ -185,18 +191,7 @@ struct SQLiteVec {
 
     /// Inserts the vectors; the seconds it took.
     func load(_ vectors: [[Float]]) throws -> Double {
-        Measure.seconds {
-            execute(db, "BEGIN")
-            let insert = RawStatement(db, "INSERT INTO vectors (rowid, embedding) VALUES (?, ?)")
-            for (i, vector) in vectors.enumerated() {
-                sqlite3_reset(insert.handle)
-                sqlite3_bind_int64(insert.handle, 1, Int64(i))
-                vector.withUnsafeBytes { _ = sqlite3_bind_blob(insert.handle, 2, $0.baseAddress, Int32($0.count), csqlite_transient()) }
-                _ = insert.run()
-            }
-            insert.finalize()
-            execute(db, "COMMIT")
-        }
+        Measure.seconds { insertVectors(vectors, into: db, "INSERT INTO vectors (rowid, embedding) VALUES (?, ?)") }
     }
 
     func nearest(to target: [Float]) -> [Int] { vectorSearchIDs(query, target) }
