@@ -64,6 +64,8 @@ public func CBLIndexUpdater_SetVector(_ handle: OpaquePointer?, _ index: Int, _ 
             try target.setVector(nil, at: index)
             return true
         }
+        // (The count is checked before the floats are read: a wrong one must not read past the caller's array.)
+        try IndexUpdater.check(count: dimension, dimensions: target.dimensions)
         try target.setVector(Array(UnsafeBufferPointer(start: vector, count: dimension)), at: index)
         return true
     }

@@ -177,6 +177,8 @@ int main(void) {
     float two[2] = {1, 2};
     CHECK(!CBLIndexUpdater_SetVector(late, 0, two, 2, &err));
     CHECK_ERROR(err, kCBLDomain, kCBLErrorInvalidParameter, "Inconsistent vector dimensions");
+    CHECK(!CBLIndexUpdater_SetVector(late, 0, two, SIZE_MAX, &err));   /* a count beyond the array: refused, never read */
+    CHECK_ERROR(err, kCBLDomain, kCBLErrorInvalidParameter, "Inconsistent vector dimensions");
     CHECK(!CBLIndexUpdater_SkipVector(late, 1, &err));
     CHECK_ERROR(err, kCBLDomain, kCBLErrorInvalidParameter, "out of range");
     CHECK(!CBLIndexUpdater_Finish(late, &err));

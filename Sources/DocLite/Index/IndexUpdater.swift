@@ -51,7 +51,8 @@ public final class IndexUpdater: ArrayProtocol, @unchecked Sendable {   // its v
 
     private let index: QueryIndex
     private let table: VectorIndexSQL
-    private let dimensions: Int
+    /// The number of items of every vector (the index's dimensions).
+    package let dimensions: Int
     private let values: [JSONValue]
     private let sequences: [Int64]
     private let database: WeakDatabase
@@ -89,9 +90,7 @@ public final class IndexUpdater: ArrayProtocol, @unchecked Sendable {   // its v
     /// index out of range; `notOpen` once finished.
     public func setVector(_ vector: [Float]?, at index: Int) throws {
         if let vector {
-            guard vector.count == dimensions else {
-                throw DocLiteError(.invalidParameter, "Inconsistent vector dimensions: the index has \(dimensions), the vector \(vector.count)")
-            }
+            try Self.check(count: vector.count, dimensions: dimensions)
             if let bad = vector.firstIndex(where: { !$0.isFinite }) {
                 throw DocLiteError(.invalidParameter, "the vector's item \(bad) is not a finite number")
             }
@@ -137,6 +136,13 @@ public final class IndexUpdater: ArrayProtocol, @unchecked Sendable {   // its v
             try connection.withStatement(table.touch) { try $0.run() }
         }
         lock.withLock { isFinished = true }
+    }
+
+    /// Throws `invalidParameter` unless a vector of `count` items fits an index of `dimensions`.
+    package static func check(count: Int, dimensions: Int) throws {
+        guard count == dimensions else {
+            throw DocLiteError(.invalidParameter, "Inconsistent vector dimensions: the index has \(dimensions), the vector \(count)")
+        }
     }
 
     private func change(at index: Int, _ update: (inout Item) -> Void) throws {
