@@ -295,7 +295,7 @@ extension Collection {
             for index in indexes { try run(index.deleteDocument, id: id, connection) }
             let result = try change()
             for statement in indexes.compactMap(\.insertDocument) { try run(statement, id: id, connection) }
-            for statement in indexes.compactMap(\.touch) { try connection.withStatement(statement) { try $0.run() } }
+            for afterChange in indexes.compactMap(\.afterChange) { try afterChange(connection) }
             return result
         }
     }

@@ -23,7 +23,7 @@ struct StoredIndex {
         case .predictive: objects = PredictiveIndexSQL(table: sqlName, collection: collection).drop
         case .array: objects = ArrayIndexSQL(table: sqlName, collection: collection).drop
         case .fullText: objects = FullTextIndexSQL(table: sqlName, collection: collection).drop
-        case .vector: objects = VectorIndexSQL(table: sqlName, collection: collection).drop
+        case .vector: objects = VectorIndexSQL.drop(sqlName)
         }
         return objects + ["DELETE FROM indexes WHERE sql_name = '\(sqlName)'"]
     }
@@ -124,7 +124,7 @@ extension Database {
             case .vector:
                 guard case .vector(let options)? = plan?.kind else { continue }
                 vectors[index.collection, default: [:]][ByteString(expressions[0])] = VectorIndexTable(
-                    name: index.name, table: index.sqlName, metric: options.metric, dimensions: options.dimensions)
+                    name: index.name, table: index.sqlName, metric: options.metric, dimensions: options.dimensions, probes: options.probes)
             }
         }
         derivedRows = rows

@@ -19,12 +19,13 @@ struct DerivedRows {
     /// table's columns, qualified with its name).
     /// With no `insert` (a lazy vector index, whose rows the application sets), saves only
     /// remove a document's rows.
-    /// `touch`, if any, is run after the rows change (a vector index's generation).
-    func statements(touch: StatementKey? = nil, _ insert: ((String) -> String)?) -> DerivedRowStatements {
+    /// `afterChange`, if any, is run after the rows change, in their transaction (a vector
+    /// index's training and generation).
+    func statements(afterChange: ((SQLiteConnection) throws -> Void)? = nil, _ insert: ((String) -> String)?) -> DerivedRowStatements {
         let live = Schema.liveTable(collection)
         return DerivedRowStatements(
             fill: insert?("1"),
-            touch: touch,
+            afterChange: afterChange,
             insertDocument: insert.map { StatementKey($0("\(live).key = ?1")) },
             deleteDocument: StatementKey("DELETE FROM \(table) WHERE \(keyColumn) = (SELECT sequence FROM \(live) WHERE key = ?1)"),
             deleteExpired: StatementKey("DELETE FROM \(table) WHERE \(keyColumn) IN (SELECT sequence FROM \(live) WHERE \(Schema.expiringKeys(collection)))"),
@@ -44,8 +45,9 @@ struct DerivedRows {
 struct DerivedRowStatements {
     /// Adds the rows of every live document (when the index is created); nil for a lazy index.
     let fill: String?
-    /// Marks the rows changed (a vector index's generation), after any of these statements ran.
-    let touch: StatementKey?
+    /// Runs after any of these statements ran, in their transaction (a vector index trains
+    /// and marks its rows changed).
+    let afterChange: ((SQLiteConnection) throws -> Void)?
     /// Adds the rows of the live document whose ID is `?1` (after it is written); nil for a lazy index.
     let insertDocument: StatementKey?
     /// Removes the rows of the live document whose ID is `?1` (before it changes or goes).

@@ -133,6 +133,8 @@ struct IndexPlan {
     let rows: DerivedRowStatements?
     /// What the index is, besides its expressions.
     let kind: IndexKind
+    /// The statements that bring the index of a file of an older schema to the current one.
+    var upgrade: [String] = []
 
     /// The plan of index `name`; `schemaVersion` is the file's, when it is verified.
     init(index name: String, definition: IndexDefinition, collection: Collection, database: Database,
@@ -173,9 +175,10 @@ struct IndexPlan {
             if case .property(let path) = array! { recorded = [PropertyPath.format(path)] + compiled } else { recorded = compiled }
             rows = index.rowStatements(array: arraySQL)
         case .vector(let options):
-            let index = VectorIndexSQL(table: sqlName, collection: id)
-            (statements, recorded) = (index.create, compiled)
-            rows = index.rowStatements(vector: compiled[0], dimensions: options.dimensions, isLazy: options.isLazy)
+            let index = VectorIndexSQL(table: sqlName, collection: id, options: options)
+            (statements, recorded) = (index.create(schemaVersion: schemaVersion), compiled)
+            if schemaVersion < 8 { upgrade = index.upgrade }
+            rows = index.rowStatements(vector: compiled[0])
         }
     }
 

@@ -21,7 +21,7 @@ extension QueryIndex {
                 throw DocLiteError(.unsupported, "index \(DocLiteError.quoted(name)) is not a lazy vector index")
             }
             // (The expression as DocLite compiles it from the definition, never SQL text the file holds.)
-            let index = VectorIndexSQL(table: stored.sqlName, collection: collection.id)
+            let index = VectorIndexSQL(table: stored.sqlName, collection: collection.id, options: options)
             let items = try connection.withStatement(index.pendingDocuments(vector: plan.recorded[0])) { rows in
                 rows.bind(1, Int64(limit))
                 var items: [(sequence: Int64, value: JSONValue)] = []
@@ -133,7 +133,7 @@ public final class IndexUpdater: ArrayProtocol, @unchecked Sendable {   // its v
                     try insert.run()
                 }
             }
-            try connection.withStatement(table.touch) { try $0.run() }
+            try table.changed(connection)
         }
         lock.withLock { isFinished = true }
     }

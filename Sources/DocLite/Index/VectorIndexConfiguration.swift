@@ -112,6 +112,10 @@ struct VectorIndexOptions: Equatable {
                       isLazy: config.isLazy)
     }
 
+    /// How many buckets a search looks in: `numProbes`, or by default 0.5% of the
+    /// centroids and at least 8 (at most all of them).
+    var probes: Int { numProbes ?? min(centroids, max(8, centroids / 200)) }
+
     /// The definition's members (`encoding` as `"none"`, `"SQ8"` or `"PQ16x8"`).
     var json: [ByteString: JSONValue] {
         var members: [ByteString: JSONValue] = [

@@ -5,6 +5,11 @@
 /// index's dimensions has no row. Queries compute distances from it
 /// (`doc_vector_distance`) instead of reading every document's body.
 ///
+/// Once the table holds enough vectors the index is *trained* (``trainIfReady(_:)``):
+/// k-means centroids (``Centroids``) are kept in the one row of its `_ivf` table, with a
+/// random training ID, and each row's `bucket` is its vector's nearest centroid
+/// (`doc_vector_bucket`), so a search looks only in the buckets nearest its target.
+///
 /// A lazy index's rows are set by the application (``IndexUpdater``): saves only
 /// remove a changed document's row, and a row whose vector is NULL stands for a
 /// document indexed without one. A document without a row is not indexed yet.
@@ -12,14 +17,26 @@ struct VectorIndexSQL {
     /// The table's name.
     let table: String
     let collection: Int64
+    let options: VectorIndexOptions
 
-    /// Creates the table, and the one-row table of its generation (``VectorTableCache``).
-    var create: [String] {
-        ["CREATE TABLE \(table) (sequence INTEGER PRIMARY KEY, vector BLOB)",
-         "CREATE TABLE \(generationTable) (id INTEGER PRIMARY KEY CHECK (id = 1), generation INTEGER NOT NULL)"]
+    /// Creates the tables: the vectors, the one-row table of their generation
+    /// (``VectorTableCache``) and the one of the trained centroids. Before schema 8 the
+    /// vectors had no bucket and there were no centroids (``upgrade``).
+    func create(schemaVersion: Int64) -> [String] {
+        let generation = "CREATE TABLE \(generationTable) (id INTEGER PRIMARY KEY CHECK (id = 1), generation INTEGER NOT NULL)"
+        guard schemaVersion >= 8 else { return ["CREATE TABLE \(table) (sequence INTEGER PRIMARY KEY, vector BLOB)", generation] }
+        return ["CREATE TABLE \(table) (sequence INTEGER PRIMARY KEY, vector BLOB, bucket INTEGER)", generation, createCentroidsTable]
+    }
+
+    /// Brings the tables of a file of schema 7 to schema 8's (untrained).
+    var upgrade: [String] { ["ALTER TABLE \(table) ADD COLUMN bucket INTEGER", createCentroidsTable] }
+
+    private var createCentroidsTable: String {
+        "CREATE TABLE \(centroidsTable) (id INTEGER PRIMARY KEY CHECK (id = 1), training INTEGER NOT NULL, centroids BLOB NOT NULL)"
     }
 
     private var generationTable: String { VectorTableCache.generationTable(of: table) }
+    private var centroidsTable: String { VectorTableCache.centroidsTable(of: table) }
 
     /// Bumps the table's generation: run in the transaction of every change to its rows,
     /// so that a copy of them in memory is known to be out of date.
@@ -28,14 +45,26 @@ struct VectorIndexSQL {
                      + "ON CONFLICT (id) DO UPDATE SET generation = generation + 1")
     }
 
+    /// The bucket of `vector` (SQL of a float32 blob): NULL until the index is trained.
+    private func bucket(_ vector: String) -> String {
+        "doc_vector_bucket(\(SQLLiteral.string(table)), \(vector), \(options.metric.rawValue))"
+    }
+
     /// The statements filling the table and keeping it in step (``DerivedRows``);
     /// `vector` is compiled SQL over the live table's columns.
-    func rowStatements(vector: String, dimensions: Int, isLazy: Bool) -> DerivedRowStatements {
+    func rowStatements(vector: String) -> DerivedRowStatements {
         let live = Schema.liveTable(collection)
-        return rows.statements(touch: touch, isLazy ? nil : { condition in
-            "INSERT INTO \(table) (sequence, vector) SELECT sequence, vector FROM (SELECT \(live).sequence AS sequence, "
-                + "doc_vector(\(vector), \(dimensions)) AS vector FROM \(live) WHERE \(condition)) WHERE vector IS NOT NULL;"
+        return rows.statements(afterChange: changed, options.isLazy ? nil : { condition in
+            "INSERT INTO \(table) (sequence, vector, bucket) SELECT sequence, vector, \(bucket("vector")) FROM (SELECT \(live).sequence AS sequence, "
+                + "doc_vector(\(vector), \(options.dimensions)) AS vector FROM \(live) WHERE \(condition)) WHERE vector IS NOT NULL;"
         })
+    }
+
+    /// After the rows changed, in their transaction: trains the index if it is time, and
+    /// bumps the generation.
+    func changed(_ connection: SQLiteConnection) throws {
+        try trainIfReady(connection)
+        try connection.withStatement(touch) { try $0.run() }
     }
 
     /// The documents a lazy index has not indexed yet whose `vector` (compiled SQL over
@@ -50,12 +79,64 @@ struct VectorIndexSQL {
     /// Sets the vector of the document of sequence `?1` to `?2` (NULL: none), if it
     /// still has that sequence (one changed since is left for a later update).
     var setVector: String {
-        "INSERT OR REPLACE INTO \(table) (sequence, vector) SELECT ?1, ?2 WHERE EXISTS "
+        "INSERT OR REPLACE INTO \(table) (sequence, vector, bucket) SELECT ?1, ?2, \(bucket("?2")) WHERE EXISTS "
             + "(SELECT 1 FROM \(Schema.liveTable(collection)) WHERE sequence = ?1)"
     }
 
-    /// Drops the tables.
-    var drop: [String] { rows.drop + ["DROP TABLE IF EXISTS \(generationTable)"] }
+    /// Drops the tables of the index whose table is `table`.
+    static func drop(_ table: String) -> [String] {
+        [table, VectorTableCache.generationTable(of: table), VectorTableCache.centroidsTable(of: table)].map { "DROP TABLE IF EXISTS \($0)" }
+    }
 
     private var rows: DerivedRows { DerivedRows(table: table, collection: collection, keyColumn: "sequence") }
+
+    // MARK: Training
+
+    /// The fewest vectors the index is trained on: `minTrainingSize` (25 a centroid
+    /// by default), and never fewer than the centroids.
+    var trainingThreshold: Int { max(options.minTrainingSize ?? 25 * options.centroids, options.centroids) }
+
+    /// The most vectors the centroids are computed from (256 a centroid by default).
+    var trainingLimit: Int { max(options.maxTrainingSize ?? 256 * options.centroids, trainingThreshold) }
+
+    /// Trains the index when it is untrained and holds `trainingThreshold` vectors: the
+    /// centroids of a sample of at most `trainingLimit` of them (every one, or a seeded
+    /// random choice), then each row's bucket.
+    func trainIfReady(_ connection: SQLiteConnection) throws {
+        let trained = try connection.withStatement("SELECT count(*) FROM \(centroidsTable)") { try $0.step() && $0.int64(0) > 0 }
+        guard !trained else { return }
+        let held = try connection.withStatement("SELECT count(*) FROM (SELECT 1 FROM \(table) WHERE vector IS NOT NULL LIMIT ?1)") { count in
+            count.bind(1, Int64(trainingThreshold))
+            return try count.step() ? Int(count.int64(0)) : 0
+        }
+        guard held >= trainingThreshold else { return }
+        let dimensions = options.dimensions
+        var sample: [Float] = [], seen = 0
+        var random = SeededRandom(seed: 0x7EA1)
+        try connection.withStatement("SELECT vector FROM \(table) WHERE vector IS NOT NULL ORDER BY sequence") { rows in
+            while try rows.step() {
+                let bytes = rows.bytes(0)
+                guard bytes.count == dimensions * MemoryLayout<Float>.size else { continue }
+                // Reservoir sampling: each vector is in the sample with the same chance.
+                let slot = seen < trainingLimit ? seen : Int(random.next() % UInt64(seen + 1))
+                seen += 1
+                guard slot < trainingLimit else { continue }
+                bytes.withUnsafeBytes { raw in
+                    let items = raw.bindMemory(to: Float.self)
+                    if slot * dimensions == sample.count { sample.append(contentsOf: items) }
+                    else { sample.replaceSubrange((slot * dimensions)..<((slot + 1) * dimensions), with: items) }
+                }
+            }
+        }
+        if options.metric == .cosine { Centroids.normalize(&sample, dimensions: dimensions) }
+        let centroids = Centroids.train(sample: sample, dimensions: dimensions, count: options.centroids, metric: options.metric)
+        try connection.withStatement("INSERT INTO \(centroidsTable) (id, training, centroids) VALUES (1, ?1, ?2)") { insert in
+            insert.bind(1, Int64.random(in: 1...Int64.max))   // (a rolled-back training's ID never comes back)
+            try centroids.items.withUnsafeBytes { items in
+                insert.bind(2, borrowing: items)
+                try insert.run()
+            }
+        }
+        try connection.execute("UPDATE \(table) SET bucket = \(bucket("vector")) WHERE vector IS NOT NULL")
+    }
 }

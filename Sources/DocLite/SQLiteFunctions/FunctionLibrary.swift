@@ -23,6 +23,7 @@ enum FunctionLibrary {
         RegexFunctions.register(with: registrar)
         MathFunctions.register(with: registrar)
         VectorFunctions.register(with: registrar)
+        CentroidCache.register(with: registrar)
         ConditionalFunctions.register(with: registrar)
         TypeFunctions.register(with: registrar)
         ArrayFunctions.register(with: registrar)

@@ -1,9 +1,10 @@
 import CSQLite
 
-/// `doc_vector_search(table, target, metric, dimensions, k)`: the `k` rows of a vector
-/// index's table (`sequence`, `vector` float32 blobs) nearest to `target` (a float32 blob,
-/// `doc_vector_target`'s; NULL: no rows) by ``DistanceMetric`` `metric`, nearest first,
-/// as columns `sequence` and `distance`.
+/// `doc_vector_search(table, target, metric, dimensions, k, probes)`: the `k` rows of a
+/// vector index's table (`sequence`, `vector` float32 blobs) nearest to `target` (a float32
+/// blob, `doc_vector_target`'s; NULL: no rows) by ``DistanceMetric`` `metric`, nearest
+/// first, as columns `sequence` and `distance`; of a trained index, among the rows of the
+/// `probes` buckets nearest the target.
 ///
 /// The vectors are read from memory (``VectorTableCache``): a copy of the table, made
 /// the first time and used while the file's schema and the table's generation (which
@@ -12,12 +13,12 @@ import CSQLite
 enum VectorSearchTable {
     static func register(with registrar: FunctionRegistrar) {
         VirtualTable.register(module, as: "doc_vector_search", on: registrar.connection, VirtualTable.CursorMaker(
-            declaration: "CREATE TABLE x(sequence, distance, tbl HIDDEN, target HIDDEN, metric HIDDEN, dimensions HIDDEN, k HIDDEN)",
+            declaration: "CREATE TABLE x(sequence, distance, tbl HIDDEN, target HIDDEN, metric HIDDEN, dimensions HIDDEN, k HIDDEN, probes HIDDEN)",
             isInnocuous: false) { Cursor(db: $0) })
     }
 
     /// Column numbers, as declared: the two results, then the hidden arguments.
-    private static let sequenceColumn: Int32 = 0, distanceColumn: Int32 = 1, firstArgument: Int32 = 2, argumentCount: Int32 = 5
+    private static let sequenceColumn: Int32 = 0, distanceColumn: Int32 = 1, firstArgument: Int32 = 2, argumentCount: Int32 = 6
 
     /// The rows of one search.
     private final class Cursor: VirtualTableCursor {
@@ -40,14 +41,9 @@ enum VectorSearchTable {
                 return   // (a MISSING or null target, or no rows asked for)
             }
             let target = UnsafeRawBufferPointer(start: sqlite3_value_blob(argv[1]), count: Int(sqlite3_value_bytes(argv[1])))
-            rows = try VectorTableCache.shared.withVectors(of: table, on: db) { vectors in
-                var found = Nearest(k: k)
-                vectors.forEach { sequence, vector in
-                    if vector.count == target.count, let distance = metric.distance(vector, target), distance.isFinite {
-                        found.offer(sequence: sequence, distance: distance)
-                    }
-                }
-                return found.sorted
+            let probes = max(1, Int(clamping: sqlite3_value_int64(argv[5])))
+            rows = try VectorTableCache.shared.withVectors(of: table, metric: metric, on: db) { vectors in
+                vectors.nearest(to: target, metric: metric, k: k, probes: probes)
             }
         }
     }
@@ -60,7 +56,7 @@ enum VectorSearchTable {
     nonisolated(unsafe) private static let module: UnsafeMutablePointer<sqlite3_module> = {
         let module = VirtualTable.module()
         module.pointee.xBestIndex = { _, info in
-            // The only plan: every argument given (`doc_vector_search(a, b, c, d, e)` binds the hidden columns).
+            // The only plan: every argument given (`doc_vector_search(a, b, c, d, e, f)` binds the hidden columns).
             let info = info!
             var given = 0
             for i in 0..<Int(info.pointee.nConstraint) {

@@ -17,24 +17,44 @@ final class VectorTableCache: @unchecked Sendable {   // its entries are behind 
     static let capacity = 8
 
     /// One table's vectors, contiguous: row `i` is `sequences[i]` and the `dimensions`
-    /// floats from `i * dimensions`.
+    /// floats from `i * dimensions`. Of a trained index, in the order of their buckets,
+    /// with where each bucket starts.
     final class Vectors: Sendable {
         let sequences: [Int64]
         let items: [Float]
         let dimensions: Int
+        /// The trained index's buckets: bucket `b`'s rows are `starts[b]..<starts[b + 1]`; any
+        /// row without one (none, unless a training is under way) is after `starts[centroids.count]`.
+        let buckets: (centroids: Centroids, starts: [Int])?
 
-        init(sequences: [Int64], items: [Float], dimensions: Int) {
-            (self.sequences, self.items, self.dimensions) = (sequences, items, dimensions)
+        init(sequences: [Int64], items: [Float], dimensions: Int, buckets: (centroids: Centroids, starts: [Int])? = nil) {
+            (self.sequences, self.items, self.dimensions, self.buckets) = (sequences, items, dimensions, buckets)
         }
 
-        /// Calls `body` with each row's sequence and vector (native float32s).
-        func forEach(_ body: (Int64, UnsafeRawBufferPointer) -> Void) {
+        /// The `k` rows nearest `target` (float32s) by `metric`, nearest first: of a trained
+        /// index, among the rows of the `probes` buckets nearest it; else of every row.
+        func nearest(to target: UnsafeRawBufferPointer, metric: DistanceMetric, k: Int, probes: Int) -> [(sequence: Int64, distance: Double)] {
+            guard target.count == dimensions * MemoryLayout<Float>.size else { return [] }
+            var found = Nearest(k: k)
             items.withUnsafeBytes { all in
                 let width = dimensions * MemoryLayout<Float>.size
-                for (i, sequence) in sequences.enumerated() {
-                    body(sequence, UnsafeRawBufferPointer(rebasing: all[(i * width)..<((i + 1) * width)]))
+                func scan(_ rows: Range<Int>) {
+                    for i in rows {
+                        if let distance = metric.distance(UnsafeRawBufferPointer(rebasing: all[(i * width)..<((i + 1) * width)]), target),
+                           distance.isFinite {
+                            found.offer(sequence: sequences[i], distance: distance)
+                        }
+                    }
                 }
+                guard let (centroids, starts) = buckets else { return scan(sequences.indices) }
+                var query = [Float](repeating: 0, count: dimensions)   // (aligned: the blob may not be)
+                query.withUnsafeMutableBytes { $0.copyMemory(from: target) }
+                for bucket in query.withUnsafeBufferPointer({ centroids.nearest(to: $0.baseAddress!, probes: probes) }) {
+                    scan(starts[bucket]..<starts[bucket + 1])
+                }
+                scan(starts[centroids.count]..<sequences.count)
             }
+            return found.sorted
         }
     }
 
@@ -65,10 +85,14 @@ final class VectorTableCache: @unchecked Sendable {   // its entries are behind 
     /// The name of the table holding `table`'s generation.
     static func generationTable(of table: String) -> String { "\(table)_generation" }
 
+    /// The name of the table holding `table`'s trained centroids (``CentroidCache``).
+    static func centroidsTable(of table: String) -> String { "\(table)_ivf" }
+
     /// Calls `body` with the vectors of `table` as connection `db` sees them.
-    func withVectors<R>(of table: String, on db: OpaquePointer, _ body: (Vectors) -> R) throws -> R {
+    /// A trained index's copy holds its buckets by `metric` (the index's).
+    func withVectors<R>(of table: String, metric: DistanceMetric, on db: OpaquePointer, _ body: (Vectors) -> R) throws -> R {
         let file = sqlite3_db_filename(db, "main").map { String(cString: $0) } ?? ""
-        guard sqlite3_txn_state(db, "main") != SQLITE_TXN_WRITE, !file.isEmpty else { return body(try Self.read(table, db)) }
+        guard sqlite3_txn_state(db, "main") != SQLITE_TXN_WRITE, !file.isEmpty else { return body(try Self.read(table, metric, db)) }
         let key = file + "\u{0}" + table
         let token = try Self.token(of: table, db)
         let cached: Vectors? = lock.withLock {
@@ -79,7 +103,7 @@ final class VectorTableCache: @unchecked Sendable {   // its entries are behind 
             return entry.vectors
         }
         if let cached { return body(cached) }
-        let vectors = try Self.read(table, db)
+        let vectors = try Self.read(table, metric, db)
         lock.withLock {
             uses += 1
             entries[key] = Entry(token: token, vectors: vectors, lastUse: uses)
@@ -104,16 +128,17 @@ final class VectorTableCache: @unchecked Sendable {   // its entries are behind 
     }
 
     /// The first column of the first row of `sql`; nil without a row.
-    private static func integer(_ sql: String, _ db: OpaquePointer) throws -> Int64? {
+    static func integer(_ sql: String, _ db: OpaquePointer) throws -> Int64? {
         try withStatement(sql, db) { statement in
             try step(statement, db) ? sqlite3_column_int64(statement, 0) : nil
         }
     }
 
-    /// Every vector of `table` with the length of its first.
-    private static func read(_ table: String, _ db: OpaquePointer) throws -> Vectors {
-        try withStatement("SELECT sequence, vector FROM \(table) WHERE vector IS NOT NULL ORDER BY sequence", db) { rows in
-            var sequences: [Int64] = [], items: [Float] = []
+    /// Every vector of `table` with the length of its first; of a trained index, by bucket.
+    private static func read(_ table: String, _ metric: DistanceMetric, _ db: OpaquePointer) throws -> Vectors {
+        let rows: (sequences: [Int64], items: [Float], buckets: [Int?], dimensions: Int) = try withStatement(
+            "SELECT sequence, vector, bucket FROM \(table) WHERE vector IS NOT NULL ORDER BY sequence", db) { rows in
+            var sequences: [Int64] = [], items: [Float] = [], buckets: [Int?] = []
             var dimensions: Int?
             while try step(rows, db) {
                 let bytes = Int(sqlite3_column_bytes(rows, 1))
@@ -123,12 +148,32 @@ final class VectorTableCache: @unchecked Sendable {   // its entries are behind 
                 dimensions = count
                 sequences.append(sqlite3_column_int64(rows, 0))
                 items.append(contentsOf: UnsafeBufferPointer(start: blob.assumingMemoryBound(to: Float.self), count: count))
+                buckets.append(sqlite3_column_type(rows, 2) == SQLITE_NULL ? nil : Int(sqlite3_column_int64(rows, 2)))
             }
-            return Vectors(sequences: sequences, items: items, dimensions: dimensions ?? 0)
+            return (sequences, items, buckets, dimensions ?? 0)
         }
+        guard rows.dimensions > 0, let centroids = try CentroidCache.shared.centroids(of: table, dimensions: rows.dimensions, metric: metric, on: db) else {
+            return Vectors(sequences: rows.sequences, items: rows.items, dimensions: rows.dimensions)
+        }
+        // A counting sort by bucket (a bucket out of range counts as none: last).
+        let bucketOf = rows.buckets.map { $0.flatMap { (0..<centroids.count).contains($0) ? $0 : nil } ?? centroids.count }
+        var starts = [Int](repeating: 0, count: centroids.count + 2)
+        for bucket in bucketOf { starts[bucket + 1] += 1 }
+        for b in 0..<(centroids.count + 1) { starts[b + 1] += starts[b] }
+        var next = starts, order = [Int](repeating: 0, count: bucketOf.count)
+        for (i, bucket) in bucketOf.enumerated() {
+            order[next[bucket]] = i
+            next[bucket] += 1
+        }
+        let d = rows.dimensions
+        var items = [Float]()
+        items.reserveCapacity(rows.items.count)
+        for i in order { items.append(contentsOf: rows.items[(i * d)..<((i + 1) * d)]) }
+        return Vectors(sequences: order.map { rows.sequences[$0] }, items: items, dimensions: d,
+                       buckets: (centroids, Array(starts.dropLast())))
     }
 
-    private static func withStatement<R>(_ sql: String, _ db: OpaquePointer, _ body: (OpaquePointer) throws -> R) throws -> R {
+    static func withStatement<R>(_ sql: String, _ db: OpaquePointer, _ body: (OpaquePointer) throws -> R) throws -> R {
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
             sqlite3_finalize(statement)
@@ -138,7 +183,7 @@ final class VectorTableCache: @unchecked Sendable {   // its entries are behind 
         return try body(statement)
     }
 
-    private static func step(_ statement: OpaquePointer, _ db: OpaquePointer) throws -> Bool {
+    static func step(_ statement: OpaquePointer, _ db: OpaquePointer) throws -> Bool {
         switch sqlite3_step(statement) {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false

@@ -283,6 +283,8 @@ struct VectorIndexTable: Equatable {
     let table: String
     let metric: DistanceMetric
     let dimensions: Int
+    /// How many buckets a search of the trained index looks in, unless the query says.
+    let probes: Int
 }
 
 extension Database {

@@ -33,7 +33,7 @@ final class Housekeeper: @unchecked Sendable {   // `timer` is behind the databa
                             try delete.run()
                         }
                     }
-                    for sql in (database.derivedRows[collection.id] ?? []).compactMap(\.touch) { try connection.withStatement(sql) { try $0.run() } }
+                    for afterChange in (database.derivedRows[collection.id] ?? []).compactMap(\.afterChange) { try afterChange(connection) }
                     try connection.withStatement(collection.sql.deleteExpirations) { expired in
                         expired.bind(1, now)
                         while try expired.step() {

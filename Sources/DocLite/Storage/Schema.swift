@@ -5,8 +5,9 @@ enum Schema {
     /// tombstones' `body`, 4 the `blobs` table; 5 dropped the triggers that
     /// kept derived-row indexes, which the save path now keeps; 6 added the
     /// replication tables; 7 moved tombstones and expiration times from tables of
-    /// each collection to tables every collection shares).
-    static let version: Int64 = 7
+    /// each collection to tables every collection shares; 8 added the buckets and
+    /// centroids of vector indexes).
+    static let version: Int64 = 8
 
     /// Creates the tables of a new database and its default collection.
     static let create: [String] = [
@@ -86,6 +87,7 @@ enum Schema {
             statements += file.expirationIndexes.flatMap(\.drop) + createSharedDocumentTables
                 + file.collectionIDs.flatMap(Version6.moveToSharedTables)
         }
+        statements += file.indexUpgrades
         return statements + ["PRAGMA user_version = \(Self.version)"]
     }
 

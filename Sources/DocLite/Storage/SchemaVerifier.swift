@@ -19,6 +19,8 @@ struct SchemaVerifier {
         /// The indexes of a file of schema 6 or older that read META().expiration,
         /// which schema 7 keeps apart from documents and cannot index.
         var expirationIndexes: [StoredIndex] = []
+        /// What brings the file's indexes to the current schema (``IndexPlan/upgrade``).
+        var indexUpgrades: [String] = []
     }
 
     private let connection: SQLiteConnection
@@ -75,7 +77,7 @@ struct SchemaVerifier {
         }
         for id in collections.keys { expectCollection(id) }
 
-        var triggers: [String] = [], expirationIndexes: [StoredIndex] = []
+        var triggers: [String] = [], expirationIndexes: [StoredIndex] = [], indexUpgrades: [String] = []
         if version >= 2 {
             var fullText: [String] = []
             for index in try database.storedIndexes(of: connection) {
@@ -99,6 +101,7 @@ struct SchemaVerifier {
                     throw Self.corrupt("its index \(DocLiteError.quoted(index.name)) records expressions DocLite does not compile from its definition")
                 }
                 plan.statements.forEach { expect($0) }
+                indexUpgrades += plan.upgrade
                 if index.type == .fullText { fullText += plan.statements }
                 if version < 5, let rows = plan.rows {
                     for name in rows.fileTriggerNames { oldTriggers[name] = Schema.liveTable(index.collection) }
@@ -108,7 +111,8 @@ struct SchemaVerifier {
             try expectShadowTables(of: fullText)
         }
         try checkAll()
-        return Verified(collectionIDs: collections.keys.sorted(), triggers: triggers, expirationIndexes: expirationIndexes)
+        return Verified(collectionIDs: collections.keys.sorted(), triggers: triggers, expirationIndexes: expirationIndexes,
+                        indexUpgrades: indexUpgrades)
     }
 
     // MARK: Expectations

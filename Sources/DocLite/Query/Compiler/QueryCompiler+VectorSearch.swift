@@ -101,8 +101,9 @@ extension QueryCompiler {
         }
         // An index's vectors are searched in memory (doc_vector_search); a collection's documents are read.
         let search = vectorIndex.map { index in
-            "SELECT sequence, distance FROM doc_vector_search(\(SQLLiteral.string(index.table)), doc_vector_target(\(target), \(dimensions)), "
-                + "\(metric), \(dimensions), \(nearest))"
+            let probes = arguments.count > 3 ? Self.probes(arguments[3]) ?? index.probes : index.probes
+            return "SELECT sequence, distance FROM doc_vector_search(\(SQLLiteral.string(index.table)), doc_vector_target(\(target), "
+                + "\(dimensions)), \(metric), \(dimensions), \(nearest), \(probes))"
         } ?? "SELECT sequence, doc_vector_distance(vector, \(target), \(metric), 0) AS distance FROM \(rows) ORDER BY distance NULLS LAST LIMIT \(nearest)"
         return VectorSearch(alias: alias, distance: "\(alias).distance",
                             join: " \(join) (\(search)) AS \(alias) ON \(alias).sequence = \(source.column("sequence"))"
@@ -134,6 +135,11 @@ extension QueryCompiler {
     /// The metric a (validated) metric argument names.
     private static func metric(_ argument: QueryExpression) -> DistanceMetric? {
         if case .literal(.string(let name)) = argument { DistanceMetric(name: name) } else { nil }
+    }
+
+    /// The number of probes a (validated) numProbes argument gives.
+    private static func probes(_ argument: QueryExpression) -> Int? {
+        if case .literal(.int(let count)) = argument { Int(exactly: count) } else { nil }
     }
 
     /// Whether an expression reads no document (so a search for it can run before any is read).

@@ -1,0 +1,210 @@
+/// The centroids of a trained vector index: the clusters its vectors are divided
+/// into (an inverted-file index, as FAISS's `IndexIVF` and Couchbase Lite's keep
+/// them). A vector belongs to its nearest centroid; a search looks only in the
+/// clusters of the centroids nearest its target.
+///
+/// "Nearest" is by the index's metric: the Euclidean ones by the squared distance,
+/// dot by the product, cosine by the product with centroids of length 1 (spherical
+/// k-means), so each comparison is one dot product and a constant per centroid.
+struct Centroids: Sendable {
+    /// `count` × `dimensions` float32 items, centroid after centroid.
+    let items: [Float]
+    let count: Int
+    let dimensions: Int
+    let metric: DistanceMetric
+    /// A constant per centroid, added to `−weight × (x · c)`: |c|² for the Euclidean metrics, else 0.
+    private let bias: [Float]
+    private let weight: Float
+
+    init(items: [Float], dimensions: Int, metric: DistanceMetric) {
+        (self.items, self.dimensions, self.metric) = (items, dimensions, metric)
+        count = dimensions > 0 ? items.count / dimensions : 0
+        let euclidean = metric == .euclidean || metric == .euclideanSquared
+        weight = euclidean ? 2 : 1
+        bias = items.withUnsafeBufferPointer { all in
+            (0..<(dimensions > 0 ? items.count / dimensions : 0)).map { c in
+                guard euclidean else { return 0 }
+                let centroid = UnsafeBufferPointer(rebasing: all[(c * dimensions)..<((c + 1) * dimensions)])
+                return Self.dot(centroid.baseAddress!, centroid.baseAddress!, dimensions)
+            }
+        }
+    }
+
+    /// The centroid `vector` (`dimensions` float32s) belongs to.
+    func nearest(to vector: UnsafePointer<Float>) -> Int {
+        var scores = [Float](repeating: 0, count: count)
+        self.scores(of: vector, into: &scores)
+        var best = 0
+        for c in scores.indices where scores[c] < scores[best] { best = c }
+        return best
+    }
+
+    /// The `probes` centroids nearest `vector`, nearest first.
+    func nearest(to vector: UnsafePointer<Float>, probes: Int) -> [Int] {
+        var scores = [Float](repeating: 0, count: count)
+        self.scores(of: vector, into: &scores)
+        return scores.indices.sorted { (scores[$0], $0) < (scores[$1], $1) }.prefix(probes).map { $0 }
+    }
+
+    /// Each centroid's score for `vector`: ordered as its distance (smaller is nearer).
+    private func scores(of vector: UnsafePointer<Float>, into scores: inout [Float]) {
+        items.withUnsafeBufferPointer { all in
+            var c = 0
+            // Four centroids a pass, so each load of the vector serves four products.
+            while c + 4 <= count {
+                let dots = Self.dot4(vector, all.baseAddress! + c * dimensions, dimensions)
+                for j in 0..<4 { scores[c + j] = bias[c + j] - weight * dots[j] }
+                c += 4
+            }
+            while c < count {
+                scores[c] = bias[c] - weight * Self.dot(vector, all.baseAddress! + c * dimensions, dimensions)
+                c += 1
+            }
+        }
+    }
+
+    /// Trains `count` centroids on `sample` (vectors of `dimensions` float32s; for cosine,
+    /// of length 1) by k-means, started as k-means++ starts: seeded, so one sample always
+    /// gives one result. Needs at least `count` vectors.
+    static func train(sample: [Float], dimensions: Int, count: Int, metric: DistanceMetric, iterations: Int = 20) -> Centroids {
+        let n = sample.count / dimensions
+        precondition(n >= count && count > 0, "k-means needs at least as many vectors as centroids")
+        var random = SeededRandom(seed: 0x5EED)
+        var centroids = Centroids(items: seeds(sample, dimensions: dimensions, count: count, &random), dimensions: dimensions, metric: metric)
+        var assignment = [Int](repeating: -1, count: n)
+        for _ in 0..<iterations {
+            var changed = 0
+            sample.withUnsafeBufferPointer { all in
+                for i in 0..<n {
+                    let c = centroids.nearest(to: all.baseAddress! + i * dimensions)
+                    if c != assignment[i] { changed += 1 }
+                    assignment[i] = c
+                }
+            }
+            if changed == 0 { break }
+            centroids = Centroids(items: update(centroids.items, sample, assignment, dimensions, metric, &random),
+                                  dimensions: dimensions, metric: metric)
+        }
+        return centroids
+    }
+
+    /// k-means++'s first centroids: each next one a vector drawn with a chance in proportion
+    /// to its squared distance from the nearest chosen so far, so they spread over the clusters.
+    private static func seeds(_ sample: [Float], dimensions: Int, count: Int, _ random: inout SeededRandom) -> [Float] {
+        let n = sample.count / dimensions
+        var items: [Float] = [], nearest = [Float](repeating: .infinity, count: n)
+        var next = Int(random.next() % UInt64(n))
+        sample.withUnsafeBufferPointer { all in
+            let norms = (0..<n).map { dot(all.baseAddress! + $0 * dimensions, all.baseAddress! + $0 * dimensions, dimensions) }
+            for _ in 0..<count {
+                let chosen = all.baseAddress! + next * dimensions
+                items.append(contentsOf: UnsafeBufferPointer(start: chosen, count: dimensions))
+                var total: Double = 0
+                for i in 0..<n {
+                    nearest[i] = min(nearest[i], norms[i] + norms[next] - 2 * dot(all.baseAddress! + i * dimensions, chosen, dimensions))
+                    total += Double(max(nearest[i], 0))
+                }
+                guard total > 0 else { next = Int(random.next() % UInt64(n)); continue }   // (all alike: any will do)
+                var target = Double(random.next() >> 11) / Double(1 << 53) * total
+                next = n - 1
+                for i in 0..<n {
+                    target -= Double(max(nearest[i], 0))
+                    if target < 0 { next = i; break }
+                }
+            }
+        }
+        return items
+    }
+
+    /// Each centroid moved to the mean of its vectors (for cosine, scaled to length 1);
+    /// an empty cluster takes half of the largest, as FAISS splits it.
+    private static func update(_ old: [Float], _ sample: [Float], _ assignment: [Int], _ dimensions: Int,
+                               _ metric: DistanceMetric, _ random: inout SeededRandom) -> [Float] {
+        let count = old.count / dimensions
+        var sums = [Float](repeating: 0, count: old.count), members = [Int](repeating: 0, count: count)
+        for (i, c) in assignment.enumerated() {
+            members[c] += 1
+            for d in 0..<dimensions { sums[c * dimensions + d] += sample[i * dimensions + d] }
+        }
+        for c in 0..<count where members[c] > 0 {
+            let scale = 1 / Float(members[c])
+            for d in 0..<dimensions { sums[c * dimensions + d] *= scale }
+        }
+        for empty in 0..<count where members[empty] == 0 {
+            let largest = members.indices.max { members[$0] < members[$1] }!
+            for d in 0..<dimensions {
+                let nudge: Float = random.next() & 1 == 0 ? 1 + 1e-5 : 1 - 1e-5
+                sums[empty * dimensions + d] = sums[largest * dimensions + d] * nudge
+                sums[largest * dimensions + d] *= 2 - nudge
+            }
+            members[empty] = members[largest] / 2
+            members[largest] -= members[empty]
+        }
+        if metric == .cosine { normalize(&sums, dimensions: dimensions) }
+        return sums
+    }
+
+    /// Scales each vector of `items` to length 1 (a zero vector stays zero).
+    static func normalize(_ items: inout [Float], dimensions: Int) {
+        items.withUnsafeMutableBufferPointer { all in
+            for start in stride(from: 0, to: all.count, by: dimensions) {
+                let vector = all.baseAddress! + start
+                let length = dot(vector, vector, dimensions).squareRoot()
+                guard length > 0 else { continue }
+                for d in 0..<dimensions { vector[d] /= length }
+            }
+        }
+    }
+
+    /// a · b over `n` items, eight lanes at a time.
+    @inline(__always)
+    static func dot(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, _ n: Int) -> Float {
+        let a8 = UnsafeRawPointer(a), b8 = UnsafeRawPointer(b)
+        var total = SIMD8<Float>()
+        var i = 0
+        while i + 8 <= n {
+            total += a8.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self) * b8.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self)
+            i += 8
+        }
+        var sum = total.sum()
+        while i < n { sum += a[i] * b[i]; i += 1 }
+        return sum
+    }
+
+    /// a · b for the four vectors of `n` items from `b`, one after another.
+    @inline(__always)
+    private static func dot4(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, _ n: Int) -> SIMD4<Float> {
+        let a8 = UnsafeRawPointer(a), b8 = UnsafeRawPointer(b), stride = n * 4
+        var t0 = SIMD8<Float>(), t1 = SIMD8<Float>(), t2 = SIMD8<Float>(), t3 = SIMD8<Float>()
+        var i = 0
+        while i + 8 <= n {
+            let x = a8.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self)
+            t0 += x * b8.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self)
+            t1 += x * b8.loadUnaligned(fromByteOffset: stride + i * 4, as: SIMD8<Float>.self)
+            t2 += x * b8.loadUnaligned(fromByteOffset: 2 * stride + i * 4, as: SIMD8<Float>.self)
+            t3 += x * b8.loadUnaligned(fromByteOffset: 3 * stride + i * 4, as: SIMD8<Float>.self)
+            i += 8
+        }
+        var sums = SIMD4<Float>(t0.sum(), t1.sum(), t2.sum(), t3.sum())
+        while i < n {
+            for j in 0..<4 { sums[j] += a[i] * b[j * n + i] }
+            i += 1
+        }
+        return sums
+    }
+}
+
+/// A seeded pseudo-random generator (SplitMix64), so training is repeatable.
+struct SeededRandom: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

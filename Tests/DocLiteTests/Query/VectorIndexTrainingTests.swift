@@ -1,0 +1,159 @@
+import XCTest
+@testable import DocLite
+
+/// A vector index's training and approximate search: the index is trained once it
+/// holds `minTrainingSize` vectors, in the transaction that brings them; each vector
+/// then has a bucket (its nearest centroid) and a search looks in the `numProbes`
+/// buckets nearest its target. Checked against exact distances computed here.
+final class VectorIndexTrainingTests: QueryTestCase {
+    private static let dimensions = 8
+
+    /// Cluster `c`'s centre: 100 on axis `c` (four clusters far apart).
+    private func centre(_ c: Int) -> [Double] { (0..<Self.dimensions).map { $0 == c ? 100 : 0 } }
+
+    /// Document `i` of cluster `c`: its centre moved by a small seeded offset.
+    private func point(_ c: Int, _ i: Int) -> [Double] {
+        var random = SeededRandom(seed: UInt64(c * 1000 + i))
+        return centre(c).map { $0 + Double(random.next() % 1000) / 1000 - 0.5 }
+    }
+
+    /// Saves documents `c-i` for `i` in `range` of cluster `c`.
+    private func save(cluster c: Int, _ range: Range<Int>) throws {
+        try db.inBatch {
+            for i in range { try defaultCollection.save(document: MutableDocument(id: "\(c)-\(i)").setValue(point(c, i), forKey: "vector")) }
+        }
+    }
+
+    private var table: String { IndexType.vector.sqlName(collection: 1, index: "vectors") }
+
+    private func createIndex(centroids: UInt32 = 4, minTrainingSize: UInt32 = 40, numProbes: UInt32? = nil) throws {
+        var config = VectorIndexConfiguration(expression: "vector", dimensions: UInt32(Self.dimensions), centroids: centroids)
+        config.minTrainingSize = minTrainingSize
+        config.numProbes = numProbes
+        try defaultCollection.createIndex(withName: "vectors", config: config)
+    }
+
+    private var isTrained: Bool { rawSQL("SELECT count(*) FROM \(table)_ivf") == 1 }
+
+    /// The IDs of the `limit` nearest documents to `target`, with `numProbes` if given.
+    private func nearest(_ target: [Double], limit: Int = 10, numProbes: Int? = nil) throws -> [String] {
+        let probes = numProbes.map { ", 'euclidean_squared', \($0)" } ?? ""
+        let query = try db.createQuery("SELECT META().id FROM _ ORDER BY APPROX_VECTOR_DISTANCE(vector, $target\(probes)) LIMIT \(limit)")
+        query.parameters = Parameters().setValue(target, forName: "target")
+        return try query.execute().allResults().map { $0.string(at: 0)! }
+    }
+
+    func testTrainsInTheTransactionThatBringsMinTrainingSizeVectors() throws {
+        try createIndex()
+        try save(cluster: 0, 0..<10)
+        try save(cluster: 1, 0..<10)
+        try save(cluster: 2, 0..<10)
+        try save(cluster: 3, 0..<9)
+        XCTAssertFalse(isTrained)
+        XCTAssertEqual(rawSQL("SELECT count(*) FROM \(table) WHERE bucket IS NOT NULL"), 0)
+        XCTAssertEqual(try nearest(centre(3), limit: 9).count, 9)   // (exact until trained)
+
+        try save(cluster: 3, 9..<10)
+        XCTAssertTrue(isTrained)
+        XCTAssertEqual(rawSQL("SELECT count(*) FROM \(table) WHERE bucket IS NULL"), 0)
+        // Each cluster is one bucket of its own, and a later vector joins its cluster's.
+        XCTAssertEqual(rawSQL("SELECT count(DISTINCT bucket) FROM \(table)"), 4)
+        for c in 0..<4 {
+            XCTAssertEqual(rawSQL("SELECT count(DISTINCT bucket) FROM \(table) WHERE sequence IN (SELECT sequence FROM kv_1 WHERE key LIKE '\(c)-%')"), 1)
+        }
+        try save(cluster: 2, 10..<11)
+        XCTAssertEqual(rawSQL("SELECT count(DISTINCT bucket) FROM \(table) WHERE sequence IN (SELECT sequence FROM kv_1 WHERE key LIKE '2-%')"), 1)
+        // A trained index's changes are searched, as an untrained one's.
+        XCTAssertEqual(try nearest(point(2, 10), limit: 1), ["2-10"])
+        try defaultCollection.delete(document: try XCTUnwrap(defaultCollection.document(id: "2-10")))
+        XCTAssertNotEqual(try nearest(point(2, 10), limit: 1), ["2-10"])
+    }
+
+    func testAnIndexCreatedOverEnoughVectorsIsTrainedAtOnce() throws {
+        for c in 0..<4 { try save(cluster: c, 0..<10) }
+        try createIndex()
+        XCTAssertTrue(isTrained)
+        XCTAssertEqual(rawSQL("SELECT count(DISTINCT bucket) FROM \(table)"), 4)
+    }
+
+    /// A search looks only in the buckets nearest its target: with one probe, the
+    /// nearest 10 to cluster 0's centre are its 5 documents, all there are in its bucket.
+    func testProbesLimitTheBucketsSearched() throws {
+        try save(cluster: 0, 0..<5)
+        for c in 1..<4 { try save(cluster: c, 0..<15) }
+        try createIndex()
+        XCTAssertTrue(isTrained)
+        let exact = try nearest(centre(0), numProbes: 4)
+        XCTAssertEqual(exact.count, 10)
+        XCTAssertEqual(Set(exact.prefix(5)), Set((0..<5).map { "0-\($0)" }))
+        XCTAssertEqual(Set(try nearest(centre(0), numProbes: 1)), Set((0..<5).map { "0-\($0)" }))
+        XCTAssertEqual(try nearest(centre(0)), exact)   // (by default 8 probes, at most all 4 buckets)
+
+        try defaultCollection.deleteIndex(forName: "vectors")
+        try createIndex(numProbes: 1)
+        XCTAssertEqual(try nearest(centre(0)).count, 5)
+        XCTAssertTrue(try db.createQuery("SELECT META().id FROM _ ORDER BY APPROX_VECTOR_DISTANCE(vector, $target) LIMIT 3")
+            .explain().contains("doc_vector_search"))
+    }
+
+    func testATrainingRolledBackLeavesTheIndexUntrained() throws {
+        try createIndex()
+        struct Rollback: Error {}
+        XCTAssertThrowsError(try db.inBatch {
+            for c in 0..<4 { try save(cluster: c, 0..<10) }
+            throw Rollback()
+        })
+        XCTAssertFalse(isTrained)
+        XCTAssertEqual(try nearest(centre(1)), [])
+        for c in 0..<4 { try save(cluster: c, 0..<10) }
+        XCTAssertTrue(isTrained)
+        XCTAssertEqual(Set(try nearest(centre(1))), Set((0..<10).map { "1-\($0)" }))
+    }
+
+    /// Recall@10 of the default probes against exact search on clustered data the
+    /// index's centroids do not line up with (30 clusters, 20 centroids).
+    func testRecallAgainstExactSearch() throws {
+        let dimensions = 16, clusters = 30
+        var random = SeededRandom(seed: 7)
+        func normal() -> Double {
+            let u = (Double(random.next() >> 11) + 0.5) / Double(1 << 53), v = Double(random.next() >> 11) / Double(1 << 53)
+            return (-2 * log(u)).squareRoot() * cos(2 * .pi * v)
+        }
+        let centres = (0..<clusters).map { _ in (0..<dimensions).map { _ in normal() } }
+        func draw() -> [Double] { centres[Int(random.next() % UInt64(clusters))].map { $0 + 1.0 * normal() } }
+        let vectors = (0..<2000).map { _ in draw() }
+        try db.inBatch {
+            for (i, v) in vectors.enumerated() { try defaultCollection.save(document: MutableDocument(id: "v\(i)").setValue(v, forKey: "vector")) }
+        }
+        var config = VectorIndexConfiguration(expression: "vector", dimensions: UInt32(dimensions), centroids: 20)
+        config.encoding = .none
+        try defaultCollection.createIndex(withName: "vectors", config: config)
+        XCTAssertTrue(isTrained)
+        var found = 0, foundWithOneProbe = 0
+        let queries = (0..<20).map { _ in draw() }
+        for target in queries {
+            let distances = vectors.map { v in zip(v, target).map { ($0 - $1) * ($0 - $1) }.reduce(0, +) }
+            let exact = vectors.indices.sorted { distances[$0] < distances[$1] }.prefix(10).map { "v\($0)" }
+            found += Set(try nearest(target)).intersection(exact).count
+            foundWithOneProbe += Set(try nearest(target, numProbes: 1)).intersection(exact).count
+        }
+        XCTAssertGreaterThanOrEqual(Double(found) / 200, 0.95)
+        XCTAssertLessThan(foundWithOneProbe, found)   // (the search is approximate: fewer probes, fewer found)
+    }
+
+    /// A file of schema 7, whose vector tables had no buckets and no centroids, is upgraded
+    /// when opened, and its index trained by the next change.
+    func testASchema7FileIsUpgraded() throws {
+        for c in 0..<4 { try save(cluster: c, 0..<10) }
+        try createIndex(minTrainingSize: 41)
+        XCTAssertFalse(isTrained)
+        try db.close()
+        editFile(["ALTER TABLE \(table) DROP COLUMN bucket", "DROP TABLE \(table)_ivf", "PRAGMA user_version = 7"])
+        db = try openDatabase()
+        XCTAssertEqual(rawSQL("PRAGMA user_version"), Schema.version)
+        XCTAssertEqual(Set(try nearest(centre(2))), Set((0..<10).map { "2-\($0)" }))
+        try save(cluster: 2, 10..<11)
+        XCTAssertTrue(isTrained)
+        XCTAssertEqual(Set(try nearest(centre(2), limit: 11)), Set((0..<11).map { "2-\($0)" }))
+    }
+}
