@@ -140,7 +140,7 @@ struct QueryBenchmarks {
     /// read through the public API (one property) and R's rows by primary key.
     private static func profileGet(count: Int, docLite: Database, r: OpaquePointer) throws {
         let collection = try docLite.defaultCollection()
-        var rng = SplitMix(seed: 7)
+        var rng = SeededRandom(seed: 7)
         let ids = (0..<count).map { _ in String(format: "doc-%08d", Int(rng.next() % collection.count)) }
         let statement = RawStatement(r, "SELECT * FROM hotels WHERE id = ?")
         defer { statement.finalize() }

@@ -8,10 +8,15 @@ import Foundation
 /// `APPROX_VECTOR_DISTANCE`) beside, in the same run, relational SQLite (R: a table of
 /// float32 blobs ordered by a distance function registered on it), a brute-force scan in
 /// Swift (the limit for recall: the exact neighbours) and, when `DOCLITE_SQLITE_VEC` names
-/// its loadable extension (scripts/bench fetches it from PyPI), sqlite-vec's exact k-NN.
-/// Recall@10 of each against the brute force.
+/// its loadable extension (scripts/bench fetches it from PyPI), sqlite-vec's exact k-NN,
+/// and when `DOCLITE_FAISS` names a Python path holding faiss-cpu, FAISS alone (the same
+/// inverted-file index, `Benchmarks/faiss-contender.py`). Recall@10 of each against the
+/// brute force.
 struct VectorBenchmark {
     static let dimensions = 384, clusters = 100, k = 10, queryCount = 20
+    /// The index's centroids, and what DocLite's defaults make of them: the training
+    /// sample (256 a centroid) and the probes (0.5%, at least 8).
+    static let centroids = 256, trainingSize = 256 * centroids, probes = 8
 
     let count: Int
     let rounds: Int
@@ -20,7 +25,7 @@ struct VectorBenchmark {
     func run() throws {
         print("Vector search: \(count) vectors of \(Self.dimensions) dimensions in \(Self.clusters) clusters, "
               + "k = \(Self.k), \(Self.queryCount) queries, medians of \(rounds) rounds (thread CPU time)\n")
-        var random = SplitMix64(seed: 42)
+        var random = SeededRandom(seed: 42)
         let centers = (0..<Self.clusters).map { _ in (0..<Self.dimensions).map { _ in Float(random.normal()) } }
         func draw() -> [Float] { centers[Int(random.next() % UInt64(Self.clusters))].map { $0 + 0.3 * Float(random.normal()) } }
         let vectors = (0..<count).map { _ in draw() }
@@ -41,7 +46,8 @@ struct VectorBenchmark {
             }
         }
         let build = try Measure.seconds {
-            try collection.createIndex(withName: "vectors", config: VectorIndexConfiguration(expression: "vector", dimensions: 384, centroids: 256))
+            try collection.createIndex(withName: "vectors", config: VectorIndexConfiguration(
+                expression: "vector", dimensions: UInt32(Self.dimensions), centroids: UInt32(Self.centroids)))
         }
         let query = try database.createQuery("SELECT META().id FROM _ ORDER BY APPROX_VECTOR_DISTANCE(vector, $target) LIMIT \(Self.k)")
         let docLiteIDs: ([Float]) throws -> [Int] = { target in
@@ -75,6 +81,16 @@ struct VectorBenchmark {
         }
 
         var medians: [String: Double] = [:], recall: [String: Double] = [:]
+        var names = contenders.map(\.0)
+        if let path = ProcessInfo.processInfo.environment["DOCLITE_FAISS"] {
+            let faiss = try FAISS.run(vectors: vectors, queries: queries, pythonPath: path, rounds: rounds, work: work)
+            builds.append(("FAISS", faiss.build))
+            medians["FAISS"] = faiss.queryMilliseconds
+            recall["FAISS"] = Double(zip(faiss.found, exact).map { Set($0).intersection($1).count }.reduce(0, +)) / Double(queries.count * Self.k)
+            names.insert("FAISS", at: 1)
+        } else {
+            print("(FAISS: not measured; set DOCLITE_FAISS to a Python path holding faiss-cpu, as scripts/bench --vectors does)\n")
+        }
         for (name, search) in contenders {
             var times: [Double] = []
             var found = 0
@@ -89,13 +105,47 @@ struct VectorBenchmark {
         }
         print("| contender | build (s) | k=10 query (ms) | × DocLite | recall@10 |")
         print("|---|---|---|---|---|")
-        for (name, _) in contenders {
+        for name in names {
             let built = builds.first { $0.0 == name }.map { String(format: "%.2f", $0.1) } ?? "—"
             print(String(format: "| %@ | %@ | %.2f | %.2f× | %.3f |", name, built, medians[name]!, medians[name]! / medians["DocLite"]!,
                          recall[name]!))
         }
         print(String(format: "\nDocLite's insert of the %d documents (each a 384-number array): %.1f s; the index build reads them back.",
                      count, insert))
+    }
+}
+
+/// FAISS alone: `Benchmarks/faiss-contender.py` on the same vectors and queries, with
+/// DocLite's centroids, training sample and probes, on one thread.
+enum FAISS {
+    struct Result: Decodable {
+        let build: Double
+        let queryMilliseconds: Double
+        let found: [[Int]]
+
+        enum CodingKeys: String, CodingKey { case build, queryMilliseconds = "query_ms", found }
+    }
+
+    static func run(vectors: [[Float]], queries: [[Float]], pythonPath: String, rounds: Int, work: URL) throws -> Result {
+        var file = Data()
+        for header in [vectors.count, VectorBenchmark.dimensions, queries.count] { withUnsafeBytes(of: Int32(header)) { file.append(contentsOf: $0) } }
+        for vector in vectors + queries { vector.withUnsafeBytes { file.append(contentsOf: $0) } }
+        let input = work.appendingPathComponent("faiss-vectors.bin")
+        try file.write(to: input)
+        defer { try? FileManager.default.removeItem(at: input) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("faiss-contender.py")
+        process.arguments = ["python3", script.path, input.path] + [VectorBenchmark.centroids, VectorBenchmark.trainingSize,
+                                                                   VectorBenchmark.probes, VectorBenchmark.k, rounds].map(String.init)
+        process.environment = ProcessInfo.processInfo.environment.merging(["PYTHONPATH": pythonPath, "OMP_NUM_THREADS": "1"]) { $1 }
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw BenchmarkError("faiss-contender.py failed (status \(process.terminationStatus))") }
+        return try JSONDecoder().decode(Result.self, from: data)
     }
 }
 
@@ -197,21 +247,8 @@ struct SQLiteVec {
     func nearest(to target: [Float]) -> [Int] { vectorSearchIDs(query, target) }
 }
 
-/// A seeded pseudo-random generator (SplitMix64), with normal deviates by Box–Muller.
-struct SplitMix64 {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A standard normal deviate.
+extension SeededRandom {
+    /// A standard normal deviate (Box–Muller).
     mutating func normal() -> Double {
         let u = (Double(next() >> 11) + 0.5) / Double(1 << 53), v = Double(next() >> 11) / Double(1 << 53)
         return (-2 * log(u)).squareRoot() * cos(2 * .pi * v)

@@ -164,7 +164,7 @@ guard collection.count == UInt64(hotels.count) else { throw BenchmarkError("DocL
 
 // MARK: Get by ID
 
-var rng = SplitMix(seed: 42)
+var rng = SeededRandom(seed: 42)
 let lookups = (0..<10_000).map { _ in hotels[Int(rng.next() % UInt64(hotels.count))].id }
 var getTimes: [String: [Double]] = [:]
 let rSelect = RawStatement(r, "SELECT * FROM hotels WHERE id = ?")
@@ -228,15 +228,3 @@ func fileMegabytes(_ path: String) -> Double {
     return Double(size(path) + size(path + "-wal")) / 1_048_576
 }
 
-/// A small seeded generator, so every run looks up the same IDs.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E3779B97F4A7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
-        z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
-        return z ^ (z >> 31)
-    }
-}

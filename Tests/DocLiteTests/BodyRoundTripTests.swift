@@ -282,14 +282,14 @@ final class BodyRoundTripTests: DatabaseTestCase {
 struct RandomJSON {
     /// Draws for values; serializing swaps in `formatRNG`, so that values do not
     /// depend on formatting. Nothing depends on hashing order: runs reproduce.
-    private var rng: SeededGenerator
-    private var formatRNG: SeededGenerator
+    private var rng: SeededRandom
+    private var formatRNG: SeededRandom
     var coverage = Coverage()
     private var nextKeyNumber = 0
 
     init(seed: UInt64) {
-        rng = SeededGenerator(seed: seed)
-        formatRNG = SeededGenerator(seed: ~seed)
+        rng = SeededRandom(seed: seed)
+        formatRNG = SeededRandom(seed: ~seed)
     }
 
     /// What the generated values contained, so a test can check it covered the interesting cases.

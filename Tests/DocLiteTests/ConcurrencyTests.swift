@@ -34,7 +34,7 @@ final class ConcurrencyTests: DatabaseTestCase {
                     finishedWriters.append(thread)
                 } else {
                     var count = 0
-                    var rng = SeededGenerator(seed: UInt64(thread))
+                    var rng = SeededRandom(seed: UInt64(thread))
                     while finishedWriters.all.count < Self.writers {
                         let writer = Int.random(in: 0..<Self.writers, using: &rng)
                         let index = Int.random(in: 0..<Self.documentsPerWriter, using: &rng)

@@ -13,7 +13,7 @@ final class CorruptBodyTests: XCTestCase {
         try text.withUTF8 { try JSONParser.encodeObject($0, into: &encoder) }
         let original = encoder.output
         let paths = try ["name", "tags[2][2].deep", "tags[-1]", "address.zip", "address.n", "big", "long"].map { try KeyPath(parsing: $0) }
-        var generator = SeededGenerator(seed: 7)
+        var generator = SeededRandom(seed: 7)
         for round in 0..<20_000 {
             var body = original
             for _ in 0...Int.random(in: 0...2, using: &generator) {
@@ -77,7 +77,7 @@ final class CorruptStoredBodyTests: DatabaseTestCase {
             sqlite3_step(statement)
             return Array(UnsafeRawBufferPointer(start: sqlite3_column_blob(statement, 0), count: Int(sqlite3_column_bytes(statement, 0))))
         }
-        var generator = SeededGenerator(seed: 11)
+        var generator = SeededRandom(seed: 11)
         try db.withSQLiteConnection { handle in
             for round in 0..<3000 {
                 var body = original

@@ -184,21 +184,6 @@ final class Recorder<Element>: @unchecked Sendable {   // `items` is behind `con
     }
 }
 
-/// A seeded random number generator (SplitMix64), so that a failing run reproduces.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// The first difference between two values, comparing strictly: ints stay ints,
 /// doubles compare by bit pattern (so -0.0 differs from 0.0), strings by UTF-8
 /// bytes (not by Unicode equivalence). Nil when identical.

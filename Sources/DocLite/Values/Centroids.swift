@@ -66,7 +66,7 @@ struct Centroids: Sendable {
     /// Trains `count` centroids on `sample` (vectors of `dimensions` float32s; for cosine,
     /// of length 1) by k-means, started as k-means++ starts: seeded, so one sample always
     /// gives one result. Needs at least `count` vectors.
-    static func train(sample: [Float], dimensions: Int, count: Int, metric: DistanceMetric, iterations: Int = 20) -> Centroids {
+    static func train(sample: [Float], dimensions: Int, count: Int, metric: DistanceMetric, iterations: Int = 10) -> Centroids {
         let n = sample.count / dimensions
         precondition(n >= count && count > 0, "k-means needs at least as many vectors as centroids")
         var random = SeededRandom(seed: 0x5EED)
@@ -191,20 +191,5 @@ struct Centroids: Sendable {
             i += 1
         }
         return sums
-    }
-}
-
-/// A seeded pseudo-random generator (SplitMix64), so training is repeatable.
-struct SeededRandom: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -70,7 +70,7 @@ final class BuilderDepthTests: QueryTestCase {
     /// SQLite parses them all (`explain()` prepares the statement; running a
     /// mix may fail on its types, as POWER of an array does).
     func testMixedFamiliesAtTheLimitParse() throws {
-        var random = SeededGenerator(seed: 24)
+        var random = SeededRandom(seed: 24)
         for round in 0..<300 {
             var expression: ExpressionProtocol = Expression.property("x")
             var names: [String] = []

@@ -284,7 +284,7 @@ final class DateFunctionTests: QueryTestCase {
 
     /// Random byte strings, many close to dates and formats, some invalid UTF-8.
     private func randomInputs(count: Int) -> [[UInt8]] {
-        var random = SeededGenerator(seed: 0xDA7E)
+        var random = SeededRandom(seed: 0xDA7E)
         let alphabet = Array("0123456789-:T .Zz+%FYmdHMSsEzx/".utf8)
         let seeds = ["2018-10-23T18:33:01.123+05:30", "-0001-02-29 23:59", "%FT%T%.s%Ez", "1111-11-11 11:11:11.111Z", "2016-02-29"]
         return (0..<count).map { i in
@@ -341,7 +341,7 @@ final class DateFunctionTests: QueryTestCase {
             SELECT str_to_millis(millis_to_utc(?1)), str_to_millis(millis_to_tz(?1, ?2)), str_to_millis(millis_to_str(?1)),
                    str_to_millis(millis_to_tz(?1, ?2, '1111-11-11 11:11:11.111+11:11')), millis_to_utc(?1)
             """
-        var random = SeededGenerator(seed: 42)
+        var random = SeededRandom(seed: 42)
         let range: ClosedRange<Int64> = -377_705_116_800_000...253_402_300_799_999   // -9999-01-01 … 9999-12-31T23:59:59.999
         try db.read { connection in
             try connection.withStatement(sql) { statement in

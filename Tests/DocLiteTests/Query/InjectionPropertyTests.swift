@@ -42,7 +42,7 @@ final class InjectionPropertyTests: QueryTestCase {
 
     /// 100,000+ random inputs across every entry point (seeded: a failure names its seed).
     func testRandomHostileTextEverywhere() throws {
-        var random = SeededGenerator(seed: 0xD0C1_17E5)
+        var random = SeededRandom(seed: 0xD0C1_17E5)
         try literals(&random, queries: 500, perQuery: 40)       // 20,000
         try propertyPaths(&random, queries: 500, perQuery: 40)   // 20,000
         try resultAliases(&random, queries: 500, perQuery: 40)   // 20,000
@@ -55,7 +55,7 @@ final class InjectionPropertyTests: QueryTestCase {
 
     // MARK: Entry points
 
-    private func literals(_ random: inout SeededGenerator, queries: Int, perQuery: Int) throws {
+    private func literals(_ random: inout SeededRandom, queries: Int, perQuery: Int) throws {
         for round in 0..<queries {
             let texts = (0..<perQuery).map { _ in random.hostileText() }
             let stored = texts.prefix(perQuery / 2)   // half are in the collection, half only in the query
@@ -77,7 +77,7 @@ final class InjectionPropertyTests: QueryTestCase {
         }
     }
 
-    private func propertyPaths(_ random: inout SeededGenerator, queries: Int, perQuery: Int) throws {
+    private func propertyPaths(_ random: inout SeededRandom, queries: Int, perQuery: Int) throws {
         for round in 0..<queries {
             let keys = random.distinctTexts(perQuery)
             var body: [ByteString: JSONValue] = [:]
@@ -90,7 +90,7 @@ final class InjectionPropertyTests: QueryTestCase {
         }
     }
 
-    private func resultAliases(_ random: inout SeededGenerator, queries: Int, perQuery: Int) throws {
+    private func resultAliases(_ random: inout SeededRandom, queries: Int, perQuery: Int) throws {
         try resetDefaultCollection(documents: [("doc", .dictionary(["k": .int(7)]))])
         for round in 0..<queries {
             let aliases = random.distinctTexts(perQuery)
@@ -103,7 +103,7 @@ final class InjectionPropertyTests: QueryTestCase {
         }
     }
 
-    private func parameters(_ random: inout SeededGenerator, queries: Int, perQuery: Int) throws {
+    private func parameters(_ random: inout SeededRandom, queries: Int, perQuery: Int) throws {
         for round in 0..<queries {
             let texts = (0..<perQuery).map { _ in random.hostileText() }
             try resetDefaultCollection(documents: texts.enumerated().map { ("d\($0.offset)", .dictionary(["k": .string($0.element)])) })
@@ -127,7 +127,7 @@ final class InjectionPropertyTests: QueryTestCase {
         }
     }
 
-    private func sourceAliases(_ random: inout SeededGenerator, count: Int) throws {
+    private func sourceAliases(_ random: inout SeededRandom, count: Int) throws {
         try resetDefaultCollection(documents: [("doc", .dictionary(["k": .int(7)]))])
         for round in 0..<count {
             let alias = random.hostileText()
@@ -143,7 +143,7 @@ final class InjectionPropertyTests: QueryTestCase {
         }
     }
 
-    private func locales(_ random: inout SeededGenerator, count: Int) throws {
+    private func locales(_ random: inout SeededRandom, count: Int) throws {
         try resetDefaultCollection(documents: [("doc", .dictionary(["k": .string("a")]))])
         for round in 0..<count {
             let locale = random.hostileText()
@@ -159,7 +159,7 @@ final class InjectionPropertyTests: QueryTestCase {
         }
     }
 
-    private func names(_ random: inout SeededGenerator, count: Int) throws {
+    private func names(_ random: inout SeededRandom, count: Int) throws {
         for round in 0..<count {
             let name = random.hostileText()
             if (try? db.createCollection(name: name, scope: round.isMultiple(of: 2) ? "_default" : name)) != nil {
@@ -169,7 +169,7 @@ final class InjectionPropertyTests: QueryTestCase {
         }
     }
 
-    private func indexes(_ random: inout SeededGenerator, count: Int) throws {
+    private func indexes(_ random: inout SeededRandom, count: Int) throws {
         for _ in 0..<count {
             let name = random.hostileText(), key = random.hostileText(), language = random.hostileText()
             try resetDefaultCollection(documents: [("hit", .dictionary([ByteString(key): .string("needle")])), ("miss", .dictionary(["k": .string("needle")]))])
@@ -224,7 +224,7 @@ final class InjectionPropertyTests: QueryTestCase {
 }
 
 /// The hostile text a seeded generator draws.
-extension SeededGenerator {
+extension SeededRandom {
     /// Pieces of SQL, quotes of every kind, combining marks, zero-width and
     /// canonically decomposable characters, NUL, path syntax.
     static let pieces = ["'", "\"", "`", "[", "]", "\u{0301}", "\u{0308}", "\u{200D}", "\u{200B}", "\u{FEFF}", "\u{0}", "\\", ".", "$",

@@ -5,7 +5,7 @@ import XCTest
 /// make backtracking matchers take exponential time.
 final class LikePatternTests: XCTestCase {
     func testAgreesWithAReferenceMatcherOnRandomPatterns() {
-        var random = SeededGenerator(seed: 7)
+        var random = SeededRandom(seed: 7)
         let patternAlphabet: [String] = ["a", "b", "é", "%", "_", "\\%", "\\_", "\\\\"]
         let textAlphabet: [String] = ["a", "b", "é", "%", "_", "\\"]
         for _ in 0..<5_000 {

@@ -27,7 +27,7 @@ final class PredicateFuzzTests: QueryTestCase {
 
     func testMutatedPredicatesGiveABuilderOrAnError() throws {
         try load([("a", #"{"type": "post", "name": "A", "tags": ["x"], "scores": [4], "prices": [1, 2], "title": "t"}"#)])
-        var random = SeededGenerator(seed: 0x9_8ED1_CA7E)
+        var random = SeededRandom(seed: 0x9_8ED1_CA7E)
         let mutator = TextMutator(vocabulary: Self.vocabulary,
                                   nesting: [("(", ")"), ("NOT ", ""), ("!", ""), ("-", ""), ("{", "}"), ("uppercase(", ")")])
         let context: [String: Any] = ["TAG": "x", "FIRST_NAME": "A", "KEYWORD": "t", "R": "r", "V": 1]

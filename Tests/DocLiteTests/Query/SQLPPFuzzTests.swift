@@ -27,7 +27,7 @@ final class SQLPPFuzzTests: QueryTestCase {
     func testMutatedSQLPPGivesAQueryOrAnError() throws {
         try load([("a", #"{"type": "hotel", "name": "A", "tags": ["x"], "price": 12}"#)])
         try defaultCollection.createIndex(withName: "idx", config: FullTextIndexConfiguration(["name"]))
-        var random = SeededGenerator(seed: 0x5_1B1_F022)
+        var random = SeededRandom(seed: 0x5_1B1_F022)
         var seeds = Self.seeds
         for case .dictionary(let members) in try SharedFolder.jsonLines("conformance/sqlpp/translations.jsonl") {
             if case .string(let text)? = members["sqlpp"] { seeds.append(text) }

@@ -1,3 +1,5 @@
+import DocLite
+
 /// Mutates query text for the fuzz tests: between one and two changes to its
 /// space-separated tokens — swapped, dropped, repeated, replaced or joined by
 /// words of `vocabulary`, cut inside a token, random (often invalid UTF-8) bytes,
@@ -6,7 +8,7 @@ struct TextMutator {
     let vocabulary: [String]
     let nesting: [(open: String, close: String)]
 
-    func mutate(_ seed: String, _ random: inout SeededGenerator) -> String {
+    func mutate(_ seed: String, _ random: inout SeededRandom) -> String {
         var tokens = seed.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
         for _ in 0..<Int.random(in: 1...2, using: &random) {
             let i = Int.random(in: 0..<tokens.count, using: &random), j = Int.random(in: 0..<tokens.count, using: &random)

@@ -97,7 +97,7 @@ final class ReplicationCrashTests: SyncTestCase {
     }
 
     func testAClientKilledMidPushAndMidPullLosesAndDuplicatesNothing() throws {
-        var random = SeededGenerator(seed: UInt64(Date().timeIntervalSince1970))
+        var random = SeededRandom(seed: UInt64(Date().timeIntervalSince1970))
         let pusherDirectory = directory + "/pusher", pullerDirectory = directory + "/puller"
         do {
             let pusher = try Database(name: "device", config: DatabaseConfiguration(directory: pusherDirectory))

@@ -18,7 +18,7 @@ final class ReplicationModelTests: SyncTestCase {
     func testThreeDevicesConvergeAfterRandomEditsDeletesPurgesAndSyncs() throws {
         let seed = ProcessInfo.processInfo.environment["DOCLITE_SYNC_SEED"].flatMap(UInt64.init) ?? UInt64(Date().timeIntervalSince1970)
         let operations = ProcessInfo.processInfo.environment["DOCLITE_SYNC_OPERATIONS"].flatMap(Int.init) ?? 10_000
-        var random = SeededGenerator(seed: seed)
+        var random = SeededRandom(seed: seed)
         let context = "seed \(seed) (DOCLITE_SYNC_SEED=\(seed) reproduces it)"
         print("sync model: \(context), \(operations) operations per device")
 
