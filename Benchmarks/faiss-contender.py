@@ -1,8 +1,10 @@
 """FAISS alone, for doclite-bench --vectors (VectorBenchmark): the same inverted-file
-index DocLite builds (IndexIVFFlat, squared Euclidean, the same centroids, training
-sample size and probes), on one thread, called directly from Python.
+index DocLite builds (squared Euclidean, the same centroids, training sample size and
+probes; ENCODING "none", IndexIVFFlat, or "SQ8", IndexIVFScalarQuantizer coding the
+vectors themselves, not residuals, as DocLite does), on one thread, called directly
+from Python.
 
-Usage: python3 faiss-contender.py FILE CENTROIDS TRAINING PROBES K ROUNDS
+Usage: python3 faiss-contender.py FILE ENCODING CENTROIDS TRAINING PROBES K ROUNDS
 FILE holds, in native byte order: int32 count, dimensions, queries; then the
 vectors and the queries as float32s. Prints one JSON object: the build's seconds,
 the median k-NN query's milliseconds (thread CPU time, the call from Python
@@ -17,7 +19,8 @@ import numpy as np
 
 
 def main():
-    path, centroids, training, probes, k, rounds = sys.argv[1], *map(int, sys.argv[2:])
+    path, encoding = sys.argv[1:3]
+    centroids, training, probes, k, rounds = map(int, sys.argv[3:])
     with open(path, "rb") as file:
         count, dimensions, query_count = np.frombuffer(file.read(12), dtype=np.int32)
         data = np.frombuffer(file.read(), dtype=np.float32)
@@ -26,7 +29,12 @@ def main():
     faiss.omp_set_num_threads(1)
 
     start = time.thread_time()
-    index = faiss.IndexIVFFlat(faiss.IndexFlatL2(int(dimensions)), int(dimensions), centroids, faiss.METRIC_L2)
+    quantizer = faiss.IndexFlatL2(int(dimensions))
+    if encoding == "SQ8":
+        index = faiss.IndexIVFScalarQuantizer(quantizer, int(dimensions), centroids, faiss.ScalarQuantizer.QT_8bit,
+                                              faiss.METRIC_L2, False)
+    else:
+        index = faiss.IndexIVFFlat(quantizer, int(dimensions), centroids, faiss.METRIC_L2)
     index.cp.max_points_per_centroid = max(1, training // centroids)
     index.train(vectors)
     index.add(vectors)

@@ -3,14 +3,14 @@ import DocLite
 import Foundation
 
 /// Vector search on seeded synthetic data (`--vectors N`: N vectors of 384 dimensions in
-/// 100 clusters, and 20 query vectors drawn the same way): DocLite's vector index (its
-/// build, and the k = 10 nearest by squared Euclidean distance through
-/// `APPROX_VECTOR_DISTANCE`) beside, in the same run, relational SQLite (R: a table of
+/// 100 clusters, and 20 query vectors drawn the same way): DocLite's vector index, coded
+/// by SQ8 (the default) and not coded (its build, and the k = 10 nearest by squared
+/// Euclidean distance through `APPROX_VECTOR_DISTANCE`) beside, in the same run, relational SQLite (R: a table of
 /// float32 blobs ordered by a distance function registered on it), a brute-force scan in
 /// Swift (the limit for recall: the exact neighbours) and, when `DOCLITE_SQLITE_VEC` names
 /// its loadable extension (scripts/bench fetches it from PyPI), sqlite-vec's exact k-NN,
 /// and when `DOCLITE_FAISS` names a Python path holding faiss-cpu, FAISS alone (the same
-/// inverted-file index, `Benchmarks/faiss-contender.py`). Recall@10 of each against the
+/// inverted-file indexes, `Benchmarks/faiss-contender.py`). Recall@10 of each against the
 /// brute force.
 struct VectorBenchmark {
     static let dimensions = 384, clusters = 100, k = 10, queryCount = 20
@@ -45,14 +45,42 @@ struct VectorBenchmark {
                 }
             }
         }
-        let build = try Measure.seconds {
-            try collection.createIndex(withName: "vectors", config: VectorIndexConfiguration(
-                expression: "vector", dimensions: UInt32(Self.dimensions), centroids: UInt32(Self.centroids)))
-        }
         let query = try database.createQuery("SELECT META().id FROM _ ORDER BY APPROX_VECTOR_DISTANCE(vector, $target) LIMIT \(Self.k)")
         let docLiteIDs: ([Float]) throws -> [Int] = { target in
             query.parameters = Parameters().setValue(target.map(Double.init), forName: "target")
             return try query.execute().allResults().map { Int($0.string(at: 0)!.dropFirst())! }
+        }
+
+        /// Each contender's row: build seconds (nil: none), median query milliseconds, recall@10.
+        var rows: [(name: String, build: Double?, milliseconds: Double, recall: Double)] = []
+        func recall(_ results: [[Int]]) -> Double {
+            Double(zip(results, exact).map { Set($0).intersection($1).count }.reduce(0, +)) / Double(queries.count * Self.k)
+        }
+        func measure(_ name: String, build: Double?, _ search: ([Float]) throws -> [Int]) throws {
+            var times: [Double] = [], results: [[Int]] = []
+            for round in 0...rounds {
+                let seconds = try Measure.seconds { results = try queries.map(search) }
+                if round > 0 { times.append(seconds / Double(queries.count)) }
+            }
+            rows.append((name, build, Measure.median(times) * 1e3, recall(results)))
+        }
+
+        // DocLite, with each encoding: the index built (timed), searched, dropped.
+        for (label, encoding) in [("SQ8, the default", VectorEncoding.scalarQuantizer(type: .SQ8)), ("no encoding", .none)] {
+            var config = VectorIndexConfiguration(expression: "vector", dimensions: UInt32(Self.dimensions), centroids: UInt32(Self.centroids))
+            config.encoding = encoding
+            let build = try Measure.seconds { try collection.createIndex(withName: "vectors", config: config) }
+            try measure("DocLite (\(label))", build: build, docLiteIDs)
+            try collection.deleteIndex(forName: "vectors")
+        }
+        if let path = ProcessInfo.processInfo.environment["DOCLITE_FAISS"] {
+            for encoding in ["SQ8", "none"] {
+                let faiss = try FAISS.run(vectors: vectors, queries: queries, encoding: encoding, pythonPath: path, rounds: rounds, work: work)
+                rows.append(("FAISS alone (\(encoding == "SQ8" ? "IndexIVFScalarQuantizer, SQ8" : "IndexIVFFlat"))", faiss.build,
+                             faiss.queryMilliseconds, recall(faiss.found)))
+            }
+        } else {
+            print("(FAISS: not measured; set DOCLITE_FAISS to a Python path holding faiss-cpu, as scripts/bench --vectors does)\n")
         }
 
         // R: the same vectors as float32 blobs in a plain table, ordered by a registered distance function.
@@ -65,50 +93,19 @@ struct VectorBenchmark {
         BruteForce.registerDistance(on: r)
         let rQuery = RawStatement(r, "SELECT id FROM vectors ORDER BY l2sq(vector, ?1) LIMIT \(Self.k)")
         defer { rQuery.finalize() }
-        let rIDs: ([Float]) -> [Int] = { vectorSearchIDs(rQuery, $0) }
-
-        var contenders: [(String, ([Float]) throws -> [Int])] = [
-            ("DocLite", docLiteIDs), ("R", rIDs),
-            ("brute force", { BruteForce.nearest(to: $0, in: flat, dimensions: Self.dimensions, k: Self.k) }),
-        ]
-        var builds = [("DocLite", build), ("R", rBuild)]
-        let sqliteVec = try SQLiteVec(path: ProcessInfo.processInfo.environment["DOCLITE_SQLITE_VEC"], work: work)
-        if let sqliteVec {
-            builds.append(("sqlite-vec", try sqliteVec.load(vectors)))
-            contenders.append(("sqlite-vec", { sqliteVec.nearest(to: $0) }))
+        try measure("R", build: rBuild) { vectorSearchIDs(rQuery, $0) }
+        try measure("brute force", build: nil) { BruteForce.nearest(to: $0, in: flat, dimensions: Self.dimensions, k: Self.k) }
+        if let sqliteVec = try SQLiteVec(path: ProcessInfo.processInfo.environment["DOCLITE_SQLITE_VEC"], work: work) {
+            try measure("sqlite-vec", build: try sqliteVec.load(vectors)) { sqliteVec.nearest(to: $0) }
         } else {
             print("(sqlite-vec: not measured; set DOCLITE_SQLITE_VEC to its vec0.so, as scripts/bench --vectors does)\n")
         }
 
-        var medians: [String: Double] = [:], recall: [String: Double] = [:]
-        var names = contenders.map(\.0)
-        if let path = ProcessInfo.processInfo.environment["DOCLITE_FAISS"] {
-            let faiss = try FAISS.run(vectors: vectors, queries: queries, pythonPath: path, rounds: rounds, work: work)
-            builds.append(("FAISS", faiss.build))
-            medians["FAISS"] = faiss.queryMilliseconds
-            recall["FAISS"] = Double(zip(faiss.found, exact).map { Set($0).intersection($1).count }.reduce(0, +)) / Double(queries.count * Self.k)
-            names.insert("FAISS", at: 1)
-        } else {
-            print("(FAISS: not measured; set DOCLITE_FAISS to a Python path holding faiss-cpu, as scripts/bench --vectors does)\n")
-        }
-        for (name, search) in contenders {
-            var times: [Double] = []
-            var found = 0
-            for round in 0...rounds {
-                var results: [[Int]] = []
-                let seconds = try Measure.seconds { results = try queries.map(search) }
-                if round > 0 { times.append(seconds / Double(queries.count)) }
-                found = zip(results, exact).map { Set($0).intersection($1).count }.reduce(0, +)
-            }
-            medians[name] = Measure.median(times) * 1e3
-            recall[name] = Double(found) / Double(queries.count * Self.k)
-        }
         print("| contender | build (s) | k=10 query (ms) | × DocLite | recall@10 |")
         print("|---|---|---|---|---|")
-        for name in names {
-            let built = builds.first { $0.0 == name }.map { String(format: "%.2f", $0.1) } ?? "—"
-            print(String(format: "| %@ | %@ | %.2f | %.2f× | %.3f |", name, built, medians[name]!, medians[name]! / medians["DocLite"]!,
-                         recall[name]!))
+        for row in rows {
+            print(String(format: "| %@ | %@ | %.2f | %.2f× | %.3f |", row.name, row.build.map { String(format: "%.2f", $0) } ?? "—",
+                         row.milliseconds, row.milliseconds / rows[0].milliseconds, row.recall))
         }
         print(String(format: "\nDocLite's insert of the %d documents (each a 384-number array): %.1f s; the index build reads them back.",
                      count, insert))
@@ -116,7 +113,7 @@ struct VectorBenchmark {
 }
 
 /// FAISS alone: `Benchmarks/faiss-contender.py` on the same vectors and queries, with
-/// DocLite's centroids, training sample and probes, on one thread.
+/// DocLite's centroids, training sample and probes, and `encoding` (`none` or `SQ8`), on one thread.
 enum FAISS {
     struct Result: Decodable {
         let build: Double
@@ -126,7 +123,7 @@ enum FAISS {
         enum CodingKeys: String, CodingKey { case build, queryMilliseconds = "query_ms", found }
     }
 
-    static func run(vectors: [[Float]], queries: [[Float]], pythonPath: String, rounds: Int, work: URL) throws -> Result {
+    static func run(vectors: [[Float]], queries: [[Float]], encoding: String, pythonPath: String, rounds: Int, work: URL) throws -> Result {
         var file = Data()
         for header in [vectors.count, VectorBenchmark.dimensions, queries.count] { withUnsafeBytes(of: Int32(header)) { file.append(contentsOf: $0) } }
         for vector in vectors + queries { vector.withUnsafeBytes { file.append(contentsOf: $0) } }
@@ -136,7 +133,7 @@ enum FAISS {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("faiss-contender.py")
-        process.arguments = ["python3", script.path, input.path] + [VectorBenchmark.centroids, VectorBenchmark.trainingSize,
+        process.arguments = ["python3", script.path, input.path, encoding] + [VectorBenchmark.centroids, VectorBenchmark.trainingSize,
                                                                    VectorBenchmark.probes, VectorBenchmark.k, rounds].map(String.init)
         process.environment = ProcessInfo.processInfo.environment.merging(["PYTHONPATH": pythonPath, "OMP_NUM_THREADS": "1"]) { $1 }
         let output = Pipe()

@@ -6,8 +6,9 @@
 /// (`doc_vector_distance`) instead of reading every document's body.
 ///
 /// Once the table holds enough vectors the index is *trained* (``trainIfReady(_:)``):
-/// k-means centroids (``Centroids``) are kept in the one row of its `_ivf` table, with a
-/// random training ID, and each row's `bucket` is its vector's nearest centroid
+/// k-means centroids (``Centroids``) and, for a scalar-quantizer encoding, each
+/// dimension's range (``ScalarQuantizer``) are kept in the one row of its `_ivf` table,
+/// with a random training ID, and each row's `bucket` is its vector's nearest centroid
 /// (`doc_vector_bucket`), so a search looks only in the buckets nearest its target.
 ///
 /// A lazy index's rows are set by the application (``IndexUpdater``): saves only
@@ -31,8 +32,11 @@ struct VectorIndexSQL {
     /// Brings the tables of a file of schema 7 to schema 8's (untrained).
     var upgrade: [String] { ["ALTER TABLE \(table) ADD COLUMN bucket INTEGER", createCentroidsTable] }
 
+    /// The trained index: its training's random ID, its centroids, and the bits and ranges
+    /// of its scalar quantizer (0 and NULL: the vectors are searched as float32s).
     private var createCentroidsTable: String {
-        "CREATE TABLE \(centroidsTable) (id INTEGER PRIMARY KEY CHECK (id = 1), training INTEGER NOT NULL, centroids BLOB NOT NULL)"
+        "CREATE TABLE \(centroidsTable) (id INTEGER PRIMARY KEY CHECK (id = 1), training INTEGER NOT NULL, "
+            + "centroids BLOB NOT NULL, bits INTEGER NOT NULL, ranges BLOB)"
     }
 
     private var generationTable: String { VectorTableCache.generationTable(of: table) }
@@ -128,14 +132,16 @@ struct VectorIndexSQL {
                 }
             }
         }
+        var quantizer: ScalarQuantizer?
+        if case .scalarQuantizer(let type) = options.encoding { quantizer = ScalarQuantizer(bits: Int(type.rawValue), sample: sample, dimensions: dimensions) }
         if options.metric == .cosine { Centroids.normalize(&sample, dimensions: dimensions) }
         let centroids = Centroids.train(sample: sample, dimensions: dimensions, count: options.centroids, metric: options.metric)
-        try connection.withStatement("INSERT INTO \(centroidsTable) (id, training, centroids) VALUES (1, ?1, ?2)") { insert in
+        try connection.withStatement("INSERT INTO \(centroidsTable) (id, training, centroids, bits, ranges) VALUES (1, ?1, ?2, ?3, ?4)") { insert in
             insert.bind(1, Int64.random(in: 1...Int64.max))   // (a rolled-back training's ID never comes back)
-            try centroids.items.withUnsafeBytes { items in
-                insert.bind(2, borrowing: items)
-                try insert.run()
-            }
+            insert.bind(2, centroids.items.withUnsafeBytes { Array($0) })
+            insert.bind(3, Int64(quantizer?.bits ?? 0))
+            insert.bind(4, quantizer.map { $0.ranges.withUnsafeBytes { Array($0) } })
+            try insert.run()
         }
         try connection.execute("UPDATE \(table) SET bucket = \(bucket("vector")) WHERE vector IS NOT NULL")
     }

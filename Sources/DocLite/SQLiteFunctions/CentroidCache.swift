@@ -1,9 +1,9 @@
 import CSQLite
 
-/// The trained centroids of vector indexes (``Centroids``), read once from an index's
-/// `_ivf` table and shared by the process's connections, by training ID: a random
-/// number each training writes with its centroids, so one ID is one training whatever
-/// the file, the connection or a transaction that rolled back.
+/// The trainings of vector indexes (``TrainedIndex``: centroids, and a scalar quantizer),
+/// read once from an index's `_ivf` table and shared by the process's connections, by
+/// training ID: a random number each training writes with its centroids, so one ID is
+/// one training whatever the file, the connection or a transaction that rolled back.
 ///
 /// `doc_vector_bucket(table, vector, metric)`: the bucket of a float32 `vector` in the
 /// index whose table is `table` (its nearest centroid by ``DistanceMetric`` `metric`);
@@ -15,7 +15,7 @@ final class CentroidCache: @unchecked Sendable {   // its entries are behind `lo
     static let capacity = 8
 
     private let lock = Lock()
-    private var entries: [Int64: Centroids] = [:]
+    private var entries: [Int64: TrainedIndex] = [:]
 
     static func register(with registrar: FunctionRegistrar) {
         registrar.add("doc_vector_bucket", 3) { context, _, argv in CentroidCache.bucket(context!, argv!) }
@@ -34,37 +34,54 @@ final class CentroidCache: @unchecked Sendable {   // its entries are behind `lo
         }
         var vector = [Float](repeating: 0, count: bytes / MemoryLayout<Float>.size)   // (aligned: the blob may not be)
         vector.withUnsafeMutableBytes { $0.copyMemory(from: UnsafeRawBufferPointer(start: sqlite3_value_blob(argv[1]), count: bytes)) }
-        let found: Centroids?
+        let found: TrainedIndex?
         do {
-            found = try shared.centroids(of: table, dimensions: vector.count, metric: metric, on: sqlite3_context_db_handle(context)!)
+            found = try shared.training(of: table, dimensions: vector.count, metric: metric, on: sqlite3_context_db_handle(context)!)
         } catch {
             let failure = error as? VectorTableCache.Failure ?? VectorTableCache.Failure(code: SQLITE_ERROR, message: "\(error)")
             sqlite3_result_error(context, failure.message, -1)
             return sqlite3_result_error_code(context, failure.code)
         }
-        guard let centroids = found else { return sqlite3_result_null(context) }
+        guard let centroids = found?.centroids else { return sqlite3_result_null(context) }
         sqlite3_result_int64(context, Int64(vector.withUnsafeBufferPointer { centroids.nearest(to: $0.baseAddress!) }))
     }
 
-    /// The centroids of `table`'s index as connection `db` sees it, compared by `metric`;
-    /// nil while it is untrained, or if its centroids are not of `dimensions`.
-    func centroids(of table: String, dimensions: Int, metric: DistanceMetric, on db: OpaquePointer) throws -> Centroids? {
+    /// The training of `table`'s index as connection `db` sees it, compared by `metric`;
+    /// nil while it is untrained, or if it is not of `dimensions`.
+    func training(of table: String, dimensions: Int, metric: DistanceMetric, on db: OpaquePointer) throws -> TrainedIndex? {
         let ivf = VectorTableCache.centroidsTable(of: table)
-        guard let training = try VectorTableCache.integer("SELECT training FROM \(ivf)", db) else { return nil }
-        let centroids = try lock.withLock({ entries[training] }) ?? VectorTableCache.withStatement("SELECT centroids FROM \(ivf)", db) { row in
-            guard try VectorTableCache.step(row, db), let blob = sqlite3_column_blob(row, 0) else { return nil }
-            let count = Int(sqlite3_column_bytes(row, 0)) / MemoryLayout<Float>.size
-            var items = [Float](repeating: 0, count: count)
-            items.withUnsafeMutableBytes { $0.copyMemory(from: UnsafeRawBufferPointer(start: blob, count: count * MemoryLayout<Float>.size)) }
-            let centroids = Centroids(items: items, dimensions: dimensions, metric: metric)
+        guard let id = try VectorTableCache.integer("SELECT training FROM \(ivf)", db) else { return nil }
+        let training = try lock.withLock({ entries[id] }) ?? VectorTableCache.withStatement("SELECT centroids, bits, ranges FROM \(ivf)", db) { row in
+            guard try VectorTableCache.step(row, db) else { return nil }
+            let centroids = Centroids(items: Self.floats(row, 0), dimensions: dimensions, metric: metric)
+            let bits = Int(sqlite3_column_int64(row, 1)), ranges = Self.floats(row, 2)
+            let quantizer = (1...8).contains(bits) && ranges.count == 2 * dimensions
+                ? ScalarQuantizer(bits: bits, minimum: Array(ranges[..<dimensions]), maximum: Array(ranges[dimensions...])) : nil
+            let training = TrainedIndex(centroids: centroids, quantizer: quantizer)
             lock.withLock {
                 if entries.count >= Self.capacity { entries.removeAll() }
-                entries[training] = centroids
+                entries[id] = training
             }
-            return centroids
+            return training
         }
-        guard let centroids, centroids.dimensions == dimensions, centroids.metric == metric,
-              centroids.count > 0, centroids.count * dimensions == centroids.items.count else { return nil }
-        return centroids
+        guard let training, training.centroids.dimensions == dimensions, training.centroids.metric == metric,
+              training.centroids.count > 0, training.centroids.count * dimensions == training.centroids.items.count else { return nil }
+        return training
     }
+
+    /// Column `column`'s float32s (a blob), copied.
+    private static func floats(_ row: OpaquePointer, _ column: Int32) -> [Float] {
+        let count = Int(sqlite3_column_bytes(row, column)) / MemoryLayout<Float>.size
+        guard count > 0, let blob = sqlite3_column_blob(row, column) else { return [] }
+        var items = [Float](repeating: 0, count: count)
+        items.withUnsafeMutableBytes { $0.copyMemory(from: UnsafeRawBufferPointer(start: blob, count: count * MemoryLayout<Float>.size)) }
+        return items
+    }
+}
+
+/// A trained vector index: its centroids, and the quantizer its vectors are coded with
+/// (nil: searched as float32s).
+struct TrainedIndex: Sendable {
+    let centroids: Centroids
+    let quantizer: ScalarQuantizer?
 }

@@ -16,43 +16,57 @@ final class VectorTableCache: @unchecked Sendable {   // its entries are behind 
     /// How many tables are kept at most.
     static let capacity = 8
 
-    /// One table's vectors, contiguous: row `i` is `sequences[i]` and the `dimensions`
-    /// floats from `i * dimensions`. Of a trained index, in the order of their buckets,
-    /// with where each bucket starts.
+    /// One table's vectors, contiguous: row `i` is `sequences[i]`, its `dimensions` items
+    /// from `i * dimensions` of `items` (float32s) or, of an index whose training has a
+    /// scalar quantizer, of `codes` (a byte an item). Of a trained index, in the order of
+    /// their buckets: bucket `b`'s rows are `starts[b]..<starts[b + 1]`, and any row without
+    /// one (none, unless a training is under way) comes after `starts[centroids.count]`.
     final class Vectors: Sendable {
         let sequences: [Int64]
         let items: [Float]
+        let codes: [UInt8]
         let dimensions: Int
-        /// The trained index's buckets: bucket `b`'s rows are `starts[b]..<starts[b + 1]`; any
-        /// row without one (none, unless a training is under way) is after `starts[centroids.count]`.
-        let buckets: (centroids: Centroids, starts: [Int])?
+        let training: TrainedIndex?
+        let starts: [Int]
 
-        init(sequences: [Int64], items: [Float], dimensions: Int, buckets: (centroids: Centroids, starts: [Int])? = nil) {
-            (self.sequences, self.items, self.dimensions, self.buckets) = (sequences, items, dimensions, buckets)
+        init(sequences: [Int64], items: [Float] = [], codes: [UInt8] = [], dimensions: Int, training: TrainedIndex? = nil, starts: [Int] = []) {
+            (self.sequences, self.items, self.codes, self.dimensions) = (sequences, items, codes, dimensions)
+            (self.training, self.starts) = (training, starts)
         }
 
         /// The `k` rows nearest `target` (float32s) by `metric`, nearest first: of a trained
         /// index, among the rows of the `probes` buckets nearest it; else of every row.
         func nearest(to target: UnsafeRawBufferPointer, metric: DistanceMetric, k: Int, probes: Int) -> [(sequence: Int64, distance: Double)] {
             guard target.count == dimensions * MemoryLayout<Float>.size else { return [] }
+            var query = [Float](repeating: 0, count: dimensions)   // (aligned: the blob may not be)
+            query.withUnsafeMutableBytes { $0.copyMemory(from: target) }
             var found = Nearest(k: k)
             items.withUnsafeBytes { all in
-                let width = dimensions * MemoryLayout<Float>.size
-                func scan(_ rows: Range<Int>) {
-                    for i in rows {
-                        if let distance = metric.distance(UnsafeRawBufferPointer(rebasing: all[(i * width)..<((i + 1) * width)]), target),
-                           distance.isFinite {
-                            found.offer(sequence: sequences[i], distance: distance)
+                codes.withUnsafeBufferPointer { coded in
+                    query.withUnsafeBufferPointer { query in
+                        let width = dimensions * MemoryLayout<Float>.size
+                        let coding = training?.quantizer.map { ($0, $0.prepare(query, metric: metric)) }
+                        func scan(_ rows: Range<Int>) {
+                            if let (quantizer, prepared) = coding {
+                                for i in rows {
+                                    if let distance = quantizer.distance(coded.baseAddress! + i * dimensions, prepared), distance.isFinite {
+                                        found.offer(sequence: sequences[i], distance: distance)
+                                    }
+                                }
+                            } else {
+                                for i in rows {
+                                    if let distance = metric.distance(UnsafeRawBufferPointer(rebasing: all[(i * width)..<((i + 1) * width)]), target),
+                                       distance.isFinite {
+                                        found.offer(sequence: sequences[i], distance: distance)
+                                    }
+                                }
+                            }
                         }
+                        guard let centroids = training?.centroids else { return scan(sequences.indices) }
+                        for bucket in centroids.nearest(to: query.baseAddress!, probes: probes) { scan(starts[bucket]..<starts[bucket + 1]) }
+                        scan(starts[centroids.count]..<sequences.count)
                     }
                 }
-                guard let (centroids, starts) = buckets else { return scan(sequences.indices) }
-                var query = [Float](repeating: 0, count: dimensions)   // (aligned: the blob may not be)
-                query.withUnsafeMutableBytes { $0.copyMemory(from: target) }
-                for bucket in query.withUnsafeBufferPointer({ centroids.nearest(to: $0.baseAddress!, probes: probes) }) {
-                    scan(starts[bucket]..<starts[bucket + 1])
-                }
-                scan(starts[centroids.count]..<sequences.count)
             }
             return found.sorted
         }
@@ -152,9 +166,10 @@ final class VectorTableCache: @unchecked Sendable {   // its entries are behind 
             }
             return (sequences, items, buckets, dimensions ?? 0)
         }
-        guard rows.dimensions > 0, let centroids = try CentroidCache.shared.centroids(of: table, dimensions: rows.dimensions, metric: metric, on: db) else {
+        guard rows.dimensions > 0, let training = try CentroidCache.shared.training(of: table, dimensions: rows.dimensions, metric: metric, on: db) else {
             return Vectors(sequences: rows.sequences, items: rows.items, dimensions: rows.dimensions)
         }
+        let centroids = training.centroids
         // A counting sort by bucket (a bucket out of range counts as none: last).
         let bucketOf = rows.buckets.map { $0.flatMap { (0..<centroids.count).contains($0) ? $0 : nil } ?? centroids.count }
         var starts = [Int](repeating: 0, count: centroids.count + 2)
@@ -166,11 +181,18 @@ final class VectorTableCache: @unchecked Sendable {   // its entries are behind 
             next[bucket] += 1
         }
         let d = rows.dimensions
-        var items = [Float]()
-        items.reserveCapacity(rows.items.count)
-        for i in order { items.append(contentsOf: rows.items[(i * d)..<((i + 1) * d)]) }
-        return Vectors(sequences: order.map { rows.sequences[$0] }, items: items, dimensions: d,
-                       buckets: (centroids, Array(starts.dropLast())))
+        var items = [Float](), codes = [UInt8]()
+        if let quantizer = training.quantizer {
+            codes.reserveCapacity(rows.items.count)
+            rows.items.withUnsafeBufferPointer { all in
+                for i in order { quantizer.encode(UnsafeBufferPointer(rebasing: all[(i * d)..<((i + 1) * d)]), into: &codes) }
+            }
+        } else {
+            items.reserveCapacity(rows.items.count)
+            for i in order { items.append(contentsOf: rows.items[(i * d)..<((i + 1) * d)]) }
+        }
+        return Vectors(sequences: order.map { rows.sequences[$0] }, items: items, codes: codes, dimensions: d,
+                       training: training, starts: Array(starts.dropLast()))
     }
 
     static func withStatement<R>(_ sql: String, _ db: OpaquePointer, _ body: (OpaquePointer) throws -> R) throws -> R {

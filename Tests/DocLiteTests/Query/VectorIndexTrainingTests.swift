@@ -26,10 +26,12 @@ final class VectorIndexTrainingTests: QueryTestCase {
 
     private var table: String { IndexType.vector.sqlName(collection: 1, index: "vectors") }
 
-    private func createIndex(centroids: UInt32 = 4, minTrainingSize: UInt32 = 40, numProbes: UInt32? = nil) throws {
+    private func createIndex(centroids: UInt32 = 4, minTrainingSize: UInt32 = 40, numProbes: UInt32? = nil,
+                             encoding: VectorEncoding = .scalarQuantizer(type: .SQ8)) throws {
         var config = VectorIndexConfiguration(expression: "vector", dimensions: UInt32(Self.dimensions), centroids: centroids)
         config.minTrainingSize = minTrainingSize
         config.numProbes = numProbes
+        config.encoding = encoding
         try defaultCollection.createIndex(withName: "vectors", config: config)
     }
 
@@ -94,6 +96,42 @@ final class VectorIndexTrainingTests: QueryTestCase {
         XCTAssertEqual(try nearest(centre(0)).count, 5)
         XCTAssertTrue(try db.createQuery("SELECT META().id FROM _ ORDER BY APPROX_VECTOR_DISTANCE(vector, $target) LIMIT 3")
             .explain().contains("doc_vector_search"))
+    }
+
+    /// A scalar quantizer codes each item in 8, 6 or 4 bits on its dimension's range in the
+    /// training sample: the nearest are still found, at distances near the exact ones.
+    func testScalarQuantizerEncodings() throws {
+        for c in 0..<4 { try save(cluster: c, 0..<10) }
+        let target = point(1, 3).map { $0 + 0.2 }
+        let exact = (0..<10).map { i in zip(point(1, i), target).map { ($0 - $1) * ($0 - $1) }.reduce(0, +) }
+        for (encoding, bits) in [(VectorEncoding.none, 0), (.scalarQuantizer(type: .SQ8), 8), (.scalarQuantizer(type: .SQ6), 6),
+                                 (.scalarQuantizer(type: .SQ4), 4)] {
+            try createIndex(encoding: encoding)
+            XCTAssertEqual(rawSQL("SELECT bits FROM \(table)_ivf"), Int64(bits))
+            let query = try db.createQuery("SELECT META().id, APPROX_VECTOR_DISTANCE(vector, $target) FROM _ "
+                                           + "ORDER BY APPROX_VECTOR_DISTANCE(vector, $target) LIMIT 10")
+            query.parameters = Parameters().setValue(target, forName: "target")
+            let rows = try query.execute().allResults().map { ($0.string(at: 0)!, $0.double(at: 1)) }
+            XCTAssertEqual(Set(rows.map(\.0)), Set((0..<10).map { "1-\($0)" }), "\(encoding)")
+            // An item's error is at most its step, the range over 2^bits; 101 is the widest range here.
+            let step = bits == 0 ? 0 : 101 / Double(1 << bits)
+            for (id, distance) in rows {
+                let expected = exact[Int(id.dropFirst(2))!], error = 2 * expected.squareRoot() * step + Double(Self.dimensions) * step * step
+                XCTAssertEqual(distance, expected, accuracy: bits == 0 ? expected * 1e-5 : error, "\(id) \(encoding)")
+            }
+            try defaultCollection.deleteIndex(forName: "vectors")
+        }
+        // Every metric with a coded index: the nearest by cosine and by dot are cluster 1's too.
+        for metric in [DistanceMetric.cosine, .dot, .euclidean] {
+            var config = VectorIndexConfiguration(expression: "vector", dimensions: UInt32(Self.dimensions), centroids: 4)
+            (config.minTrainingSize, config.metric) = (40, metric)
+            try defaultCollection.createIndex(withName: "vectors", config: config)
+            XCTAssertEqual(rawSQL("SELECT bits FROM \(table)_ivf"), 8)
+            let found = try db.createQuery("SELECT META().id FROM _ ORDER BY APPROX_VECTOR_DISTANCE(vector, $target) LIMIT 10")
+            found.parameters = Parameters().setValue(centre(1), forName: "target")
+            XCTAssertEqual(Set(try found.execute().allResults().map { $0.string(at: 0)! }), Set((0..<10).map { "1-\($0)" }), "\(metric)")
+            try defaultCollection.deleteIndex(forName: "vectors")
+        }
     }
 
     func testATrainingRolledBackLeavesTheIndexUntrained() throws {

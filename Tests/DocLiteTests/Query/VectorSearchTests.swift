@@ -56,6 +56,14 @@ final class VectorSearchTests: QueryTestCase {
         }
     }
 
+    /// `config` with no encoding, so that distances are exact (an index trained with the
+    /// default SQ8 gives approximate ones: VectorIndexTrainingTests).
+    private func exact(_ config: VectorIndexConfiguration) -> VectorIndexConfiguration {
+        var config = config
+        config.encoding = .none
+        return config
+    }
+
     private func assertNear(_ got: [(String, Double)], _ expected: [(String, Double)], file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertEqual(got.map(\.0), expected.map(\.0), file: file, line: line)
         for (g, e) in zip(got, expected) { XCTAssertEqual(g.1, e.1, accuracy: 1e-3 * max(1, abs(e.1)), g.0, file: file, line: line) }
@@ -70,7 +78,7 @@ final class VectorSearchTests: QueryTestCase {
         assertNear(try search(topFive), expected)
         XCTAssertFalse(try db.createQuery(topFive).explain().contains("vec1_"))
 
-        try defaultCollection.createIndex(withName: "vectors", config: VectorIndexConfiguration(expression: "vector", dimensions: 3, centroids: 2))
+        try defaultCollection.createIndex(withName: "vectors", config: exact(VectorIndexConfiguration(expression: "vector", dimensions: 3, centroids: 2)))
         assertNear(try search(topFive), expected)
         let plan = try db.createQuery(topFive).explain()
         XCTAssertTrue(plan.contains("vec1_"), plan)
@@ -98,6 +106,7 @@ final class VectorSearchTests: QueryTestCase {
             }
             assertNear(try search(query(names[0])), expected)   // exact, without an index
             var config = VectorIndexConfiguration(expression: "vector", dimensions: 3, centroids: 4)
+            config.encoding = .none
             config.metric = metric
             try defaultCollection.createIndex(withName: "vectors", config: config)
             for name in names { assertNear(try search(query(name)), expected) }
@@ -114,7 +123,7 @@ final class VectorSearchTests: QueryTestCase {
 
     func testHybridSearchesFilterOtherPropertiesAndNeedNoLimit() throws {
         try loadVectors()
-        try defaultCollection.createIndex(withName: "vectors", config: VectorIndexConfiguration(expression: "vector", dimensions: 3, centroids: 2))
+        try defaultCollection.createIndex(withName: "vectors", config: exact(VectorIndexConfiguration(expression: "vector", dimensions: 3, centroids: 2)))
         let target = [40.2, -1.0, 6.1]
         // Every even document, nearest first: the WHERE is not only a bound on the distance.
         let even = "SELECT META().id AS id, APPROX_VECTOR_DISTANCE(vector, $target) AS distance FROM _ WHERE parity = 'even' ORDER BY distance"
@@ -149,7 +158,7 @@ final class VectorSearchTests: QueryTestCase {
         let query = "SELECT META().id AS id, APPROX_VECTOR_DISTANCE(vector, $target) AS distance FROM _ ORDER BY distance LIMIT 5"
         for indexed in [false, true] {
             if indexed {
-                try defaultCollection.createIndex(withName: "v", config: VectorIndexConfiguration(expression: "vector", dimensions: 3, centroids: 1))
+                try defaultCollection.createIndex(withName: "v", config: exact(VectorIndexConfiguration(expression: "vector", dimensions: 3, centroids: 1)))
             }
             let rows = try search(query, target: base64([1, 2, 3.5]))
             XCTAssertEqual(rows.map(\.0), ["a", "b"], "indexed: \(indexed); c has 2 items")
@@ -168,7 +177,7 @@ final class VectorSearchTests: QueryTestCase {
         defer { Database.prediction.unregisterModel(withName: "embed") }
         try load([("cat", #"{"word": "cat"}"#), ("horse", #"{"word": "horse"}"#), ("dog", #"{"word": "dog"}"#), ("none", "{}")])
         let expression = "PREDICTION(embed, {\"word\": word}).vector"
-        try defaultCollection.createIndex(withName: "embedded", config: VectorIndexConfiguration(expression: expression, dimensions: 2, centroids: 1))
+        try defaultCollection.createIndex(withName: "embedded", config: exact(VectorIndexConfiguration(expression: expression, dimensions: 2, centroids: 1)))
         let query = "SELECT META().id AS id, APPROX_VECTOR_DISTANCE(\(expression), $target) AS distance FROM _ ORDER BY distance LIMIT 2"
         XCTAssertTrue(try db.createQuery(query).explain().contains("vec1_"))
         XCTAssertEqual(try search(query, target: [3, 99.8]).map(\.0), ["dog", "cat"])
@@ -214,7 +223,7 @@ final class VectorSearchTests: QueryTestCase {
         }
         assertThrows(.invalidParameter, containing: "NaN") { _ = try search(query, target: [1.0, .nan]) }
         XCTAssertEqual(try search(query, target: [1.0, 2.0]).map(\.0), ["short"], "without an index, only vectors of the target's length")
-        try defaultCollection.createIndex(withName: "v", config: VectorIndexConfiguration(expression: "vector", dimensions: 3, centroids: 1))
+        try defaultCollection.createIndex(withName: "v", config: exact(VectorIndexConfiguration(expression: "vector", dimensions: 3, centroids: 1)))
         assertThrows(.invalidQuery, containing: "the target vector has 2 dimensions; the vector index has 3") {
             _ = try search(query, target: [1.0, 2.0])
         }
@@ -300,6 +309,7 @@ final class VectorSearchTests: QueryTestCase {
     func testLazyIndexUpdatedByTheApplication() throws {
         try loadVectors()
         var config = VectorIndexConfiguration(expression: "num", dimensions: 3, centroids: 2)
+        config.encoding = .none
         config.isLazy = true
         try defaultCollection.createIndex(withName: "lazy", config: config)
         let index = try XCTUnwrap(defaultCollection.index(withName: "lazy"))
@@ -349,7 +359,7 @@ final class VectorSearchTests: QueryTestCase {
         _ = try XCTUnwrap(index.beginUpdate(limit: 5))
         XCTAssertEqual(try index.beginUpdate(limit: 5)?.count, 1)
         assertThrows(.invalidParameter, containing: "above 0") { _ = try index.beginUpdate(limit: 0) }
-        try defaultCollection.createIndex(withName: "eager", config: VectorIndexConfiguration(expression: "vector", dimensions: 3, centroids: 1))
+        try defaultCollection.createIndex(withName: "eager", config: exact(VectorIndexConfiguration(expression: "vector", dimensions: 3, centroids: 1)))
         assertThrows(.unsupported, containing: "not a lazy vector index") { _ = try defaultCollection.index(withName: "eager")?.beginUpdate(limit: 5) }
         try defaultCollection.createIndex(withName: "byNum", config: ValueIndexConfiguration(["num"]))
         assertThrows(.unsupported) { _ = try defaultCollection.index(withName: "byNum")?.beginUpdate(limit: 5) }
@@ -362,7 +372,7 @@ final class VectorSearchTests: QueryTestCase {
     /// rollback takes back.
     func testSearchesInMemorySeeEveryCommittedChange() throws {
         try loadVectors(count: 30)
-        try defaultCollection.createIndex(withName: "vectors", config: VectorIndexConfiguration(expression: "vector", dimensions: 3, centroids: 1))
+        try defaultCollection.createIndex(withName: "vectors", config: exact(VectorIndexConfiguration(expression: "vector", dimensions: 3, centroids: 1)))
         XCTAssertTrue(try db.createQuery(topFive).explain().contains("doc_vector_search"))
         let target = [40.2, -1.0, 6.1]
         func first() throws -> String? { try search(topFive, target: target).first?.0 }
@@ -389,6 +399,7 @@ final class VectorSearchTests: QueryTestCase {
 
         // An index made again (the same name, another metric) is read again.
         var dot = VectorIndexConfiguration(expression: "vector", dimensions: 3, centroids: 1)
+        dot.encoding = .none
         dot.metric = .dot
         try defaultCollection.createIndex(withName: "vectors", config: dot)
         XCTAssertEqual(try first(), nearest(target, metric: .dot, count: 1, among: 0..<30).first?.0)
@@ -397,7 +408,7 @@ final class VectorSearchTests: QueryTestCase {
     /// Searches from several threads at once, while another writes.
     func testConcurrentSearches() throws {
         try loadVectors(count: 50)
-        try defaultCollection.createIndex(withName: "vectors", config: VectorIndexConfiguration(expression: "vector", dimensions: 3, centroids: 1))
+        try defaultCollection.createIndex(withName: "vectors", config: exact(VectorIndexConfiguration(expression: "vector", dimensions: 3, centroids: 1)))
         let expected = nearest([40.2, -1.0, 6.1], count: 5, among: 0..<50).map(\.0)
         let failures = Locked<[String]>([])
         let (database, collection, sql) = (db!, defaultCollection, topFive)

@@ -1,0 +1,128 @@
+/// A scalar quantizer (Couchbase Lite's SQ4, SQ6 and SQ8 encodings; FAISS's uniform
+/// one): each item of a vector coded in `bits` bits on the range its dimension takes in
+/// the training sample, so a vector takes a byte an item instead of four. A code `c`
+/// stands for the middle of its step, `minimum + (c + ½) × step`; an item outside the
+/// range takes the nearest end's code. Distances are computed from the codes, so they
+/// are approximate, as Couchbase Lite's are.
+struct ScalarQuantizer: Sendable {
+    let bits: Int
+    let minimum: [Float]
+    let step: [Float]
+
+    /// A quantizer of `bits` bits an item on each dimension's range from `minimum` to `maximum`.
+    init(bits: Int, minimum: [Float], maximum: [Float]) {
+        let levels = Float(1 << bits)
+        (self.bits, self.minimum) = (bits, minimum)
+        step = zip(minimum, maximum).map { max(($1 - $0) / levels, 0) }
+    }
+
+    /// A quantizer of `bits` bits an item on the ranges of `sample` (vectors of `dimensions` items).
+    init(bits: Int, sample: [Float], dimensions: Int) {
+        var minimum = [Float](repeating: .infinity, count: dimensions), maximum = [Float](repeating: -.infinity, count: dimensions)
+        for (i, item) in sample.enumerated() {
+            minimum[i % dimensions] = min(minimum[i % dimensions], item)
+            maximum[i % dimensions] = max(maximum[i % dimensions], item)
+        }
+        let empty = sample.isEmpty
+        self.init(bits: bits, minimum: empty ? [Float](repeating: 0, count: dimensions) : minimum,
+                  maximum: empty ? [Float](repeating: 0, count: dimensions) : maximum)
+    }
+
+    var dimensions: Int { minimum.count }
+
+    /// The ranges, as stored: the minimums, then the maximums (float32s).
+    var ranges: [Float] { minimum + zip(minimum, step).map { $0 + $1 * Float(1 << bits) } }
+
+    /// Appends the codes of `vector` (`dimensions` float32s) to `codes`, a byte an item.
+    func encode(_ vector: UnsafeBufferPointer<Float>, into codes: inout [UInt8]) {
+        let top = Float((1 << bits) - 1)
+        for d in 0..<dimensions {
+            let level = step[d] > 0 ? ((vector[d] - minimum[d]) / step[d]).rounded(.down) : 0
+            codes.append(UInt8(min(max(level.isNaN ? 0 : level, 0), top)))
+        }
+    }
+
+    /// What a search computes once for its query, so that a coded vector's distance
+    /// costs one conversion and one or two multiply-adds an item.
+    struct Query {
+        let metric: DistanceMetric
+        /// Euclidean: the query less each dimension's first level (`minimum + ½ step`);
+        /// dot and cosine: the query times each dimension's step.
+        let items: [Float]
+        /// Dot and cosine: the query's product with the first levels. Cosine: its squared length.
+        let offset: Float, length: Float
+    }
+
+    /// The search `query` (`dimensions` float32s) by `metric`.
+    func prepare(_ query: UnsafeBufferPointer<Float>, metric: DistanceMetric) -> Query {
+        let first = zip(minimum, step).map { $0 + 0.5 * $1 }
+        let length = query.reduce(0) { $0 + $1 * $1 }
+        switch metric {
+        case .euclidean, .euclideanSquared:
+            return Query(metric: metric, items: zip(query, first).map { $0 - $1 }, offset: 0, length: length)
+        case .dot, .cosine:
+            return Query(metric: metric, items: zip(query, step).map { $0 * $1 }, offset: zip(query, first).reduce(0) { $0 + $1.0 * $1.1 },
+                         length: length)
+        }
+    }
+
+    /// The distance by the query's metric between it and the coded vector at `codes`;
+    /// nil where it is undefined (cosine of a zero vector).
+    func distance(_ codes: UnsafePointer<UInt8>, _ query: Query) -> Double? {
+        let n = dimensions, c = UnsafeRawPointer(codes)
+        /// Eight items' levels, as floats.
+        @inline(__always) func levels(_ i: Int) -> SIMD8<Float> {
+            SIMD8<Float>(SIMD8<Int32>(truncatingIfNeeded: c.loadUnaligned(fromByteOffset: i, as: SIMD8<UInt8>.self)))
+        }
+        return query.items.withUnsafeBytes { q in
+            switch query.metric {
+            case .euclidean, .euclideanSquared:
+                // Σ (q − first − level × step)²
+                var squares = SIMD8<Float>(), rest: Float = 0, i = 0
+                step.withUnsafeBytes { width in
+                    while i + 8 <= n {
+                        let difference = q.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self)
+                            - levels(i) * width.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self)
+                        squares += difference * difference
+                        i += 8
+                    }
+                    while i < n {
+                        let difference = query.items[i] - Float(codes[i]) * step[i]
+                        rest += difference * difference
+                        i += 1
+                    }
+                }
+                let sum = Double(squares.sum() + rest)
+                return query.metric == .euclidean ? sum.squareRoot() : sum
+            case .dot, .cosine:
+                // q · item = q · first + Σ (q × step) × level; cosine also needs the item's length.
+                var products = SIMD8<Float>(), lengths = SIMD8<Float>(), rest: Float = 0, restLength: Float = 0, i = 0
+                let isCosine = query.metric == .cosine
+                let first = isCosine ? zip(minimum, step).map { $0 + 0.5 * $1 } : []
+                step.withUnsafeBytes { width in
+                    first.withUnsafeBytes { low in
+                        while i + 8 <= n {
+                            let level = levels(i)
+                            products += q.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self) * level
+                            if isCosine {
+                                let item = low.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self)
+                                    + level * width.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self)
+                                lengths += item * item
+                            }
+                            i += 8
+                        }
+                        while i < n {
+                            rest += query.items[i] * Float(codes[i])
+                            if isCosine { restLength += (first[i] + Float(codes[i]) * step[i]) * (first[i] + Float(codes[i]) * step[i]) }
+                            i += 1
+                        }
+                    }
+                }
+                let product = Double(query.offset) + Double(products.sum() + rest)
+                guard isCosine else { return -product }
+                let length = Double(lengths.sum() + restLength) * Double(query.length)
+                return length > 0 ? 1 - product / length.squareRoot() : nil
+            }
+        }
+    }
+}
