@@ -30,7 +30,9 @@ let package = Package(
         // The C header, imported by DocLiteC so that `@c @implementation`
         // checks every exported function against its declaration.
         .systemLibrary(name: "CDocLite", path: "include"),
-        .target(name: "DocLite", dependencies: ["CSQLite", "CPCRE2", "CICUCollation", "COpenSSL"]),
+        // Vector search's inner loops with AVX2 and FMA, for the CPUs that have them.
+        .target(name: "CVectorKernels"),
+        .target(name: "DocLite", dependencies: ["CSQLite", "CPCRE2", "CICUCollation", "COpenSSL", "CVectorKernels"]),
         .target(name: "DocLiteC", dependencies: ["DocLite", "DocLiteConformance", "CDocLite"]),
         // Runs the query conformance corpus; used by `doclite conformance` and the tests.
         .target(name: "DocLiteConformance", dependencies: ["DocLite"]),

@@ -1,3 +1,5 @@
+import CVectorKernels
+
 /// The centroids of a trained vector index: the clusters its vectors are divided
 /// into (an inverted-file index, as FAISS's `IndexIVF` and Couchbase Lite's keep
 /// them). A vector belongs to its nearest centroid; a search looks only in the
@@ -49,6 +51,10 @@ struct Centroids: Sendable {
     /// Each centroid's score for `vector`: ordered as its distance (smaller is nearer).
     private func scores(of vector: UnsafePointer<Float>, into scores: inout [Float]) {
         items.withUnsafeBufferPointer { all in
+            if VectorKernels.available {
+                for c in 0..<count { scores[c] = bias[c] - weight * doclite_dot(vector, all.baseAddress! + c * dimensions, dimensions) }
+                return
+            }
             var c = 0
             // Four centroids a pass, so each load of the vector serves four products.
             while c + 4 <= count {
@@ -156,9 +162,14 @@ struct Centroids: Sendable {
         }
     }
 
-    /// a · b over `n` items, eight lanes at a time.
+    /// a · b over `n` items.
     @inline(__always)
     static func dot(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, _ n: Int) -> Float {
+        VectorKernels.available ? doclite_dot(a, b, n) : portableDot(a, b, n)
+    }
+
+    /// a · b over `n` items, eight lanes at a time.
+    static func portableDot(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, _ n: Int) -> Float {
         let a8 = UnsafeRawPointer(a), b8 = UnsafeRawPointer(b)
         var total = SIMD8<Float>()
         var i = 0

@@ -1,3 +1,5 @@
+import CVectorKernels
+
 /// How a vector index and `APPROX_VECTOR_DISTANCE()` measure the distance
 /// between two vectors (Couchbase Lite's `DistanceMetric`; the raw values are
 /// couchbase-lite-C's `CBLDistanceMetric`). Smaller is nearer for every metric.
@@ -37,6 +39,29 @@ public enum DistanceMetric: Int, Sendable, CaseIterable {
     /// The distance between vectors `a` and `b` of one length, float32 items in
     /// native byte order; nil where it is undefined (the cosine of a zero vector).
     func distance(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Double? {
+        VectorKernels.available ? kernelDistance(a, b) : portableDistance(a, b)
+    }
+
+    /// ``distance(_:_:)`` by the C kernels (``VectorKernels``).
+    func kernelDistance(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Double? {
+        if let x = a.baseAddress, let y = b.baseAddress {
+            let n = min(a.count, b.count) / MemoryLayout<Float>.size
+            let (a, b) = (x.assumingMemoryBound(to: Float.self), y.assumingMemoryBound(to: Float.self))   // (C reads them unaligned)
+            switch self {
+            case .euclideanSquared: return Double(doclite_squared_distance(a, b, n))
+            case .euclidean: return Double(doclite_squared_distance(a, b, n)).squareRoot()
+            case .dot: return -Double(doclite_dot(a, b, n))
+            case .cosine:
+                let aa = Double(doclite_dot(a, a, n)), bb = Double(doclite_dot(b, b, n))
+                guard aa > 0, bb > 0 else { return nil }
+                return 1 - Double(doclite_dot(a, b, n)) / (aa * bb).squareRoot()
+            }
+        }
+        return portableDistance(a, b)   // (an empty vector)
+    }
+
+    /// ``distance(_:_:)`` by Swift's portable SIMD.
+    func portableDistance(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Double? {
         switch self {
         case .euclideanSquared:
             return Double(Self.sum(a, b) { ($0 - $1) * ($0 - $1) })

@@ -1,3 +1,5 @@
+import CVectorKernels
+
 /// A scalar quantizer (Couchbase Lite's SQ4, SQ6 and SQ8 encodings; FAISS's uniform
 /// one): each item of a vector coded in `bits` bits on the range its dimension takes in
 /// the training sample, so a vector takes a byte an item instead of four. A code `c`
@@ -51,6 +53,9 @@ struct ScalarQuantizer: Sendable {
         let items: [Float]
         /// Dot and cosine: the query's product with the first levels. Cosine: its squared length.
         let offset: Float, length: Float
+        /// Cosine: each dimension's first level, negated (an item's squared length is
+        /// Σ (−first − level × step)², a squared distance of levels).
+        let negatedFirst: [Float]
     }
 
     /// The search `query` (`dimensions` float32s) by `metric`.
@@ -59,16 +64,34 @@ struct ScalarQuantizer: Sendable {
         let length = query.reduce(0) { $0 + $1 * $1 }
         switch metric {
         case .euclidean, .euclideanSquared:
-            return Query(metric: metric, items: zip(query, first).map { $0 - $1 }, offset: 0, length: length)
+            return Query(metric: metric, items: zip(query, first).map { $0 - $1 }, offset: 0, length: length, negatedFirst: [])
         case .dot, .cosine:
             return Query(metric: metric, items: zip(query, step).map { $0 * $1 }, offset: zip(query, first).reduce(0) { $0 + $1.0 * $1.1 },
-                         length: length)
+                         length: length, negatedFirst: metric == .cosine ? first.map { -$0 } : [])
         }
     }
 
     /// The distance by the query's metric between it and the coded vector at `codes`;
     /// nil where it is undefined (cosine of a zero vector).
     func distance(_ codes: UnsafePointer<UInt8>, _ query: Query) -> Double? {
+        VectorKernels.available ? kernelDistance(codes, query) : portableDistance(codes, query)
+    }
+
+    /// ``distance(_:_:)`` by the C kernels (``VectorKernels``).
+    func kernelDistance(_ codes: UnsafePointer<UInt8>, _ query: Query) -> Double? {
+        let n = dimensions
+        switch query.metric {
+        case .euclideanSquared: return Double(doclite_levels_squared_distance(codes, query.items, step, n))
+        case .euclidean: return Double(doclite_levels_squared_distance(codes, query.items, step, n)).squareRoot()
+        case .dot: return -(Double(query.offset) + Double(doclite_levels_dot(codes, query.items, n)))
+        case .cosine:
+            let length = Double(doclite_levels_squared_distance(codes, query.negatedFirst, step, n)) * Double(query.length)
+            return length > 0 ? 1 - (Double(query.offset) + Double(doclite_levels_dot(codes, query.items, n))) / length.squareRoot() : nil
+        }
+    }
+
+    /// ``distance(_:_:)`` by Swift's portable SIMD.
+    func portableDistance(_ codes: UnsafePointer<UInt8>, _ query: Query) -> Double? {
         let n = dimensions, c = UnsafeRawPointer(codes)
         /// Eight items' levels, as floats.
         @inline(__always) func levels(_ i: Int) -> SIMD8<Float> {

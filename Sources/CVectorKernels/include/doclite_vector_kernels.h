@@ -1,0 +1,27 @@
+/* The inner loops of vector search with AVX2 and FMA, for the CPUs that have them
+ * (docs/vector-search.md, "Speed"): Swift's portable SIMD targets x86-64's baseline,
+ * SSE2, where these run at about half the speed. Call them only when
+ * doclite_vector_kernels_available() says so; the Swift code has the portable loops. */
+#ifndef DOCLITE_VECTOR_KERNELS_H
+#define DOCLITE_VECTOR_KERNELS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/** Whether this CPU runs the kernels (x86-64 with AVX2 and FMA); 0 elsewhere. */
+int doclite_vector_kernels_available(void);
+
+/** Σ (a[i] − b[i])² over `n` items. */
+float doclite_squared_distance(const float *a, const float *b, size_t n);
+
+/** Σ a[i] × b[i] over `n` items. */
+float doclite_dot(const float *a, const float *b, size_t n);
+
+/** Σ (shifted[i] − codes[i] × step[i])² over `n` one-byte levels: a scalar-quantized
+ *  vector's squared distance, its query less each dimension's first level. */
+float doclite_levels_squared_distance(const uint8_t *codes, const float *shifted, const float *step, size_t n);
+
+/** Σ codes[i] × weights[i] over `n` one-byte levels. */
+float doclite_levels_dot(const uint8_t *codes, const float *weights, size_t n);
+
+#endif

@@ -1,0 +1,42 @@
+import XCTest
+@testable import DocLite
+
+/// The C kernels of vector search (AVX2 and FMA) give the distances Swift's portable
+/// loops give, for every metric and encoding, at lengths with and without a tail, from
+/// vectors at any alignment (as SQLite's blobs are).
+final class VectorKernelTests: XCTestCase {
+    private func randomVector(_ n: Int, _ random: inout SeededRandom) -> [Float] {
+        (0..<n).map { _ in Float(Int(random.next() % 2001) - 1000) / 100 }
+    }
+
+    func testKernelsAgreeWithThePortableLoops() throws {
+        try XCTSkipUnless(VectorKernels.available, "this CPU has no AVX2 and FMA: only the portable loops run here")
+        var random = SeededRandom(seed: 11)
+        for n in [2, 3, 7, 8, 9, 15, 16, 17, 31, 384, 385] {
+            let a = randomVector(n, &random), b = randomVector(n, &random)
+            // One byte in: a float32 vector at an odd address.
+            let shifted = [UInt8](repeating: 0, count: 1) + a.withUnsafeBytes { Array($0) }
+            for metric in DistanceMetric.allCases {
+                let portable = try XCTUnwrap(a.withUnsafeBytes { x in b.withUnsafeBytes { metric.portableDistance(x, $0) } })
+                let kernel = try XCTUnwrap(a.withUnsafeBytes { x in b.withUnsafeBytes { metric.kernelDistance(x, $0) } })
+                let unaligned = try XCTUnwrap(shifted.withUnsafeBytes { x in
+                    b.withUnsafeBytes { metric.kernelDistance(UnsafeRawBufferPointer(rebasing: x[1...]), $0) }
+                })
+                XCTAssertEqual(kernel, portable, accuracy: abs(portable) * 1e-5 + 1e-4, "\(metric), \(n) items")
+                XCTAssertEqual(unaligned, kernel, "\(metric), \(n) items, unaligned")
+            }
+            let sample = (0..<20).flatMap { _ in randomVector(n, &random) }
+            let quantizer = ScalarQuantizer(bits: 8, sample: sample, dimensions: n)
+            var codes: [UInt8] = []
+            a.withUnsafeBufferPointer { quantizer.encode($0, into: &codes) }
+            for metric in DistanceMetric.allCases {
+                let query = b.withUnsafeBufferPointer { quantizer.prepare($0, metric: metric) }
+                let portable = try XCTUnwrap(codes.withUnsafeBufferPointer { quantizer.portableDistance($0.baseAddress!, query) })
+                let kernel = try XCTUnwrap(codes.withUnsafeBufferPointer { quantizer.kernelDistance($0.baseAddress!, query) })
+                XCTAssertEqual(kernel, portable, accuracy: abs(portable) * 1e-4 + 1e-3, "SQ8 \(metric), \(n) items")
+            }
+            let dots = (Centroids.portableDot(a, b, n), a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { Centroids.dot(x.baseAddress!, $0.baseAddress!, n) } })
+            XCTAssertEqual(dots.1, dots.0, accuracy: abs(dots.0) * 1e-5 + 1e-3)
+        }
+    }
+}
