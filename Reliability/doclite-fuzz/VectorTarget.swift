@@ -38,7 +38,7 @@ enum VectorTarget {
                 return
             }
             guard let exact, let indexed else { return }   // (an error either way: the target's fault)
-            let everyBucket = (config.numProbes ?? config.centroids) >= config.centroids
+            let everyBucket = config.probes >= Int(config.centroids)
             if case .scalarQuantizer = config.encoding {   // (coded: distances approximate once trained)
                 let (found, all) = (Set(indexed.map { $0[0] }), Set(exact.map { $0[0] }))
                 FuzzCheck.require(everyBucket ? found == all : found.isSubset(of: all),

@@ -5,11 +5,14 @@
 #include <string.h>
 
 /* The vectors may come straight from SQLite blobs, at any alignment: every load is unaligned. */
-static inline float item(const float *p) {
+static inline float item(const char *p, size_t i) {
     float value;
-    memcpy(&value, p, sizeof value);
+    memcpy(&value, p + i * sizeof value, sizeof value);
     return value;
 }
+
+/* Eight float32s from item `i` on. */
+#define LOAD8(p, i) _mm256_loadu_ps((const float *)(const void *)((p) + (i) * sizeof(float)))
 
 #define KERNEL __attribute__((target("avx2,fma")))
 
@@ -30,29 +33,31 @@ KERNEL static __m256 levels(const uint8_t *codes) {
     return _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)codes)));
 }
 
-KERNEL float doclite_squared_distance(const float *a, const float *b, size_t n) {
+KERNEL float doclite_squared_distance(const void *x, const void *y, size_t n) {
+    const char *a = x, *b = y;
     __m256 sum0 = _mm256_setzero_ps(), sum1 = _mm256_setzero_ps();
     size_t i = 0;
     for (; i + 16 <= n; i += 16) {
-        __m256 d0 = _mm256_sub_ps(_mm256_loadu_ps(a + i), _mm256_loadu_ps(b + i));
-        __m256 d1 = _mm256_sub_ps(_mm256_loadu_ps(a + i + 8), _mm256_loadu_ps(b + i + 8));
+        __m256 d0 = _mm256_sub_ps(LOAD8(a, i), LOAD8(b, i));
+        __m256 d1 = _mm256_sub_ps(LOAD8(a, i + 8), LOAD8(b, i + 8));
         sum0 = _mm256_fmadd_ps(d0, d0, sum0);
         sum1 = _mm256_fmadd_ps(d1, d1, sum1);
     }
     float sum = lanes_sum(_mm256_add_ps(sum0, sum1));
-    for (; i < n; i++) sum += (item(a + i) - item(b + i)) * (item(a + i) - item(b + i));
+    for (; i < n; i++) sum += (item(a, i) - item(b, i)) * (item(a, i) - item(b, i));
     return sum;
 }
 
-KERNEL float doclite_dot(const float *a, const float *b, size_t n) {
+KERNEL float doclite_dot(const void *x, const void *y, size_t n) {
+    const char *a = x, *b = y;
     __m256 sum0 = _mm256_setzero_ps(), sum1 = _mm256_setzero_ps();
     size_t i = 0;
     for (; i + 16 <= n; i += 16) {
-        sum0 = _mm256_fmadd_ps(_mm256_loadu_ps(a + i), _mm256_loadu_ps(b + i), sum0);
-        sum1 = _mm256_fmadd_ps(_mm256_loadu_ps(a + i + 8), _mm256_loadu_ps(b + i + 8), sum1);
+        sum0 = _mm256_fmadd_ps(LOAD8(a, i), LOAD8(b, i), sum0);
+        sum1 = _mm256_fmadd_ps(LOAD8(a, i + 8), LOAD8(b, i + 8), sum1);
     }
     float sum = lanes_sum(_mm256_add_ps(sum0, sum1));
-    for (; i < n; i++) sum += item(a + i) * item(b + i);
+    for (; i < n; i++) sum += item(a, i) * item(b, i);
     return sum;
 }
 
@@ -85,8 +90,8 @@ KERNEL float doclite_levels_dot(const uint8_t *codes, const float *weights, size
 int doclite_vector_kernels_available(void) { return 0; }
 
 /* (Never called where unavailable: the Swift loops run instead.) */
-float doclite_squared_distance(const float *a, const float *b, size_t n) { (void)a; (void)b; (void)n; return 0; }
-float doclite_dot(const float *a, const float *b, size_t n) { (void)a; (void)b; (void)n; return 0; }
+float doclite_squared_distance(const void *a, const void *b, size_t n) { (void)a; (void)b; (void)n; return 0; }
+float doclite_dot(const void *a, const void *b, size_t n) { (void)a; (void)b; (void)n; return 0; }
 float doclite_levels_squared_distance(const uint8_t *codes, const float *shifted, const float *step, size_t n) {
     (void)codes; (void)shifted; (void)step; (void)n;
     return 0;

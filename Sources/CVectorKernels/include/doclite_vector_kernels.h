@@ -11,11 +11,11 @@
 /** Whether this CPU runs the kernels (x86-64 with AVX2 and FMA); 0 elsewhere. */
 int doclite_vector_kernels_available(void);
 
-/** Σ (a[i] − b[i])² over `n` items. */
-float doclite_squared_distance(const float *a, const float *b, size_t n);
+/** Σ (a[i] − b[i])² over `n` float32 items, at any alignment. */
+float doclite_squared_distance(const void *a, const void *b, size_t n);
 
-/** Σ a[i] × b[i] over `n` items. */
-float doclite_dot(const float *a, const float *b, size_t n);
+/** Σ a[i] × b[i] over `n` float32 items, at any alignment. */
+float doclite_dot(const void *a, const void *b, size_t n);
 
 /** Σ (shifted[i] − codes[i] × step[i])² over `n` one-byte levels: a scalar-quantized
  *  vector's squared distance, its query less each dimension's first level. */

@@ -31,6 +31,9 @@ public struct VectorIndexConfiguration: IndexConfiguration {
     /// Whether the application computes the vectors (``QueryIndex/beginUpdate(limit:)``)
     /// instead of the index reading them as documents are saved.
     public var isLazy = false
+    /// How many buckets a search of the trained index looks in: `numProbes`, or the default
+    /// (0.5% of the centroids, at least 8, at most all).
+    package var probes: Int { numProbes.map(Int.init) ?? VectorIndexOptions.defaultProbes(centroids: Int(centroids)) }
     let expressionLanguage: IndexExpressionLanguage
 
     /// A vector index on the SQL++ `expression`, of `dimensions` items, in `centroids` clusters.
@@ -114,7 +117,9 @@ struct VectorIndexOptions: Equatable {
 
     /// How many buckets a search looks in: `numProbes`, or by default 0.5% of the
     /// centroids and at least 8 (at most all of them).
-    var probes: Int { numProbes ?? min(centroids, max(8, centroids / 200)) }
+    var probes: Int { numProbes ?? Self.defaultProbes(centroids: centroids) }
+
+    static func defaultProbes(centroids: Int) -> Int { min(centroids, max(8, centroids / 200)) }
 
     /// The definition's members (`encoding` as `"none"`, `"SQ8"` or `"PQ16x8"`).
     var json: [ByteString: JSONValue] {

@@ -109,8 +109,9 @@ struct VectorIndexSQL {
     func trainIfReady(_ connection: SQLiteConnection) throws {
         let trained = try connection.withStatement("SELECT count(*) FROM \(centroidsTable)") { try $0.step() && $0.int64(0) > 0 }
         guard !trained else { return }
-        let held = try connection.withStatement("SELECT count(*) FROM (SELECT 1 FROM \(table) WHERE vector IS NOT NULL LIMIT ?1)") { count in
+        let held = try connection.withStatement("SELECT count(*) FROM (SELECT 1 FROM \(table) WHERE length(vector) = ?2 LIMIT ?1)") { count in
             count.bind(1, Int64(trainingThreshold))
+            count.bind(2, Int64(options.dimensions * MemoryLayout<Float>.size))
             return try count.step() ? Int(count.int64(0)) : 0
         }
         guard held >= trainingThreshold else { return }
@@ -132,6 +133,7 @@ struct VectorIndexSQL {
                 }
             }
         }
+        guard sample.count / dimensions >= options.centroids else { return }   // (a file whose rows are not what DocLite writes)
         var quantizer: ScalarQuantizer?
         if case .scalarQuantizer(let type) = options.encoding { quantizer = ScalarQuantizer(bits: Int(type.rawValue), sample: sample, dimensions: dimensions) }
         if options.metric == .cosine { Centroids.normalize(&sample, dimensions: dimensions) }

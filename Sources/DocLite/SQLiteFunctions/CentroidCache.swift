@@ -2,8 +2,9 @@ import CSQLite
 
 /// The trainings of vector indexes (``TrainedIndex``: centroids, and a scalar quantizer),
 /// read once from an index's `_ivf` table and shared by the process's connections, by
-/// training ID: a random number each training writes with its centroids, so one ID is
-/// one training whatever the file, the connection or a transaction that rolled back.
+/// file, table and training ID: a random number each training writes with its
+/// centroids, so one ID is one training whatever the connection, or a transaction that
+/// rolled back (and the dimensions and metric it is read for, checked before it is kept).
 ///
 /// `doc_vector_bucket(table, vector, metric)`: the bucket of a float32 `vector` in the
 /// index whose table is `table` (its nearest centroid by ``DistanceMetric`` `metric`);
@@ -15,10 +16,10 @@ final class CentroidCache: @unchecked Sendable {   // its entries are behind `lo
     static let capacity = 8
 
     private let lock = Lock()
-    private var entries: [Int64: TrainedIndex] = [:]
+    private var entries: [String: TrainedIndex] = [:]
 
     static func register(with registrar: FunctionRegistrar) {
-        registrar.add("doc_vector_bucket", 3) { context, _, argv in CentroidCache.bucket(context!, argv!) }
+        registrar.add("doc_vector_bucket", 3, readsTables: true) { context, _, argv in CentroidCache.bucket(context!, argv!) }
     }
 
     /// `doc_vector_bucket(table, vector, metric)`.
@@ -50,23 +51,24 @@ final class CentroidCache: @unchecked Sendable {   // its entries are behind `lo
     /// nil while it is untrained, or if it is not of `dimensions`.
     func training(of table: String, dimensions: Int, metric: DistanceMetric, on db: OpaquePointer) throws -> TrainedIndex? {
         let ivf = VectorTableCache.centroidsTable(of: table)
-        guard let id = try VectorTableCache.integer("SELECT training FROM \(ivf)", db) else { return nil }
-        let training = try lock.withLock({ entries[id] }) ?? VectorTableCache.withStatement("SELECT centroids, bits, ranges FROM \(ivf)", db) { row in
-            guard try VectorTableCache.step(row, db) else { return nil }
-            let centroids = Centroids(items: Self.floats(row, 0), dimensions: dimensions, metric: metric)
+        guard dimensions > 0, let id = try VectorTableCache.integer("SELECT training FROM \(ivf)", db) else { return nil }
+        let file = sqlite3_db_filename(db, "main").map { String(cString: $0) } ?? ""
+        let key = "\(file)\u{0}\(table)\u{0}\(id)\u{0}\(dimensions)\u{0}\(metric.rawValue)"
+        if let cached = lock.withLock({ entries[key] }) { return cached }
+        return try VectorTableCache.withStatement("SELECT centroids, bits, ranges FROM \(ivf)", db) { row in
+            // (The file's values, checked: a centroid blob of whole centroids, ranges of the dimensions.)
+            guard try VectorTableCache.step(row, db), case let items = Self.floats(row, 0), !items.isEmpty, items.count % dimensions == 0,
+                  items.allSatisfy(\.isFinite) else { return nil }
             let bits = Int(sqlite3_column_int64(row, 1)), ranges = Self.floats(row, 2)
             let quantizer = (1...8).contains(bits) && ranges.count == 2 * dimensions
                 ? ScalarQuantizer(bits: bits, minimum: Array(ranges[..<dimensions]), maximum: Array(ranges[dimensions...])) : nil
-            let training = TrainedIndex(centroids: centroids, quantizer: quantizer)
+            let training = TrainedIndex(centroids: Centroids(items: items, dimensions: dimensions, metric: metric), quantizer: quantizer)
             lock.withLock {
                 if entries.count >= Self.capacity { entries.removeAll() }
-                entries[id] = training
+                entries[key] = training
             }
             return training
         }
-        guard let training, training.centroids.dimensions == dimensions, training.centroids.metric == metric,
-              training.centroids.count > 0, training.centroids.count * dimensions == training.centroids.items.count else { return nil }
-        return training
     }
 
     /// Column `column`'s float32s (a blob), copied.

@@ -1,7 +1,8 @@
 import CSQLite
 
 /// Registers the library's functions on one connection, all deterministic and
-/// innocuous but the one that calls application code (direct-only), with the database's shared keys as user data unless a function
+/// innocuous but the one that calls application code and the one that reads a vector
+/// index's centroids (direct-only), with the database's shared keys as user data unless a function
 /// brings its own (``FunctionLibrary/register(on:for:)`` makes one per connection).
 struct FunctionRegistrar {
     let connection: SQLiteConnection
@@ -9,9 +10,12 @@ struct FunctionRegistrar {
 
     /// Registers scalar `function` as `name` with `arity` (-1: any); its user
     /// data is the shared keys (``BodyFunctions/keys(_:)``). `readsSubtypes`: the
-    /// function reads its arguments' subtypes (booleans, JSON null).
-    func add(_ name: String, _ arity: Int32, readsSubtypes: Bool = true, _ function: @escaping BodyFunctions.Function) {
-        let flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS | (readsSubtypes ? SQLITE_SUBTYPE : 0)
+    /// function reads its arguments' subtypes (booleans, JSON null). `readsTables`: its
+    /// result depends on tables it reads, so it is neither deterministic nor innocuous
+    /// (direct-only: never run from a file's schema).
+    func add(_ name: String, _ arity: Int32, readsSubtypes: Bool = true, readsTables: Bool = false,
+             _ function: @escaping BodyFunctions.Function) {
+        let flags = SQLITE_UTF8 | (readsTables ? SQLITE_DIRECTONLY : SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS) | (readsSubtypes ? SQLITE_SUBTYPE : 0)
         sqlite3_create_function_v2(connection.handle, name, arity, flags, Unmanaged.passRetained(keys).toOpaque(),
                                    function, nil, nil) {
             Unmanaged<SharedKeys>.fromOpaque($0!).release()

@@ -20,7 +20,8 @@ final class VectorTableCache: @unchecked Sendable {   // its entries are behind 
     /// from `i * dimensions` of `items` (float32s) or, of an index whose training has a
     /// scalar quantizer, of `codes` (a byte an item). Of a trained index, in the order of
     /// their buckets: bucket `b`'s rows are `starts[b]..<starts[b + 1]`, and any row without
-    /// one (none, unless a training is under way) comes after `starts[centroids.count]`.
+    /// one (none DocLite writes: a row of a file made otherwise, whose bucket is missing or
+    /// out of range) comes after `starts[centroids.count]`, searched always.
     final class Vectors: Sendable {
         let sequences: [Int64]
         let items: [Float]

@@ -6,8 +6,9 @@ import CVectorKernels
 /// clusters of the centroids nearest its target.
 ///
 /// "Nearest" is by the index's metric: the Euclidean ones by the squared distance,
-/// dot by the product, cosine by the product with centroids of length 1 (spherical
-/// k-means), so each comparison is one dot product and a constant per centroid.
+/// dot and cosine by the product with centroids of length 1 (spherical k-means, as
+/// FAISS's IVF trains for products), so each comparison is one dot product and a
+/// constant per centroid.
 struct Centroids: Sendable {
     /// `count` × `dimensions` float32 items, centroid after centroid.
     let items: [Float]
@@ -76,7 +77,9 @@ struct Centroids: Sendable {
         let n = sample.count / dimensions
         precondition(n >= count && count > 0, "k-means needs at least as many vectors as centroids")
         var random = SeededRandom(seed: 0x5EED)
-        var centroids = Centroids(items: seeds(sample, dimensions: dimensions, count: count, &random), dimensions: dimensions, metric: metric)
+        var start = seeds(sample, dimensions: dimensions, count: count, &random)
+        if metric == .dot { normalize(&start, dimensions: dimensions) }   // (cosine's sample is already of length 1)
+        var centroids = Centroids(items: start, dimensions: dimensions, metric: metric)
         var assignment = [Int](repeating: -1, count: n)
         for _ in 0..<iterations {
             var changed = 0
@@ -146,7 +149,7 @@ struct Centroids: Sendable {
             members[empty] = members[largest] / 2
             members[largest] -= members[empty]
         }
-        if metric == .cosine { normalize(&sums, dimensions: dimensions) }
+        if metric == .cosine || metric == .dot { normalize(&sums, dimensions: dimensions) }   // (spherical, as FAISS's IVF for products)
         return sums
     }
 

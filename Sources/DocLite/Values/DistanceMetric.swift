@@ -46,15 +46,14 @@ public enum DistanceMetric: Int, Sendable, CaseIterable {
     func kernelDistance(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Double? {
         if let x = a.baseAddress, let y = b.baseAddress {
             let n = min(a.count, b.count) / MemoryLayout<Float>.size
-            let (a, b) = (x.assumingMemoryBound(to: Float.self), y.assumingMemoryBound(to: Float.self))   // (C reads them unaligned)
             switch self {
-            case .euclideanSquared: return Double(doclite_squared_distance(a, b, n))
-            case .euclidean: return Double(doclite_squared_distance(a, b, n)).squareRoot()
-            case .dot: return -Double(doclite_dot(a, b, n))
+            case .euclideanSquared: return Double(doclite_squared_distance(x, y, n))
+            case .euclidean: return Double(doclite_squared_distance(x, y, n)).squareRoot()
+            case .dot: return -Double(doclite_dot(x, y, n))
             case .cosine:
-                let aa = Double(doclite_dot(a, a, n)), bb = Double(doclite_dot(b, b, n))
+                let aa = Double(doclite_dot(x, x, n)), bb = Double(doclite_dot(y, y, n))
                 guard aa > 0, bb > 0 else { return nil }
-                return 1 - Double(doclite_dot(a, b, n)) / (aa * bb).squareRoot()
+                return 1 - Double(doclite_dot(x, y, n)) / (aa * bb).squareRoot()
             }
         }
         return portableDistance(a, b)   // (an empty vector)

@@ -11,15 +11,23 @@ struct ScalarQuantizer: Sendable {
     let minimum: [Float]
     let step: [Float]
 
-    /// A quantizer of `bits` bits an item on each dimension's range from `minimum` to `maximum`.
-    init(bits: Int, minimum: [Float], maximum: [Float]) {
-        let levels = Float(1 << bits)
-        (self.bits, self.minimum) = (bits, minimum)
-        step = zip(minimum, maximum).map { max(($1 - $0) / levels, 0) }
+    /// A quantizer of `bits` bits an item on each dimension's range from `minimum` to
+    /// `maximum`; nil for a range too wide for a float32 sum of squares over every
+    /// dimension (an outlier near ±3.4e38 would make every coded distance infinite: the
+    /// vectors are then searched as float32s).
+    init?(bits: Int, minimum: [Float], maximum: [Float]) {
+        let levels = Double(1 << bits), widest = (Double(Float.greatestFiniteMagnitude) / Double(max(minimum.count, 1))).squareRoot()
+        let step = zip(minimum, maximum).map { Float(max((Double($1) - Double($0)) / levels, 0)) }
+        func fits(_ low: Float, _ high: Float) -> Bool {
+            let (low, high) = (Double(low), Double(high))
+            return abs(low) <= widest && abs(high) <= widest && high - low <= widest
+        }
+        guard minimum.count == maximum.count, zip(minimum, maximum).allSatisfy(fits) else { return nil }
+        (self.bits, self.minimum, self.step) = (bits, minimum, step)
     }
 
     /// A quantizer of `bits` bits an item on the ranges of `sample` (vectors of `dimensions` items).
-    init(bits: Int, sample: [Float], dimensions: Int) {
+    init?(bits: Int, sample: [Float], dimensions: Int) {
         var minimum = [Float](repeating: .infinity, count: dimensions), maximum = [Float](repeating: -.infinity, count: dimensions)
         for (i, item) in sample.enumerated() {
             minimum[i % dimensions] = min(minimum[i % dimensions], item)

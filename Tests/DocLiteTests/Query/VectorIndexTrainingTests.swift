@@ -193,5 +193,27 @@ final class VectorIndexTrainingTests: QueryTestCase {
         try save(cluster: 2, 10..<11)
         XCTAssertTrue(isTrained)
         XCTAssertEqual(Set(try nearest(centre(2), limit: 11)), Set((0..<11).map { "2-\($0)" }))
+        try reopen()   // (the upgraded tables are verified as schema 8's)
+        XCTAssertEqual(Set(try nearest(centre(2), limit: 11)), Set((0..<11).map { "2-\($0)" }))
+    }
+
+    /// A file whose vector table holds rows DocLite never writes (vectors of another
+    /// length) is never trained on them: the next save neither fails nor crashes.
+    func testRowsOfAnotherLengthAreNotTrainedOn() throws {
+        try createIndex()
+        for sequence in 1000..<1040 { rawSQL("INSERT INTO \(table) (sequence, vector) VALUES (\(sequence), X'00')") }
+        try save(cluster: 0, 0..<5)
+        XCTAssertFalse(isTrained)
+        XCTAssertEqual(try nearest(centre(0)).count, 5)
+    }
+
+    /// A range too wide for a float32 step (items near ±3.4e38) leaves the vectors uncoded.
+    func testARangeTooWideToCodeLeavesTheVectorsUncoded() throws {
+        for c in 0..<4 { try save(cluster: c, 0..<10) }
+        try defaultCollection.save(document: MutableDocument(id: "huge").setValue([3e38, -3e38] + [Double](repeating: 0, count: 6), forKey: "vector"))
+        try createIndex()
+        XCTAssertTrue(isTrained)
+        XCTAssertEqual(rawSQL("SELECT bits FROM \(table)_ivf"), 0)
+        XCTAssertEqual(Set(try nearest(centre(1))), Set((0..<10).map { "1-\($0)" }))
     }
 }

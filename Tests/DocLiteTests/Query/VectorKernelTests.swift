@@ -26,7 +26,7 @@ final class VectorKernelTests: XCTestCase {
                 XCTAssertEqual(unaligned, kernel, "\(metric), \(n) items, unaligned")
             }
             let sample = (0..<20).flatMap { _ in randomVector(n, &random) }
-            let quantizer = ScalarQuantizer(bits: 8, sample: sample, dimensions: n)
+            let quantizer = try XCTUnwrap(ScalarQuantizer(bits: 8, sample: sample, dimensions: n))
             var codes: [UInt8] = []
             a.withUnsafeBufferPointer { quantizer.encode($0, into: &codes) }
             for metric in DistanceMetric.allCases {
