@@ -118,19 +118,20 @@ struct VectorIndexSQL {
         let dimensions = options.dimensions
         var sample: [Float] = [], seen = 0
         var random = SeededRandom(seed: 0x7EA1)
-        try connection.withStatement("SELECT vector FROM \(table) WHERE vector IS NOT NULL ORDER BY sequence") { rows in
+        // (Only vectors of the index's length and finite items: a file's rows are checked.)
+        try connection.withStatement("SELECT vector FROM \(table) WHERE length(vector) = ?1 ORDER BY sequence") { rows in
+            rows.bind(1, Int64(dimensions * MemoryLayout<Float>.size))
             while try rows.step() {
-                let bytes = rows.bytes(0)
-                guard bytes.count == dimensions * MemoryLayout<Float>.size else { continue }
+                let items = rows.bytes(0).withUnsafeBytes { raw in
+                    (0..<dimensions).map { raw.loadUnaligned(fromByteOffset: $0 * MemoryLayout<Float>.size, as: Float.self) }
+                }
+                guard items.allSatisfy(\.isFinite) else { continue }
                 // Reservoir sampling: each vector is in the sample with the same chance.
                 let slot = seen < trainingLimit ? seen : Int(random.next() % UInt64(seen + 1))
                 seen += 1
                 guard slot < trainingLimit else { continue }
-                bytes.withUnsafeBytes { raw in
-                    let items = raw.bindMemory(to: Float.self)
-                    if slot * dimensions == sample.count { sample.append(contentsOf: items) }
-                    else { sample.replaceSubrange((slot * dimensions)..<((slot + 1) * dimensions), with: items) }
-                }
+                if slot * dimensions == sample.count { sample.append(contentsOf: items) }
+                else { sample.replaceSubrange((slot * dimensions)..<((slot + 1) * dimensions), with: items) }
             }
         }
         guard sample.count / dimensions >= options.centroids else { return }   // (a file whose rows are not what DocLite writes)

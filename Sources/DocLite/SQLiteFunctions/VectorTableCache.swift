@@ -41,31 +41,24 @@ final class VectorTableCache: @unchecked Sendable {   // its entries are behind 
             guard target.count == dimensions * MemoryLayout<Float>.size else { return [] }
             var query = [Float](repeating: 0, count: dimensions)   // (aligned: the blob may not be)
             query.withUnsafeMutableBytes { $0.copyMemory(from: target) }
+            let (coding, rows) = query.withUnsafeBufferPointer { query in
+                (training?.quantizer.map { ($0, $0.prepare(query, metric: metric)) },
+                 training.map { training in
+                     training.centroids.nearest(to: query.baseAddress!, probes: probes).map { starts[$0]..<starts[$0 + 1] }
+                         + [starts[training.centroids.count]..<sequences.count]
+                 } ?? [sequences.indices])
+            }
             var found = Nearest(k: k)
             items.withUnsafeBytes { all in
                 codes.withUnsafeBufferPointer { coded in
-                    query.withUnsafeBufferPointer { query in
-                        let width = dimensions * MemoryLayout<Float>.size
-                        let coding = training?.quantizer.map { ($0, $0.prepare(query, metric: metric)) }
-                        func scan(_ rows: Range<Int>) {
-                            if let (quantizer, prepared) = coding {
-                                for i in rows {
-                                    if let distance = quantizer.distance(coded.baseAddress! + i * dimensions, prepared), distance.isFinite {
-                                        found.offer(sequence: sequences[i], distance: distance)
-                                    }
-                                }
-                            } else {
-                                for i in rows {
-                                    if let distance = metric.distance(UnsafeRawBufferPointer(rebasing: all[(i * width)..<((i + 1) * width)]), target),
-                                       distance.isFinite {
-                                        found.offer(sequence: sequences[i], distance: distance)
-                                    }
-                                }
-                            }
-                        }
-                        guard let centroids = training?.centroids else { return scan(sequences.indices) }
-                        for bucket in centroids.nearest(to: query.baseAddress!, probes: probes) { scan(starts[bucket]..<starts[bucket + 1]) }
-                        scan(starts[centroids.count]..<sequences.count)
+                    func offer(_ i: Int, _ distance: Double?) {
+                        if let distance, distance.isFinite { found.offer(sequence: sequences[i], distance: distance) }
+                    }
+                    let width = dimensions * MemoryLayout<Float>.size
+                    if let (quantizer, prepared) = coding {   // (bound once: not a copy of the query a row)
+                        for i in rows.joined() { offer(i, quantizer.distance(coded.baseAddress! + i * dimensions, prepared)) }
+                    } else {
+                        for i in rows.joined() { offer(i, metric.distance(UnsafeRawBufferPointer(rebasing: all[(i * width)..<((i + 1) * width)]), target)) }
                     }
                 }
             }

@@ -1,5 +1,3 @@
-import CVectorKernels
-
 /// The centroids of a trained vector index: the clusters its vectors are divided
 /// into (an inverted-file index, as FAISS's `IndexIVF` and Couchbase Lite's keep
 /// them). A vector belongs to its nearest centroid; a search looks only in the
@@ -28,7 +26,7 @@ struct Centroids: Sendable {
             (0..<(dimensions > 0 ? items.count / dimensions : 0)).map { c in
                 guard euclidean else { return 0 }
                 let centroid = UnsafeBufferPointer(rebasing: all[(c * dimensions)..<((c + 1) * dimensions)])
-                return Self.dot(centroid.baseAddress!, centroid.baseAddress!, dimensions)
+                return VectorKernels.dot(centroid.baseAddress!, centroid.baseAddress!, dimensions)
             }
         }
     }
@@ -52,21 +50,7 @@ struct Centroids: Sendable {
     /// Each centroid's score for `vector`: ordered as its distance (smaller is nearer).
     private func scores(of vector: UnsafePointer<Float>, into scores: inout [Float]) {
         items.withUnsafeBufferPointer { all in
-            if VectorKernels.available {
-                for c in 0..<count { scores[c] = bias[c] - weight * doclite_dot(vector, all.baseAddress! + c * dimensions, dimensions) }
-                return
-            }
-            var c = 0
-            // Four centroids a pass, so each load of the vector serves four products.
-            while c + 4 <= count {
-                let dots = Self.dot4(vector, all.baseAddress! + c * dimensions, dimensions)
-                for j in 0..<4 { scores[c + j] = bias[c + j] - weight * dots[j] }
-                c += 4
-            }
-            while c < count {
-                scores[c] = bias[c] - weight * Self.dot(vector, all.baseAddress! + c * dimensions, dimensions)
-                c += 1
-            }
+            for c in 0..<count { scores[c] = bias[c] - weight * VectorKernels.dot(vector, all.baseAddress! + c * dimensions, dimensions) }
         }
     }
 
@@ -104,13 +88,13 @@ struct Centroids: Sendable {
         var items: [Float] = [], nearest = [Float](repeating: .infinity, count: n)
         var next = Int(random.next() % UInt64(n))
         sample.withUnsafeBufferPointer { all in
-            let norms = (0..<n).map { dot(all.baseAddress! + $0 * dimensions, all.baseAddress! + $0 * dimensions, dimensions) }
+            let norms = (0..<n).map { VectorKernels.dot(all.baseAddress! + $0 * dimensions, all.baseAddress! + $0 * dimensions, dimensions) }
             for _ in 0..<count {
                 let chosen = all.baseAddress! + next * dimensions
                 items.append(contentsOf: UnsafeBufferPointer(start: chosen, count: dimensions))
                 var total: Double = 0
                 for i in 0..<n {
-                    nearest[i] = min(nearest[i], norms[i] + norms[next] - 2 * dot(all.baseAddress! + i * dimensions, chosen, dimensions))
+                    nearest[i] = min(nearest[i], norms[i] + norms[next] - 2 * VectorKernels.dot(all.baseAddress! + i * dimensions, chosen, dimensions))
                     total += Double(max(nearest[i], 0))
                 }
                 guard total > 0 else { next = Int(random.next() % UInt64(n)); continue }   // (all alike: any will do)
@@ -158,52 +142,10 @@ struct Centroids: Sendable {
         items.withUnsafeMutableBufferPointer { all in
             for start in stride(from: 0, to: all.count, by: dimensions) {
                 let vector = all.baseAddress! + start
-                let length = dot(vector, vector, dimensions).squareRoot()
+                let length = VectorKernels.dot(vector, vector, dimensions).squareRoot()
                 guard length > 0 else { continue }
                 for d in 0..<dimensions { vector[d] /= length }
             }
         }
-    }
-
-    /// a · b over `n` items.
-    @inline(__always)
-    static func dot(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, _ n: Int) -> Float {
-        VectorKernels.available ? doclite_dot(a, b, n) : portableDot(a, b, n)
-    }
-
-    /// a · b over `n` items, eight lanes at a time.
-    static func portableDot(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, _ n: Int) -> Float {
-        let a8 = UnsafeRawPointer(a), b8 = UnsafeRawPointer(b)
-        var total = SIMD8<Float>()
-        var i = 0
-        while i + 8 <= n {
-            total += a8.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self) * b8.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self)
-            i += 8
-        }
-        var sum = total.sum()
-        while i < n { sum += a[i] * b[i]; i += 1 }
-        return sum
-    }
-
-    /// a · b for the four vectors of `n` items from `b`, one after another.
-    @inline(__always)
-    private static func dot4(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, _ n: Int) -> SIMD4<Float> {
-        let a8 = UnsafeRawPointer(a), b8 = UnsafeRawPointer(b), stride = n * 4
-        var t0 = SIMD8<Float>(), t1 = SIMD8<Float>(), t2 = SIMD8<Float>(), t3 = SIMD8<Float>()
-        var i = 0
-        while i + 8 <= n {
-            let x = a8.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self)
-            t0 += x * b8.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self)
-            t1 += x * b8.loadUnaligned(fromByteOffset: stride + i * 4, as: SIMD8<Float>.self)
-            t2 += x * b8.loadUnaligned(fromByteOffset: 2 * stride + i * 4, as: SIMD8<Float>.self)
-            t3 += x * b8.loadUnaligned(fromByteOffset: 3 * stride + i * 4, as: SIMD8<Float>.self)
-            i += 8
-        }
-        var sums = SIMD4<Float>(t0.sum(), t1.sum(), t2.sum(), t3.sum())
-        while i < n {
-            for j in 0..<4 { sums[j] += a[i] * b[j * n + i] }
-            i += 1
-        }
-        return sums
     }
 }

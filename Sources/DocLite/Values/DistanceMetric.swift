@@ -1,5 +1,3 @@
-import CVectorKernels
-
 /// How a vector index and `APPROX_VECTOR_DISTANCE()` measure the distance
 /// between two vectors (Couchbase Lite's `DistanceMetric`; the raw values are
 /// couchbase-lite-C's `CBLDistanceMetric`). Smaller is nearer for every metric.
@@ -37,63 +35,19 @@ public enum DistanceMetric: Int, Sendable, CaseIterable {
     }
 
     /// The distance between vectors `a` and `b` of one length, float32 items in
-    /// native byte order; nil where it is undefined (the cosine of a zero vector).
-    func distance(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Double? {
-        VectorKernels.available ? kernelDistance(a, b) : portableDistance(a, b)
-    }
-
-    /// ``distance(_:_:)`` by the C kernels (``VectorKernels``).
-    func kernelDistance(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Double? {
-        if let x = a.baseAddress, let y = b.baseAddress {
-            let n = min(a.count, b.count) / MemoryLayout<Float>.size
-            switch self {
-            case .euclideanSquared: return Double(doclite_squared_distance(x, y, n))
-            case .euclidean: return Double(doclite_squared_distance(x, y, n)).squareRoot()
-            case .dot: return -Double(doclite_dot(x, y, n))
-            case .cosine:
-                let aa = Double(doclite_dot(x, x, n)), bb = Double(doclite_dot(y, y, n))
-                guard aa > 0, bb > 0 else { return nil }
-                return 1 - Double(doclite_dot(x, y, n)) / (aa * bb).squareRoot()
-            }
-        }
-        return portableDistance(a, b)   // (an empty vector)
-    }
-
-    /// ``distance(_:_:)`` by Swift's portable SIMD.
-    func portableDistance(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Double? {
+    /// native byte order at any alignment; nil where it is undefined (the cosine of a
+    /// zero vector). `kernels`: by ``VectorKernels``' C kernels (the default where the CPU has them).
+    func distance(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer, kernels: Bool = VectorKernels.available) -> Double? {
+        guard let x = a.baseAddress, let y = b.baseAddress else { return self == .cosine ? nil : 0 }
+        let n = min(a.count, b.count) / MemoryLayout<Float>.size
         switch self {
-        case .euclideanSquared:
-            return Double(Self.sum(a, b) { ($0 - $1) * ($0 - $1) })
-        case .euclidean:
-            return Double(Self.sum(a, b) { ($0 - $1) * ($0 - $1) }).squareRoot()
-        case .dot:
-            return -Double(Self.sum(a, b) { $0 * $1 })
+        case .euclideanSquared: return Double(VectorKernels.squaredDistance(x, y, n, kernels: kernels))
+        case .euclidean: return Double(VectorKernels.squaredDistance(x, y, n, kernels: kernels)).squareRoot()
+        case .dot: return -Double(VectorKernels.dot(x, y, n, kernels: kernels))
         case .cosine:
-            let aa = Double(Self.sum(a, a) { $0 * $1 }), bb = Double(Self.sum(b, b) { $0 * $1 })
+            let aa = Double(VectorKernels.dot(x, x, n, kernels: kernels)), bb = Double(VectorKernels.dot(y, y, n, kernels: kernels))
             guard aa > 0, bb > 0 else { return nil }
-            return 1 - Double(Self.sum(a, b) { $0 * $1 }) / (aa * bb).squareRoot()
+            return 1 - Double(VectorKernels.dot(x, y, n, kernels: kernels)) / (aa * bb).squareRoot()
         }
-    }
-
-    /// The sum of `term` over the items of `a` and `b`, eight lanes at a time.
-    @inline(__always)
-    private static func sum(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer,
-                            _ term: (SIMD8<Float>, SIMD8<Float>) -> SIMD8<Float>) -> Float {
-        let count = min(a.count, b.count) / MemoryLayout<Float>.size, lanes = 8
-        var total = SIMD8<Float>()
-        var i = 0
-        while i + lanes <= count {
-            let offset = i * MemoryLayout<Float>.size
-            total += term(a.loadUnaligned(fromByteOffset: offset, as: SIMD8<Float>.self),
-                          b.loadUnaligned(fromByteOffset: offset, as: SIMD8<Float>.self))
-            i += lanes
-        }
-        var rest = SIMD8<Float>(), restB = SIMD8<Float>()
-        for j in 0..<(count - i) {
-            rest[j] = a.loadUnaligned(fromByteOffset: (i + j) * MemoryLayout<Float>.size, as: Float.self)
-            restB[j] = b.loadUnaligned(fromByteOffset: (i + j) * MemoryLayout<Float>.size, as: Float.self)
-        }
-        // (Zero lanes add nothing to any term DocLite uses: (0 − 0)² and 0 · 0.)
-        return (total + term(rest, restB)).sum()
     }
 }

@@ -1,5 +1,3 @@
-import CVectorKernels
-
 /// A scalar quantizer (Couchbase Lite's SQ4, SQ6 and SQ8 encodings; FAISS's uniform
 /// one): each item of a vector coded in `bits` bits on the range its dimension takes in
 /// the training sample, so a vector takes a byte an item instead of four. A code `c`
@@ -80,80 +78,17 @@ struct ScalarQuantizer: Sendable {
     }
 
     /// The distance by the query's metric between it and the coded vector at `codes`;
-    /// nil where it is undefined (cosine of a zero vector).
-    func distance(_ codes: UnsafePointer<UInt8>, _ query: Query) -> Double? {
-        VectorKernels.available ? kernelDistance(codes, query) : portableDistance(codes, query)
-    }
-
-    /// ``distance(_:_:)`` by the C kernels (``VectorKernels``).
-    func kernelDistance(_ codes: UnsafePointer<UInt8>, _ query: Query) -> Double? {
+    /// nil where it is undefined (cosine of a zero vector). `kernels`: as ``VectorKernels``.
+    func distance(_ codes: UnsafePointer<UInt8>, _ query: Query, kernels: Bool = VectorKernels.available) -> Double? {
         let n = dimensions
         switch query.metric {
-        case .euclideanSquared: return Double(doclite_levels_squared_distance(codes, query.items, step, n))
-        case .euclidean: return Double(doclite_levels_squared_distance(codes, query.items, step, n)).squareRoot()
-        case .dot: return -(Double(query.offset) + Double(doclite_levels_dot(codes, query.items, n)))
+        case .euclideanSquared: return Double(VectorKernels.levelsSquaredDistance(codes, query.items, step, n, kernels: kernels))
+        case .euclidean: return Double(VectorKernels.levelsSquaredDistance(codes, query.items, step, n, kernels: kernels)).squareRoot()
+        case .dot: return -(Double(query.offset) + Double(VectorKernels.levelsDot(codes, query.items, n, kernels: kernels)))
         case .cosine:
-            let length = Double(doclite_levels_squared_distance(codes, query.negatedFirst, step, n)) * Double(query.length)
-            return length > 0 ? 1 - (Double(query.offset) + Double(doclite_levels_dot(codes, query.items, n))) / length.squareRoot() : nil
-        }
-    }
-
-    /// ``distance(_:_:)`` by Swift's portable SIMD.
-    func portableDistance(_ codes: UnsafePointer<UInt8>, _ query: Query) -> Double? {
-        let n = dimensions, c = UnsafeRawPointer(codes)
-        /// Eight items' levels, as floats.
-        @inline(__always) func levels(_ i: Int) -> SIMD8<Float> {
-            SIMD8<Float>(SIMD8<Int32>(truncatingIfNeeded: c.loadUnaligned(fromByteOffset: i, as: SIMD8<UInt8>.self)))
-        }
-        return query.items.withUnsafeBytes { q in
-            switch query.metric {
-            case .euclidean, .euclideanSquared:
-                // Σ (q − first − level × step)²
-                var squares = SIMD8<Float>(), rest: Float = 0, i = 0
-                step.withUnsafeBytes { width in
-                    while i + 8 <= n {
-                        let difference = q.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self)
-                            - levels(i) * width.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self)
-                        squares += difference * difference
-                        i += 8
-                    }
-                    while i < n {
-                        let difference = query.items[i] - Float(codes[i]) * step[i]
-                        rest += difference * difference
-                        i += 1
-                    }
-                }
-                let sum = Double(squares.sum() + rest)
-                return query.metric == .euclidean ? sum.squareRoot() : sum
-            case .dot, .cosine:
-                // q · item = q · first + Σ (q × step) × level; cosine also needs the item's length.
-                var products = SIMD8<Float>(), lengths = SIMD8<Float>(), rest: Float = 0, restLength: Float = 0, i = 0
-                let isCosine = query.metric == .cosine
-                let first = isCosine ? zip(minimum, step).map { $0 + 0.5 * $1 } : []
-                step.withUnsafeBytes { width in
-                    first.withUnsafeBytes { low in
-                        while i + 8 <= n {
-                            let level = levels(i)
-                            products += q.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self) * level
-                            if isCosine {
-                                let item = low.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self)
-                                    + level * width.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self)
-                                lengths += item * item
-                            }
-                            i += 8
-                        }
-                        while i < n {
-                            rest += query.items[i] * Float(codes[i])
-                            if isCosine { restLength += (first[i] + Float(codes[i]) * step[i]) * (first[i] + Float(codes[i]) * step[i]) }
-                            i += 1
-                        }
-                    }
-                }
-                let product = Double(query.offset) + Double(products.sum() + rest)
-                guard isCosine else { return -product }
-                let length = Double(lengths.sum() + restLength) * Double(query.length)
-                return length > 0 ? 1 - product / length.squareRoot() : nil
-            }
+            let product = Double(query.offset) + Double(VectorKernels.levelsDot(codes, query.items, n, kernels: kernels))
+            let length = Double(VectorKernels.levelsSquaredDistance(codes, query.negatedFirst, step, n, kernels: kernels)) * Double(query.length)
+            return length > 0 ? 1 - product / length.squareRoot() : nil
         }
     }
 }

@@ -17,10 +17,10 @@ final class VectorKernelTests: XCTestCase {
             // One byte in: a float32 vector at an odd address.
             let shifted = [UInt8](repeating: 0, count: 1) + a.withUnsafeBytes { Array($0) }
             for metric in DistanceMetric.allCases {
-                let portable = try XCTUnwrap(a.withUnsafeBytes { x in b.withUnsafeBytes { metric.portableDistance(x, $0) } })
-                let kernel = try XCTUnwrap(a.withUnsafeBytes { x in b.withUnsafeBytes { metric.kernelDistance(x, $0) } })
+                let portable = try XCTUnwrap(a.withUnsafeBytes { x in b.withUnsafeBytes { metric.distance(x, $0, kernels: false) } })
+                let kernel = try XCTUnwrap(a.withUnsafeBytes { x in b.withUnsafeBytes { metric.distance(x, $0, kernels: true) } })
                 let unaligned = try XCTUnwrap(shifted.withUnsafeBytes { x in
-                    b.withUnsafeBytes { metric.kernelDistance(UnsafeRawBufferPointer(rebasing: x[1...]), $0) }
+                    b.withUnsafeBytes { metric.distance(UnsafeRawBufferPointer(rebasing: x[1...]), $0, kernels: true) }
                 })
                 XCTAssertEqual(kernel, portable, accuracy: abs(portable) * 1e-5 + 1e-4, "\(metric), \(n) items")
                 XCTAssertEqual(unaligned, kernel, "\(metric), \(n) items, unaligned")
@@ -31,11 +31,11 @@ final class VectorKernelTests: XCTestCase {
             a.withUnsafeBufferPointer { quantizer.encode($0, into: &codes) }
             for metric in DistanceMetric.allCases {
                 let query = b.withUnsafeBufferPointer { quantizer.prepare($0, metric: metric) }
-                let portable = try XCTUnwrap(codes.withUnsafeBufferPointer { quantizer.portableDistance($0.baseAddress!, query) })
-                let kernel = try XCTUnwrap(codes.withUnsafeBufferPointer { quantizer.kernelDistance($0.baseAddress!, query) })
+                let portable = try XCTUnwrap(codes.withUnsafeBufferPointer { quantizer.distance($0.baseAddress!, query, kernels: false) })
+                let kernel = try XCTUnwrap(codes.withUnsafeBufferPointer { quantizer.distance($0.baseAddress!, query, kernels: true) })
                 XCTAssertEqual(kernel, portable, accuracy: abs(portable) * 1e-4 + 1e-3, "SQ8 \(metric), \(n) items")
             }
-            let dots = (Centroids.portableDot(a, b, n), a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { Centroids.dot(x.baseAddress!, $0.baseAddress!, n) } })
+            let dots = (VectorKernels.dot(a, b, n, kernels: false), VectorKernels.dot(a, b, n, kernels: true))
             XCTAssertEqual(dots.1, dots.0, accuracy: abs(dots.0) * 1e-5 + 1e-3)
         }
     }
