@@ -11,8 +11,25 @@ final class EndpointRef {
     }
 }
 
+/// A replicator handle: the replicator and the one serial queue its C
+/// listeners are called on, so that each sees the events in the order they
+/// happened and a listener told of the stop knows the others were told too
+/// (couchbase-lite-C calls them on one thread).
+final class ReplicatorRef {
+    let replicator: Replicator
+    let listenerQueue = DispatchQueue(label: "DocLite replicator listeners")
+
+    init(_ replicator: Replicator) {
+        self.replicator = replicator
+    }
+}
+
+private func replicatorRef(_ handle: OpaquePointer?) throws -> ReplicatorRef {
+    try HandleRegistry.shared.object(handle, as: ReplicatorRef.self, "replicator")
+}
+
 private func replicator(_ handle: OpaquePointer?) throws -> Replicator {
-    try HandleRegistry.shared.object(handle, as: Replicator.self, "replicator")
+    try replicatorRef(handle).replicator
 }
 
 /// The strings of a JSON array argument (nil for NULL).
@@ -118,7 +135,7 @@ public func CBLReplicator_Create(_ config: UnsafePointer<CBLReplicatorConfigurat
         if c.maxAttemptWaitTime > 0 { swift.maxAttemptWaitTime = TimeInterval(c.maxAttemptWaitTime) }
         if c.heartbeat > 0 { swift.heartbeat = TimeInterval(c.heartbeat) }
         swift.enableAutoPurge = !c.disableAutoPurge
-        return HandleRegistry.shared.register(Replicator(config: swift))
+        return HandleRegistry.shared.register(ReplicatorRef(Replicator(config: swift)))
     }
 }
 
@@ -170,16 +187,16 @@ public func CBLReplicator_IsDocumentPending2(_ handle: OpaquePointer?, _ docID: 
 private typealias ReplicatorCall<Function> = @Sendable (_ body: (CCallback<Function>, OpaquePointer) -> Void) -> Void
 
 /// Registers a C listener of the replicator behind `handle`: `register` adds the Swift
-/// listener, on a queue of its own (couchbase-lite-C calls them on a replicator thread),
-/// making its C calls through the call it is given. Returns the token (+1).
+/// listener, on the handle's listener queue, making its C calls through the call it is
+/// given. Returns the token (+1).
 private func addReplicatorListener<Function>(_ handle: OpaquePointer?, _ listener: Function?, _ context: UnsafeMutableRawPointer?,
                                              _ register: (Replicator, DispatchQueue, @escaping ReplicatorCall<Function>) -> ListenerToken)
     throws -> OpaquePointer {
     guard let listener else { throw DocLiteError(.invalidParameter, "listener is NULL") }
-    let replicator = try replicator(handle)
+    let replicator = try replicatorRef(handle)
     let callback = CCallback(function: listener, context: context), owner = HandleBox(handle!)
     let ref = ListenerTokenRef(ownerHandle: handle!)
-    ref.listen(register(replicator, DispatchQueue(label: "DocLite replicator listener")) { [weak ref] body in
+    ref.listen(register(replicator.replicator, replicator.listenerQueue) { [weak ref] body in
         ref?.call { body(callback, owner.handle) }
     })
     return HandleRegistry.shared.register(ref)
@@ -191,7 +208,7 @@ public func CBLReplicator_AddChangeListener(_ handle: OpaquePointer?, _ listener
                                             _ outError: UnsafeMutablePointer<CBLError>?) -> OpaquePointer? {
     bridge(outError, failure: nil) {
         try addReplicatorListener(handle, listener, context) { replicator, queue, call in
-            replicator.addChangeListener(withQueue: queue) { change in
+            replicator.addChangeListener(serialQueue: queue) { change in
                 call { callback, owner in
                     var status = cStatus(change.status)
                     callback.function(callback.context, owner, &status)
@@ -207,7 +224,7 @@ public func CBLReplicator_AddDocumentReplicationListener(_ handle: OpaquePointer
                                                          _ outError: UnsafeMutablePointer<CBLError>?) -> OpaquePointer? {
     bridge(outError, failure: nil) {
         try addReplicatorListener(handle, listener, context) { replicator, queue, call in
-            replicator.addDocumentReplicationListener(withQueue: queue) { replication in
+            replicator.addDocumentReplicationListener(serialQueue: queue) { replication in
                 call { callback, owner in
                     let strings = replication.documents.map { [strdup($0.id), strdup($0.scope), strdup($0.collection)] }
                     defer { strings.joined().forEach { free($0) } }

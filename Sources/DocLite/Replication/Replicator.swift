@@ -102,9 +102,21 @@ public final class Replicator: @unchecked Sendable {   // `state` is behind `loc
     /// Calls `listener` with every change of status, on `queue` (the main queue for nil).
     @discardableResult
     public func addChangeListener(withQueue queue: DispatchQueue?, _ listener: @escaping @Sendable (ReplicatorChange) -> Void) -> ListenerToken {
+        addChangeListener(ListenerQueue(queue), listener)
+    }
+
+    /// Calls `listener` with every change of status on `queue` itself, which
+    /// must be serial: the listeners sharing a queue see the events in the
+    /// order they happened (as couchbase-lite-C's, called on one thread).
+    package func addChangeListener(serialQueue queue: DispatchQueue,
+                                   _ listener: @escaping @Sendable (ReplicatorChange) -> Void) -> ListenerToken {
+        addChangeListener(ListenerQueue(serial: queue), listener)
+    }
+
+    private func addChangeListener(_ queue: ListenerQueue, _ listener: @escaping @Sendable (ReplicatorChange) -> Void) -> ListenerToken {
         let id = lock.withLock {
             defer { state.nextListenerID += 1 }
-            state.changeListeners[state.nextListenerID] = (ListenerQueue(queue), listener)
+            state.changeListeners[state.nextListenerID] = (queue, listener)
             return state.nextListenerID
         }
         return ListenerToken { [weak self] in self?.lock.withLock { _ = self?.state.changeListeners.removeValue(forKey: id) } }
@@ -120,9 +132,21 @@ public final class Replicator: @unchecked Sendable {   // `state` is behind `loc
     @discardableResult
     public func addDocumentReplicationListener(withQueue queue: DispatchQueue?,
                                                _ listener: @escaping @Sendable (DocumentReplication) -> Void) -> ListenerToken {
+        addDocumentReplicationListener(ListenerQueue(queue), listener)
+    }
+
+    /// Calls `listener` with the documents pushed and pulled on `queue` itself,
+    /// which must be serial, in order with the status events of that queue.
+    package func addDocumentReplicationListener(serialQueue queue: DispatchQueue,
+                                                _ listener: @escaping @Sendable (DocumentReplication) -> Void) -> ListenerToken {
+        addDocumentReplicationListener(ListenerQueue(serial: queue), listener)
+    }
+
+    private func addDocumentReplicationListener(_ queue: ListenerQueue,
+                                                _ listener: @escaping @Sendable (DocumentReplication) -> Void) -> ListenerToken {
         let id = lock.withLock {
             defer { state.nextListenerID += 1 }
-            state.documentListeners[state.nextListenerID] = (ListenerQueue(queue), listener)
+            state.documentListeners[state.nextListenerID] = (queue, listener)
             return state.nextListenerID
         }
         return ListenerToken { [weak self] in self?.lock.withLock { _ = self?.state.documentListeners.removeValue(forKey: id) } }
@@ -143,7 +167,7 @@ public final class Replicator: @unchecked Sendable {   // `state` is behind `loc
                     startWorker(reset: reset)
                 }
             }
-            return (status, Array(state.changeListeners.values))
+            return (status, Self.inOrder(state.changeListeners))
         }
         let change = ReplicatorChange(replicator: self, status: status)
         for (queue, listener) in listeners { queue.async { listener(change) } }
@@ -152,8 +176,13 @@ public final class Replicator: @unchecked Sendable {   // `state` is behind `loc
     /// Tells the document listeners of a batch.
     func report(_ documents: [ReplicatedDocument], isPush: Bool) {
         guard !documents.isEmpty else { return }
-        let listeners = lock.withLock { Array(state.documentListeners.values) }
+        let listeners = lock.withLock { Self.inOrder(state.documentListeners) }
         let event = DocumentReplication(replicator: self, isPush: isPush, documents: documents)
         for (queue, listener) in listeners { queue.async { listener(event) } }
+    }
+
+    /// Listeners in the order they were added.
+    private static func inOrder<Listener>(_ listeners: [Int: Listener]) -> [Listener] {
+        listeners.sorted { $0.key < $1.key }.map(\.value)
     }
 }

@@ -106,6 +106,12 @@ struct ListenerQueue: Sendable {
         queue = DispatchQueue(label: "DocLite.listener", target: target ?? .main)
     }
 
+    /// `queue` itself, which the caller knows to be serial: calls given to
+    /// every `ListenerQueue` of it keep the order they were made in.
+    init(serial queue: DispatchQueue) {
+        self.queue = queue
+    }
+
     func async(_ call: @escaping @Sendable () -> Void) { queue.async(execute: call) }
 }
 
