@@ -11,6 +11,16 @@ final class DocumentCRUDTests: DatabaseTestCase {
         XCTAssertEqual(((dictionary["list"] as? [Any])?.first as? [String: Any])?["k"] as? String, "v")
     }
 
+    /// Arrays of numbers (an embedding's [Double] or [Float], which take a shorter path
+    /// than other arrays) are stored as JSON arrays of their values.
+    func testArraysOfNumbersAreStoredAsTheirValues() throws {
+        let doc = MutableDocument(id: "d").setValue([0.25, -1e300], forKey: "doubles").setValue([Float(0.5), 1.25], forKey: "floats")
+            .setValue([1, 2], forKey: "ints").setValue([[0.5], [Float(2)]], forKey: "nested")
+        try defaultCollection.save(document: doc)
+        XCTAssertEqual(try defaultCollection.document(id: "d")?.toJSON(),
+                       #"{"doubles":[0.25,-1e+300],"floats":[0.5,1.25],"ints":[1,2],"nested":[[0.5],[2.0]]}"#)
+    }
+
     func testSaveGetUpdateDelete() throws {
         let collection = defaultCollection
         let doc = MutableDocument(id: "hotel-1")

@@ -280,7 +280,8 @@ final class RejectedInputTests: DatabaseTestCase {
     func testNonFiniteNumbers() throws {
         for value in [Double.nan, .infinity, -.infinity, .signalingNaN] {
             let setters: [(MutableDocument) -> Void] = [{ $0.setDouble(value, forKey: "x") }, { $0.setValue(value, forKey: "x") },
-                                                        { $0.setValue([1.0, value], forKey: "x") }, { $0.setFloat(Float(value), forKey: "x") }]
+                                                        { $0.setValue([1.0, value], forKey: "x") }, { $0.setFloat(Float(value), forKey: "x") },
+                                                        { $0.setValue([1, Float(value)], forKey: "x") }]
             for set in setters {
                 let doc = MutableDocument(id: "d")
                 set(doc)

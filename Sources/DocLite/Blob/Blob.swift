@@ -155,21 +155,6 @@ public final class Blob: Equatable, CustomStringConvertible, Sendable {
     static func isMetadata(_ members: [ByteString: JSONValue]) -> Bool {
         members[ByteString(typeKey)] == .string(typeValue)
     }
-
-    /// The new blobs inside a value given to a setter (a blob, or a mutable array
-    /// or dictionary holding some), so that the document saves their content.
-    static func blobs(in value: Any?) -> [Blob] {
-        switch value {
-        case let blob as Blob: return [blob]
-        case let dictionary as DictionaryObject: return dictionary.state.withLock { $0.newBlobs }
-        case let array as ArrayObject: return array.state.withLock { $0.newBlobs }
-        case let array as [Any?]: return array.flatMap(blobs(in:))
-        case let array as [Any]: return array.flatMap(blobs(in:))
-        case let dictionary as [String: Any?]: return dictionary.values.flatMap(blobs(in:))
-        case let dictionary as [String: Any]: return dictionary.values.flatMap(blobs(in:))
-        default: return []
-        }
-    }
 }
 
 /// A reference to a database that does not keep it open.

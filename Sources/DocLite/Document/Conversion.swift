@@ -6,8 +6,9 @@ struct StorableValue {
 
     /// Throws for a value a document cannot hold (the error the container keeps).
     init(_ value: Any?) throws {
-        json = try JSONValue(any: value)
-        blobs = Blob.blobs(in: value)   // (after the conversion, which refuses values nested too deep)
+        var blobs: [Blob] = []
+        json = try JSONValue(any: value, blobs: &blobs)
+        self.blobs = blobs
     }
 
     /// A value a typed setter converted.

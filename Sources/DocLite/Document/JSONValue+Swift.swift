@@ -9,18 +9,30 @@ extension JSONValue {
     /// document it would be deeper than the JSON reader reads back (so every
     /// value in a document stays shallow enough to walk recursively).
     init(any value: Any?) throws {
-        try self.init(any: value, room: JSONParser.maxDepth - 1)
+        var blobs: [Blob] = []
+        try self.init(any: value, room: JSONParser.maxDepth - 1, blobs: &blobs)
+    }
+
+    /// Converts a Swift value as ``init(any:)`` does, adding the new blobs inside it
+    /// (a blob, or an `ArrayObject` or `DictionaryObject` holding some) to `blobs`.
+    init(any value: Any?, blobs: inout [Blob]) throws {
+        try self.init(any: value, room: JSONParser.maxDepth - 1, blobs: &blobs)
     }
 
     /// `room`: how many containers the value may still nest.
-    private init(any value: Any?, room: Int) throws {
+    private init(any value: Any?, room: Int, blobs: inout [Blob]) throws {
         func checked(_ value: JSONValue) throws -> JSONValue {
             guard value.nesting <= room else { throw Self.tooDeep }
             return value
         }
         func inner(_ value: Any?) throws -> JSONValue {
             guard room > 0 else { throw Self.tooDeep }
-            return try JSONValue(any: value, room: room - 1)
+            return try JSONValue(any: value, room: room - 1, blobs: &blobs)
+        }
+        func container<Values>(_ state: Locked<ContainerState<Values>>, _ make: (Values) -> JSONValue) throws -> JSONValue {
+            let (json, inside) = try Self.of(state, room: room, make)
+            blobs += inside
+            return json
         }
         // The common scalars by their exact type, before the casts below try collections.
         if let value {
@@ -29,6 +41,9 @@ extension JSONValue {
             if type == Int.self, let v = value as? Int { self = .int(Int64(v)); return }
             if type == Double.self, let v = value as? Double { self = try .finite(v); return }
             if type == Bool.self, let v = value as? Bool { self = .bool(v); return }
+            // (An embedding: casting it to [Any?] would box each number.)
+            if type == [Double].self, let v = value as? [Double] { self = .array(try v.map(JSONValue.finite)); return }
+            if type == [Float].self, let v = value as? [Float] { self = .array(try v.map { try .finite(Double($0)) }); return }
         }
         switch value {
         // Swift collections first: casting one to a class (NSNull, NSNumber…)
@@ -63,9 +78,11 @@ extension JSONValue {
                 throw DocLiteError(.invalidParameter, "the date \(v) is outside the years 0000–9999 that ISO-8601 text holds")
             }
             self = .string(ISO8601.string(from: v))
-        case let v as ArrayObject: self = try Self.of(v.state, room: room, JSONValue.array).json
-        case let v as DictionaryObject: self = try Self.of(v.state, room: room, JSONValue.dictionary).json
-        case let v as Blob: self = .dictionary(v.metadata)
+        case let v as ArrayObject: self = try container(v.state, JSONValue.array)
+        case let v as DictionaryObject: self = try container(v.state, JSONValue.dictionary)
+        case let v as Blob:
+            self = .dictionary(v.metadata)
+            blobs.append(v)
         default:
             throw DocLiteError(.invalidParameter, "unsupported value type \(type(of: value!)) (use String, a number, Bool, Date, Blob, an array, a dictionary or nil)")
         }
