@@ -116,12 +116,10 @@ enum VectorFunctions {
             var failure: VectorError?
             body.forEachElement(ofArrayAt: offset) { element in
                 guard failure == nil else { return }
-                switch RuntimeValue(body, at: element) {
-                case .integer(let number): items.append(Float(number))
-                case .real(let number): items.append(Float(number))
-                default: failure = .notANumber(items.count)
-                }
-                if let last = items.last, !last.isFinite { failure = .notFinite(items.count - 1) }
+                guard let number = body.number(at: element) else { return failure = .notANumber(items.count) }
+                let item = Float(number)
+                guard item.isFinite else { return failure = .notFinite(items.count) }
+                items.append(item)
             }
             if let failure { return .failure(failure) }
             return items.count < 2 ? .failure(.tooShort(items.count)) : .success(items)

@@ -69,6 +69,18 @@ package struct Body {
         return Double(bitPattern: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + 1, as: UInt64.self)))
     }
 
+    /// The number at `offset` as a double (an integer converted); nil for any other
+    /// value, booleans included.
+    @inline(__always)
+    func number(at offset: Int) -> Double? {
+        switch tag(at: offset) {
+        case BodyTag.double?: return double(at: offset)
+        case BodyTag.uint64?: return uint64(at: offset).map(Double.init)
+        case BodyTag.int8?, BodyTag.int16?, BodyTag.int32?, BodyTag.int64?: return int64(at: offset).map(Double.init)
+        default: return nil
+        }
+    }
+
     /// The UTF-8 bytes of the string at `offset`.
     @inline(__always)
     func string(at offset: Int) -> UnsafeRawBufferPointer? {
