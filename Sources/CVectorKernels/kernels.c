@@ -85,6 +85,47 @@ KERNEL float doclite_levels_dot(const uint8_t *codes, const float *weights, size
     return total;
 }
 
+/* The sums of eight lanes of each of a, b, c and d, in one vector's first four lanes. */
+KERNEL static __m128 four_sums(__m256 a, __m256 b, __m256 c, __m256 d) {
+    __m256 ab = _mm256_hadd_ps(a, b), cd = _mm256_hadd_ps(c, d);
+    __m256 abcd = _mm256_hadd_ps(ab, cd);
+    return _mm_add_ps(_mm256_castps256_ps128(abcd), _mm256_extractf128_ps(abcd, 1));
+}
+
+KERNEL void doclite_dot_products(const void *x, size_t xCount, const void *y, size_t yCount, size_t n, float *out) {
+    const size_t stride = n * sizeof(float);
+    const size_t body = n - n % 8;
+    /* Tiles of two x by four y: each load of an x feeds four products, each of a y two.
+       (Past the last row, a tile repeats the last one and drops what it computed.) */
+    for (size_t i = 0; i < xCount; i += 2) {
+        const char *a0 = (const char *)x + i * stride;
+        const char *a1 = i + 1 < xCount ? a0 + stride : a0;
+        for (size_t j = 0; j < yCount; j += 4) {
+            const char *b[4];
+            for (size_t t = 0; t < 4; t++) b[t] = (const char *)y + (j + t < yCount ? j + t : yCount - 1) * stride;
+            __m256 s00 = _mm256_setzero_ps(), s01 = s00, s02 = s00, s03 = s00, s10 = s00, s11 = s00, s12 = s00, s13 = s00;
+            for (size_t k = 0; k < body; k += 8) {
+                __m256 x0 = LOAD8(a0, k), x1 = LOAD8(a1, k), v;
+                v = LOAD8(b[0], k); s00 = _mm256_fmadd_ps(x0, v, s00); s10 = _mm256_fmadd_ps(x1, v, s10);
+                v = LOAD8(b[1], k); s01 = _mm256_fmadd_ps(x0, v, s01); s11 = _mm256_fmadd_ps(x1, v, s11);
+                v = LOAD8(b[2], k); s02 = _mm256_fmadd_ps(x0, v, s02); s12 = _mm256_fmadd_ps(x1, v, s12);
+                v = LOAD8(b[3], k); s03 = _mm256_fmadd_ps(x0, v, s03); s13 = _mm256_fmadd_ps(x1, v, s13);
+            }
+            float first[4], second[4];
+            _mm_storeu_ps(first, four_sums(s00, s01, s02, s03));
+            _mm_storeu_ps(second, four_sums(s10, s11, s12, s13));
+            for (size_t t = 0; t < 4 && j + t < yCount; t++) {
+                for (size_t k = body; k < n; k++) {
+                    first[t] += item(a0, k) * item(b[t], k);
+                    second[t] += item(a1, k) * item(b[t], k);
+                }
+                out[i * yCount + j + t] = first[t];
+                if (i + 1 < xCount) out[(i + 1) * yCount + j + t] = second[t];
+            }
+        }
+    }
+}
+
 #else
 
 int doclite_vector_kernels_available(void) { return 0; }
@@ -97,5 +138,8 @@ float doclite_levels_squared_distance(const uint8_t *codes, const float *shifted
     return 0;
 }
 float doclite_levels_dot(const uint8_t *codes, const float *weights, size_t n) { (void)codes; (void)weights; (void)n; return 0; }
+void doclite_dot_products(const void *x, size_t xCount, const void *y, size_t yCount, size_t n, float *out) {
+    (void)x; (void)xCount; (void)y; (void)yCount; (void)n; (void)out;
+}
 
 #endif

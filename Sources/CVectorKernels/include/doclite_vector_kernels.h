@@ -24,4 +24,8 @@ float doclite_levels_squared_distance(const uint8_t *codes, const float *shifted
 /** Σ codes[i] × weights[i] over `n` one-byte levels. */
 float doclite_levels_dot(const uint8_t *codes, const float *weights, size_t n);
 
+/** The product of every x with every y (`xCount` and `yCount` vectors of `n` float32
+ *  items, one after another, at any alignment): out[i × yCount + j] = x_i · y_j. */
+void doclite_dot_products(const void *x, size_t xCount, const void *y, size_t yCount, size_t n, float *out);
+
 #endif

@@ -146,6 +146,41 @@ struct VectorIndexSQL {
             insert.bind(4, quantizer.map { $0.ranges.withUnsafeBytes { Array($0) } })
             try insert.run()
         }
-        try connection.execute("UPDATE \(table) SET bucket = \(bucket("vector")) WHERE vector IS NOT NULL")
+        try assignBuckets(centroids, connection)
+    }
+
+    /// Gives each row of a vector of the index's length its nearest centroid's bucket, a
+    /// block of rows at a time (the kernel scores a block against every centroid at once).
+    private func assignBuckets(_ centroids: Centroids, _ connection: SQLiteConnection) throws {
+        let bytes = options.dimensions * MemoryLayout<Float>.size, block = 1024
+        var after = Int64.min
+        while true {
+            var sequences: [Int64] = [], vectors: [Float] = []
+            try connection.withStatement("SELECT sequence, vector FROM \(table) WHERE sequence > ?1 AND length(vector) = ?2 "
+                                         + "ORDER BY sequence LIMIT ?3") { rows in
+                rows.bind(1, after)
+                rows.bind(2, Int64(bytes))
+                rows.bind(3, Int64(block))
+                while try rows.step() {
+                    sequences.append(rows.int64(0))
+                    vectors.append(contentsOf: repeatElement(0, count: options.dimensions))
+                    vectors.withUnsafeMutableBytes { all in
+                        rows.bytes(1).withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: all[(all.count - bytes)...]).copyMemory(from: $0) }
+                    }
+                }
+            }
+            guard let last = sequences.last else { return }
+            after = last
+            var buckets = [Int](repeating: 0, count: sequences.count)
+            vectors.withUnsafeBufferPointer { all in centroids.nearest(to: all.baseAddress!, count: sequences.count) { buckets[$0] = $1 } }
+            try connection.withStatement("UPDATE \(table) SET bucket = ?2 WHERE sequence = ?1") { update in
+                for (sequence, bucket) in zip(sequences, buckets) {
+                    update.bind(1, sequence)
+                    update.bind(2, Int64(bucket))
+                    try update.run()
+                    update.reset()
+                }
+            }
+        }
     }
 }

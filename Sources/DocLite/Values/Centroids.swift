@@ -33,24 +33,43 @@ struct Centroids: Sendable {
 
     /// The centroid `vector` (`dimensions` float32s) belongs to.
     func nearest(to vector: UnsafePointer<Float>) -> Int {
-        var scores = [Float](repeating: 0, count: count)
-        self.scores(of: vector, into: &scores)
         var best = 0
-        for c in scores.indices where scores[c] < scores[best] { best = c }
+        nearest(to: vector, count: 1) { _, c in best = c }
         return best
+    }
+
+    /// The centroid each of `n` vectors (`dimensions` float32s each, one after another)
+    /// belongs to: `found(i, c)` for each vector `i`, in order, scored a block at a time.
+    func nearest(to vectors: UnsafePointer<Float>, count n: Int, _ found: (Int, Int) -> Void) {
+        let block = max(1, min(n, 16_384 / max(count, 1)))   // (≤ 64 KB of scores)
+        var scores = [Float](repeating: 0, count: block * count)
+        scores.withUnsafeMutableBufferPointer { scores in
+            for start in stride(from: 0, to: n, by: block) {
+                let rows = min(block, n - start)
+                self.scores(of: vectors + start * dimensions, count: rows, into: scores.baseAddress!)
+                for row in 0..<rows {
+                    let scored = scores.baseAddress! + row * count
+                    var best = 0
+                    for c in 0..<count where scored[c] < scored[best] { best = c }
+                    found(start + row, best)
+                }
+            }
+        }
     }
 
     /// The `probes` centroids nearest `vector`, nearest first.
     func nearest(to vector: UnsafePointer<Float>, probes: Int) -> [Int] {
         var scores = [Float](repeating: 0, count: count)
-        self.scores(of: vector, into: &scores)
+        scores.withUnsafeMutableBufferPointer { self.scores(of: vector, count: 1, into: $0.baseAddress!) }
         return scores.indices.sorted { (scores[$0], $0) < (scores[$1], $1) }.prefix(probes).map { $0 }
     }
 
-    /// Each centroid's score for `vector`: ordered as its distance (smaller is nearer).
-    private func scores(of vector: UnsafePointer<Float>, into scores: inout [Float]) {
-        items.withUnsafeBufferPointer { all in
-            for c in 0..<count { scores[c] = bias[c] - weight * VectorKernels.dot(vector, all.baseAddress! + c * dimensions, dimensions) }
+    /// Each centroid's score for each of `n` vectors, vector after vector: ordered as its
+    /// distance (smaller is nearer).
+    private func scores(of vectors: UnsafePointer<Float>, count n: Int, into scores: UnsafeMutablePointer<Float>) {
+        items.withUnsafeBufferPointer { all in VectorKernels.dotProducts(vectors, n, all.baseAddress!, count, dimensions, into: scores) }
+        for row in 0..<n {
+            for c in 0..<count { scores[row * count + c] = bias[c] - weight * scores[row * count + c] }
         }
     }
 
@@ -68,8 +87,7 @@ struct Centroids: Sendable {
         for _ in 0..<iterations {
             var changed = 0
             sample.withUnsafeBufferPointer { all in
-                for i in 0..<n {
-                    let c = centroids.nearest(to: all.baseAddress! + i * dimensions)
+                centroids.nearest(to: all.baseAddress!, count: n) { i, c in
                     if c != assignment[i] { changed += 1 }
                     assignment[i] = c
                 }
@@ -81,9 +99,17 @@ struct Centroids: Sendable {
         return centroids
     }
 
+    /// At most this many vectors a centroid are candidates for k-means++'s first centroids.
+    static let seedingCandidates = 16
+
     /// k-means++'s first centroids: each next one a vector drawn with a chance in proportion
     /// to its squared distance from the nearest chosen so far, so they spread over the clusters.
+    /// The candidates are every so many vectors of the sample, at most ``seedingCandidates``
+    /// a centroid: each choice reads every candidate, and the Lloyd rounds that follow
+    /// move the centroids to the whole sample.
     private static func seeds(_ sample: [Float], dimensions: Int, count: Int, _ random: inout SeededRandom) -> [Float] {
+        let all = sample.count / dimensions, step = max(1, all / (seedingCandidates * count))
+        let sample = step == 1 ? sample : stride(from: 0, to: all, by: step).flatMap { sample[($0 * dimensions)..<(($0 + 1) * dimensions)] }
         let n = sample.count / dimensions
         var items: [Float] = [], nearest = [Float](repeating: .infinity, count: n)
         var next = Int(random.next() % UInt64(n))

@@ -1,3 +1,4 @@
+import CSQLite
 import XCTest
 @testable import DocLite
 
@@ -76,6 +77,32 @@ final class VectorIndexTrainingTests: QueryTestCase {
         try createIndex()
         XCTAssertTrue(isTrained)
         XCTAssertEqual(rawSQL("SELECT count(DISTINCT bucket) FROM \(table)"), 4)
+    }
+
+    /// The training gives the rows their buckets a block at a time; each is the bucket a
+    /// save computes for one vector (`doc_vector_bucket`), close calls included: vectors
+    /// spread at random over more than one block.
+    func testTheTrainingsBucketsAreTheOnesASaveComputes() throws {
+        var random = SeededRandom(seed: 99)
+        try db.inBatch {
+            for i in 0..<1500 {
+                let vector = (0..<Self.dimensions).map { _ in Double(random.next() % 2001) / 1000 - 1 }
+                try defaultCollection.save(document: MutableDocument(id: "r\(i)").setValue(vector, forKey: "vector"))
+            }
+        }
+        try createIndex(centroids: 16, minTrainingSize: 1000)
+        XCTAssertTrue(isTrained)
+        XCTAssertEqual(rawSQL("SELECT count(DISTINCT bucket) FROM \(table)"), 16)
+        XCTAssertEqual(rawSQL("SELECT count(*) FROM \(table) WHERE bucket IS NULL"), 0)
+        // (On DocLite's own connection, which has the function.)
+        let sql = "SELECT count(*) FROM \(table) WHERE bucket IS NOT doc_vector_bucket('\(table)', vector, \(DistanceMetric.euclideanSquared.rawValue))"
+        let differing = try db.withSQLiteConnection { handle -> Int64? in
+            var statement: OpaquePointer?
+            guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK else { return nil }
+            defer { sqlite3_finalize(statement) }
+            return sqlite3_step(statement) == SQLITE_ROW ? sqlite3_column_int64(statement, 0) : nil
+        }
+        XCTAssertEqual(differing, 0)
     }
 
     /// A search looks only in the buckets nearest its target: with one probe, the

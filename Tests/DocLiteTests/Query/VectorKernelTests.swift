@@ -39,4 +39,36 @@ final class VectorKernelTests: XCTestCase {
             XCTAssertEqual(dots.1, dots.0, accuracy: abs(dots.0) * 1e-5 + 1e-3)
         }
     }
+
+    /// The kernel scoring many vectors against many computes each product, whatever the
+    /// rows left over by its tiles of two by four, and from unaligned vectors.
+    func testDotProductsOfManyAgreeWithEachDot() throws {
+        try XCTSkipUnless(VectorKernels.available, "this CPU has no AVX2 and FMA: only the portable loops run here")
+        var random = SeededRandom(seed: 12)
+        for n in [2, 7, 8, 17, 384] {
+            for (xCount, yCount) in [(1, 1), (1, 5), (2, 4), (3, 3), (5, 9), (4, 8)] {
+                let x = (0..<xCount).flatMap { _ in randomVector(n, &random) }, y = (0..<yCount).flatMap { _ in randomVector(n, &random) }
+                let shifted = [UInt8](repeating: 0, count: 3) + x.withUnsafeBytes { Array($0) }
+                var portable = [Float](repeating: .nan, count: xCount * yCount), kernel = portable, unaligned = portable
+                x.withUnsafeBytes { x in
+                    y.withUnsafeBytes { y in
+                        VectorKernels.dotProducts(x.baseAddress!, xCount, y.baseAddress!, yCount, n, into: &portable, kernels: false)
+                        VectorKernels.dotProducts(x.baseAddress!, xCount, y.baseAddress!, yCount, n, into: &kernel, kernels: true)
+                    }
+                }
+                shifted.withUnsafeBytes { x in
+                    y.withUnsafeBytes { VectorKernels.dotProducts(x.baseAddress! + 3, xCount, $0.baseAddress!, yCount, n, into: &unaligned, kernels: true) }
+                }
+                for i in 0..<xCount {
+                    for j in 0..<yCount {
+                        let each = x.withUnsafeBytes { x in y.withUnsafeBytes { VectorKernels.dot(x.baseAddress! + i * n * 4, $0.baseAddress! + j * n * 4, n, kernels: false) } }
+                        let at = i * yCount + j, label = "\(xCount)×\(yCount) of \(n) items, [\(i)][\(j)]"
+                        XCTAssertEqual(portable[at], each, label)
+                        XCTAssertEqual(kernel[at], each, accuracy: abs(each) * 1e-5 + 1e-3, label)
+                        XCTAssertEqual(unaligned[at], kernel[at], label)
+                    }
+                }
+            }
+        }
+    }
 }
