@@ -295,7 +295,7 @@ extension Collection {
             for index in indexes { try run(index.deleteDocument, id: id, connection) }
             let result = try change()
             for statement in indexes.compactMap(\.insertDocument) { try run(statement, id: id, connection) }
-            for afterChange in indexes.compactMap(\.afterChange) { try afterChange(connection) }
+            for afterChange in indexes.compactMap(\.afterChange) { try afterChange(connection, .atMostOne) }
             return result
         }
     }

@@ -103,7 +103,7 @@ extension Collection {
             try connection.atomically {   // all of it or, if a step fails, none (also inside a batch)
                 if let existing { try database.dropIndex(existing) }
                 for statement in plan.statements + [plan.rows?.fill].compactMap({ $0 }) { try connection.execute(statement) }
-                try plan.rows?.afterChange?(connection)
+                try plan.rows?.afterChange?(connection, .any)
                 try connection.withStatement("""
                     INSERT INTO indexes (collection, name, type, definition, sql_name, sql_expressions) VALUES (?, ?, ?, ?, ?, ?)
                     """) { insert in

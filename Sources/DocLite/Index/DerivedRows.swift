@@ -21,7 +21,7 @@ struct DerivedRows {
     /// remove a document's rows.
     /// `afterChange`, if any, is run after the rows change, in their transaction (a vector
     /// index's training and generation).
-    func statements(afterChange: ((SQLiteConnection) throws -> Void)? = nil, _ insert: ((String) -> String)?) -> DerivedRowStatements {
+    func statements(afterChange: DerivedRowStatements.AfterChange? = nil, _ insert: ((String) -> String)?) -> DerivedRowStatements {
         let live = Schema.liveTable(collection)
         return DerivedRowStatements(
             fill: insert?("1"),
@@ -43,11 +43,21 @@ struct DerivedRows {
 
 /// The statements that keep one derived-row index in step with its collection.
 struct DerivedRowStatements {
+    /// How many rows a change may have added to the table.
+    enum RowsAdded {
+        /// One document's save, delete or purge (or purges only: none).
+        case atMostOne
+        /// Any number: the index's creation, a lazy index's update.
+        case any
+    }
+
+    typealias AfterChange = (SQLiteConnection, RowsAdded) throws -> Void
+
     /// Adds the rows of every live document (when the index is created); nil for a lazy index.
     let fill: String?
     /// Runs after any of these statements ran, in their transaction (a vector index trains
     /// and marks its rows changed).
-    let afterChange: ((SQLiteConnection) throws -> Void)?
+    let afterChange: AfterChange?
     /// Adds the rows of the live document whose ID is `?1` (after it is written); nil for a lazy index.
     let insertDocument: StatementKey?
     /// Removes the rows of the live document whose ID is `?1` (before it changes or goes).

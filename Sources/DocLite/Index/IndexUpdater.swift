@@ -133,7 +133,7 @@ public final class IndexUpdater: ArrayProtocol, @unchecked Sendable {   // its v
                     try insert.run()
                 }
             }
-            try table.changed(connection)
+            try table.changed(connection, .any)
         }
         lock.withLock { isFinished = true }
     }

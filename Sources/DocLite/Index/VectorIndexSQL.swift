@@ -42,11 +42,11 @@ struct VectorIndexSQL {
     private var generationTable: String { VectorTableCache.generationTable(of: table) }
     private var centroidsTable: String { VectorTableCache.centroidsTable(of: table) }
 
-    /// Bumps the table's generation: run in the transaction of every change to its rows,
-    /// so that a copy of them in memory is known to be out of date.
-    var touch: StatementKey {
-        StatementKey("INSERT INTO \(generationTable) (id, generation) VALUES (1, 1) "
-                     + "ON CONFLICT (id) DO UPDATE SET generation = generation + 1")
+    /// Gives the table a new generation, `?1`: run in the transaction of every change to its
+    /// rows, so that a copy of them in memory is known to be out of date. A random number,
+    /// so that no other change (one rolled back, another connection's) ever has it.
+    private var touch: StatementKey {
+        StatementKey("INSERT INTO \(generationTable) (id, generation) VALUES (1, ?1) ON CONFLICT (id) DO UPDATE SET generation = ?1")
     }
 
     /// The bucket of `vector` (SQL of a float32 blob): NULL until the index is trained.
@@ -65,10 +65,24 @@ struct VectorIndexSQL {
     }
 
     /// After the rows changed, in their transaction: trains the index if it is time, and
-    /// bumps the generation.
-    func changed(_ connection: SQLiteConnection) throws {
-        try trainIfReady(connection)
-        try connection.withStatement(touch) { try $0.run() }
+    /// gives the table a new generation. Counting the vectors costs a read of them all, so
+    /// after a change of one row at most it is skipped while the count known before
+    /// (``UntrainedVectorCounts``) is too far below the threshold for one more to reach it.
+    func changed(_ connection: SQLiteConnection, _ added: DerivedRowStatements.RowsAdded) throws {
+        let counts = UntrainedVectorCounts.shared, key = counts.key(of: table, on: connection.handle)
+        let before = try connection.withStatement("SELECT generation FROM \(generationTable)") { try $0.step() ? $0.int64(0) : nil }
+        var held: Int?
+        if added == .atMostOne, let generation = before, let known = counts.held(key, generation: generation), known + 1 < trainingThreshold {
+            held = known + 1
+        } else {
+            held = try trainIfReady(connection)
+        }
+        let generation = Int64.random(in: .min ... .max)
+        try connection.withStatement(touch) { touch in
+            touch.bind(1, generation)
+            try touch.run()
+        }
+        counts.record(key, generation: generation, held: held)
     }
 
     /// The documents a lazy index has not indexed yet whose `vector` (compiled SQL over
@@ -105,16 +119,18 @@ struct VectorIndexSQL {
 
     /// Trains the index when it is untrained and holds `trainingThreshold` vectors: the
     /// centroids of a sample of at most `trainingLimit` of them (every one, or a seeded
-    /// random choice), then each row's bucket.
-    func trainIfReady(_ connection: SQLiteConnection) throws {
+    /// random choice), then each row's bucket. Returns how many vectors the index holds
+    /// (counted up to the threshold) while it stays untrained; nil once it is trained.
+    @discardableResult
+    func trainIfReady(_ connection: SQLiteConnection) throws -> Int? {
         let trained = try connection.withStatement("SELECT count(*) FROM \(centroidsTable)") { try $0.step() && $0.int64(0) > 0 }
-        guard !trained else { return }
+        guard !trained else { return nil }
         let held = try connection.withStatement("SELECT count(*) FROM (SELECT 1 FROM \(table) WHERE length(vector) = ?2 LIMIT ?1)") { count in
             count.bind(1, Int64(trainingThreshold))
             count.bind(2, Int64(options.dimensions * MemoryLayout<Float>.size))
             return try count.step() ? Int(count.int64(0)) : 0
         }
-        guard held >= trainingThreshold else { return }
+        guard held >= trainingThreshold else { return held }
         let dimensions = options.dimensions
         var sample: [Float] = [], seen = 0
         var random = SeededRandom(seed: 0x7EA1)
@@ -134,7 +150,7 @@ struct VectorIndexSQL {
                 else { sample.replaceSubrange((slot * dimensions)..<((slot + 1) * dimensions), with: items) }
             }
         }
-        guard sample.count / dimensions >= options.centroids else { return }   // (a file whose rows are not what DocLite writes)
+        guard sample.count / dimensions >= options.centroids else { return held }   // (a file whose rows are not what DocLite writes)
         var quantizer: ScalarQuantizer?
         if case .scalarQuantizer(let type) = options.encoding { quantizer = ScalarQuantizer(bits: Int(type.rawValue), sample: sample, dimensions: dimensions) }
         if options.metric == .cosine { Centroids.normalize(&sample, dimensions: dimensions) }
@@ -147,6 +163,7 @@ struct VectorIndexSQL {
             try insert.run()
         }
         try assignBuckets(centroids, connection)
+        return nil
     }
 
     /// Gives each row of a vector of the index's length its nearest centroid's bucket, a

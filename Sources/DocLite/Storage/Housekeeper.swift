@@ -33,7 +33,7 @@ final class Housekeeper: @unchecked Sendable {   // `timer` is behind the databa
                             try delete.run()
                         }
                     }
-                    for afterChange in (database.derivedRows[collection.id] ?? []).compactMap(\.afterChange) { try afterChange(connection) }
+                    for afterChange in (database.derivedRows[collection.id] ?? []).compactMap(\.afterChange) { try afterChange(connection, .atMostOne) }
                     try connection.withStatement(collection.sql.deleteExpirations) { expired in
                         expired.bind(1, now)
                         while try expired.step() {

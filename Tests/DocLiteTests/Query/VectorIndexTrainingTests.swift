@@ -72,6 +72,24 @@ final class VectorIndexTrainingTests: QueryTestCase {
         XCTAssertNotEqual(try nearest(point(2, 10), limit: 1), ["2-10"])
     }
 
+    /// A save does not count the vectors while the count this process knows is too far below
+    /// `minTrainingSize`; another connection's save, or another process's, makes the count
+    /// known again or unknown.
+    func testSavesElsewhereCountTowardsTheTraining() throws {
+        try createIndex()
+        for c in 0..<3 { try save(cluster: c, 0..<10) }
+        try save(cluster: 3, 0..<7)   // 37: this process knows the count
+        let other = try openDatabase()
+        try other.defaultCollection().save(document: MutableDocument(id: "3-7").setValue(point(3, 7), forKey: "vector"))
+        try other.close()
+        // Another process's save, as DocLite writes it: a row, and a new generation.
+        editFile(["INSERT INTO \(table) (sequence, vector) SELECT 1000, vector FROM \(table) ORDER BY sequence LIMIT 1",
+                  "UPDATE \(table)_generation SET generation = 4242"])
+        XCTAssertFalse(isTrained)
+        try save(cluster: 3, 9..<10)   // the 40th
+        XCTAssertTrue(isTrained)
+    }
+
     func testAnIndexCreatedOverEnoughVectorsIsTrainedAtOnce() throws {
         for c in 0..<4 { try save(cluster: c, 0..<10) }
         try createIndex()
