@@ -13,16 +13,8 @@ extension QueryIndex {
         guard limit > 0 else { throw DocLiteError(.invalidParameter, "beginUpdate's limit must be above 0, got \(limit)") }
         return try collection.read { connection in
             let database = try collection.openDatabase()
-            guard let stored = try database.storedIndex(named: name, in: collection) else {
-                throw DocLiteError(.missingIndex, "there is no index \(DocLiteError.quoted(name)) in collection \(collection.fullName)")
-            }
-            let plan = try database.plan(of: stored)
-            guard case .vector(let options) = plan.kind, options.isLazy else {
-                throw DocLiteError(.unsupported, "index \(DocLiteError.quoted(name)) is not a lazy vector index")
-            }
-            // (The expression as DocLite compiles it from the definition, never SQL text the file holds.)
-            let index = VectorIndexSQL(table: stored.sqlName, collection: collection.id, options: options)
-            let items = try connection.withStatement(index.pendingDocuments(vector: plan.recorded[0])) { rows in
+            let (index, vector) = try lazyVectorIndex(of: database)
+            let items = try connection.withStatement(index.pendingDocuments(vector: vector)) { rows in
                 rows.bind(1, Int64(limit))
                 var items: [(sequence: Int64, value: JSONValue)] = []
                 while try rows.step() {
@@ -31,8 +23,21 @@ extension QueryIndex {
                 return items
             }
             guard !items.isEmpty else { return nil }
-            return IndexUpdater(index: self, table: index, dimensions: options.dimensions, items: items, database: database)
+            return IndexUpdater(index: self, table: index, dimensions: index.options.dimensions, items: items, database: database)
         }
+    }
+
+    /// This lazy vector index as `database` defines it now: its SQL, and its expression as
+    /// DocLite compiles it from the definition (never SQL text the file holds).
+    fileprivate func lazyVectorIndex(of database: Database) throws -> (index: VectorIndexSQL, vector: String) {
+        guard let stored = try database.storedIndex(named: name, in: collection) else {
+            throw DocLiteError(.missingIndex, "there is no index \(DocLiteError.quoted(name)) in collection \(collection.fullName)")
+        }
+        let plan = try database.plan(of: stored)
+        guard case .vector(let options) = plan.kind, options.isLazy else {
+            throw DocLiteError(.unsupported, "index \(DocLiteError.quoted(name)) is not a lazy vector index")
+        }
+        return (VectorIndexSQL(table: stored.sqlName, collection: collection.id, options: options), plan.recorded[0])
     }
 }
 
@@ -106,7 +111,8 @@ public final class IndexUpdater: ArrayProtocol, @unchecked Sendable {   // its v
 
     /// Writes the vectors set, in one transaction (a document saved again since
     /// ``QueryIndex/beginUpdate(limit:)`` is left for a later update). Throws `unsupported`
-    /// while a document is neither set nor skipped; `notOpen` once finished.
+    /// while a document is neither set nor skipped; `notOpen` once finished; `missingIndex`
+    /// when the index was deleted, or made again, since.
     public func finish() throws {
         let (sequences, vectors): ([Int64], [[Float]?]) = try lock.withLock {
             guard !isFinished else { throw DocLiteError(.notOpen, "the IndexUpdater is finished") }
@@ -125,6 +131,11 @@ public final class IndexUpdater: ArrayProtocol, @unchecked Sendable {   // its v
             return (sequences, vectors)
         }
         try index.collection.write { _, connection in
+            // (Deleted, or made again with other options, since beginUpdate: these vectors are not its.)
+            let now = try index.lazyVectorIndex(of: database.get()).index
+            guard now.table == table.table, now.options == table.options else {
+                throw DocLiteError(.missingIndex, "index \(DocLiteError.quoted(index.name)) was deleted or made again since beginUpdate")
+            }
             try connection.withStatement(table.setVector) { insert in
                 for (sequence, vector) in zip(sequences, vectors) {
                     insert.reset()

@@ -363,8 +363,17 @@ final class VectorSearchTests: QueryTestCase {
         assertThrows(.unsupported, containing: "not a lazy vector index") { _ = try defaultCollection.index(withName: "eager")?.beginUpdate(limit: 5) }
         try defaultCollection.createIndex(withName: "byNum", config: ValueIndexConfiguration(["num"]))
         assertThrows(.unsupported) { _ = try defaultCollection.index(withName: "byNum")?.beginUpdate(limit: 5) }
+        // An update begun before the index was deleted, or made again with other options, writes nothing.
+        let stale = try XCTUnwrap(index.beginUpdate(limit: 5))
+        try stale.setVector([1, 2, 3], at: 0)
         try defaultCollection.deleteIndex(forName: "lazy")
         assertThrows(.missingIndex) { _ = try index.beginUpdate(limit: 5) }
+        assertThrows(.missingIndex, containing: "there is no index 'lazy'") { try stale.finish() }
+        var other = VectorIndexConfiguration(expression: "num", dimensions: 2, centroids: 2)
+        other.isLazy = true
+        try defaultCollection.createIndex(withName: "lazy", config: other)
+        assertThrows(.missingIndex, containing: "deleted or made again since beginUpdate") { try stale.finish() }
+        XCTAssertEqual(try index.beginUpdate(limit: 999)?.count, 101, "nothing indexed in the new one")
     }
 
     /// The index's vectors are searched in memory: every search sees every change
