@@ -53,6 +53,23 @@ final class DocumentDepthTests: DatabaseTestCase {
         XCTAssertTrue(keptError(of: MutableArrayObject(data: [swiftValue]))?.message.contains("cannot nest more than") == true)
     }
 
+    /// Swift arrays count as deep as DocLite's containers, those of numbers (read by their
+    /// type) and empty ones included: one level more than a document holds is refused.
+    func testSwiftArraysOfEveryKindCountTowardsTheDepth() throws {
+        func wrapped(_ innermost: Any, levels: Int) -> Any {
+            var value = innermost
+            for _ in 1..<levels { value = [value] }
+            return value
+        }
+        for innermost: Any in [[0.5], [Float(0.5)], [Any](), [String: Any]()] {
+            let fits = MutableDocument(id: "fits").setValue(wrapped(innermost, levels: JSONParser.maxDepth - 1), forKey: "a")
+            try defaultCollection.save(document: fits)
+            XCTAssertEqual(try defaultCollection.document(id: "fits")?.toJSON().filter { $0 == "[" || $0 == "{" }.count, JSONParser.maxDepth)
+            let deeper = MutableDocument(id: "deeper").setValue(wrapped(innermost, levels: JSONParser.maxDepth), forKey: "a")
+            assertThrows(.invalidParameter, containing: "cannot nest more than") { try defaultCollection.save(document: deeper) }
+        }
+    }
+
     func testTwentyThousandNestingCallsStopAtTheLimit() throws {
         var value = MutableDictionaryObject(), refusedAt: Int?
         for level in 0..<20_000 {

@@ -25,9 +25,12 @@ extension JSONValue {
             guard value.nesting <= room else { throw Self.tooDeep }
             return value
         }
-        func inner(_ value: Any?) throws -> JSONValue {
+        /// A Swift array or dictionary: there must be room for it, whether or not it holds anything.
+        func nest() throws {
             guard room > 0 else { throw Self.tooDeep }
-            return try JSONValue(any: value, room: room - 1, blobs: &blobs)
+        }
+        func inner(_ value: Any?) throws -> JSONValue {
+            try JSONValue(any: value, room: room - 1, blobs: &blobs)
         }
         func container<Values>(_ state: Locked<ContainerState<Values>>, _ make: (Values) -> JSONValue) throws -> JSONValue {
             let (json, inside) = try Self.of(state, room: room, make)
@@ -42,16 +45,16 @@ extension JSONValue {
             if type == Double.self, let v = value as? Double { self = try .finite(v); return }
             if type == Bool.self, let v = value as? Bool { self = .bool(v); return }
             // (An embedding: casting it to [Any?] would box each number.)
-            if type == [Double].self, let v = value as? [Double] { self = .array(try v.map(JSONValue.finite)); return }
-            if type == [Float].self, let v = value as? [Float] { self = .array(try v.map { try .finite(Double($0)) }); return }
+            if type == [Double].self, let v = value as? [Double] { try nest(); self = .array(try v.map(JSONValue.finite)); return }
+            if type == [Float].self, let v = value as? [Float] { try nest(); self = .array(try v.map { try .finite(Double($0)) }); return }
         }
         switch value {
         // Swift collections first: casting one to a class (NSNull, NSNumber…)
         // bridges it to Foundation, recursively, however deep it is.
-        case let v as [Any?]: self = .array(try v.map(inner))
-        case let v as [Any]: self = .array(try v.map(inner))
-        case let v as [String: Any?]: self = .dictionary(Dictionary(stringKeys: try v.mapValues(inner)))
-        case let v as [String: Any]: self = .dictionary(Dictionary(stringKeys: try v.mapValues(inner)))
+        case let v as [Any?]: try nest(); self = .array(try v.map(inner))
+        case let v as [Any]: try nest(); self = .array(try v.map(inner))
+        case let v as [String: Any?]: try nest(); self = .dictionary(Dictionary(stringKeys: try v.mapValues(inner)))
+        case let v as [String: Any]: try nest(); self = .dictionary(Dictionary(stringKeys: try v.mapValues(inner)))
         case nil, is NSNull: self = .null
         case let v as JSONValue: self = try checked(v)
         case let v as String: self = .string(v)
