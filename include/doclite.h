@@ -1640,7 +1640,9 @@ _cbl_warn_unused char* _cbl_nullable CBLReplicator_PendingDocumentIDs2(CBLReplic
 bool CBLReplicator_IsDocumentPending2(CBLReplicator* replicator, const char* docID, const CBLCollection* collection,
                                       CBLError* _cbl_nullable outError);
 
-/** Called on a DocLite thread at each change of status; `status` is borrowed for the call. */
+/** Called at each change of status; `status` is borrowed for the call. A replicator calls all its
+ *  listeners (of status and documents) on one DocLite thread, one at a time, in the order of the
+ *  events, as couchbase-lite-C does: a listener must not wait for another of the same replicator. */
 typedef void (*CBLReplicatorChangeListener)(void* _cbl_nullable context, CBLReplicator* replicator, const CBLReplicatorStatus* status);
 
 /** Calls `listener` at each change of status. `context` must outlive the token. Returns +1. */
@@ -1656,7 +1658,8 @@ typedef struct {
     const char* collection;
 } CBLReplicatedDocument;
 
-/** Called on a DocLite thread with a batch of documents pushed (`isPush`) or pulled. */
+/** Called with a batch of documents pushed (`isPush`) or pulled, on the replicator's listener
+ *  thread (see CBLReplicatorChangeListener). */
 typedef void (*CBLDocumentReplicationListener)(void* _cbl_nullable context, CBLReplicator* replicator, bool isPush,
                                                unsigned numDocuments, const CBLReplicatedDocument* documents);
 

@@ -155,11 +155,14 @@ public final class Replicator: @unchecked Sendable {   // `state` is behind `loc
     // MARK: What the worker reports
 
     /// Records a new status and tells the change listeners; a start asked for
-    /// while `worker` stopped follows its end.
+    /// while `worker` stopped follows its end. The listeners' calls are queued under
+    /// `lock`, so that they reach a queue in the order of the events: a new worker's
+    /// first status never before the old one's stop.
     func report(_ activity: ActivityLevel, progress: Progress? = nil, error: (any Error)? = nil, finished worker: ReplicationWorker? = nil) {
-        let (status, listeners) = lock.withLock {
+        lock.withLock {
             state.status = Status(activity: activity, progress: progress ?? state.status.progress, error: error)
-            let status = state.status
+            let change = ReplicatorChange(replicator: self, status: state.status)
+            for (queue, listener) in Self.inOrder(state.changeListeners) { queue.async { listener(change) } }
             if let worker, state.worker === worker {
                 state.worker = nil
                 if let reset = state.startAfterStop {
@@ -167,18 +170,16 @@ public final class Replicator: @unchecked Sendable {   // `state` is behind `loc
                     startWorker(reset: reset)
                 }
             }
-            return (status, Self.inOrder(state.changeListeners))
         }
-        let change = ReplicatorChange(replicator: self, status: status)
-        for (queue, listener) in listeners { queue.async { listener(change) } }
     }
 
     /// Tells the document listeners of a batch.
     func report(_ documents: [ReplicatedDocument], isPush: Bool) {
         guard !documents.isEmpty else { return }
-        let listeners = lock.withLock { Self.inOrder(state.documentListeners) }
         let event = DocumentReplication(replicator: self, isPush: isPush, documents: documents)
-        for (queue, listener) in listeners { queue.async { listener(event) } }
+        lock.withLock {
+            for (queue, listener) in Self.inOrder(state.documentListeners) { queue.async { listener(event) } }
+        }
     }
 
     /// Listeners in the order they were added.

@@ -1752,7 +1752,9 @@ fn bindgen_test_layout_CBLReplicatorConfiguration() {
     }
     test_field_context();
 }
-#[doc = " Called on a DocLite thread at each change of status; `status` is borrowed for the call."]
+#[doc = " Called at each change of status; `status` is borrowed for the call. A replicator calls all its"]
+#[doc = "  listeners (of status and documents) on one DocLite thread, one at a time, in the order of the"]
+#[doc = "  events, as couchbase-lite-C does: a listener must not wait for another of the same replicator."]
 pub type CBLReplicatorChangeListener = ::std::option::Option<
     unsafe extern "C" fn(
         context: *mut ::std::os::raw::c_void,
@@ -1869,7 +1871,8 @@ fn bindgen_test_layout_CBLReplicatedDocument() {
     }
     test_field_collection();
 }
-#[doc = " Called on a DocLite thread with a batch of documents pushed (`isPush`) or pulled."]
+#[doc = " Called with a batch of documents pushed (`isPush`) or pulled, on the replicator's listener"]
+#[doc = "  thread (see CBLReplicatorChangeListener)."]
 pub type CBLDocumentReplicationListener = ::std::option::Option<
     unsafe extern "C" fn(
         context: *mut ::std::os::raw::c_void,
