@@ -139,7 +139,8 @@ float doclite_levels_squared_distance(const uint8_t *codes, const float *shifted
 }
 float doclite_levels_dot(const uint8_t *codes, const float *weights, size_t n) { (void)codes; (void)weights; (void)n; return 0; }
 void doclite_dot_products(const void *x, size_t xCount, const void *y, size_t yCount, size_t n, float *out) {
-    (void)x; (void)xCount; (void)y; (void)yCount; (void)n; (void)out;
+    (void)x; (void)y; (void)n;
+    for (size_t i = 0; i < xCount * yCount; i++) out[i] = 0;
 }
 
 #endif

@@ -23,7 +23,7 @@ extension QueryIndex {
                 return items
             }
             guard !items.isEmpty else { return nil }
-            return IndexUpdater(index: self, table: index, dimensions: index.options.dimensions, items: items, database: database)
+            return IndexUpdater(index: self, table: index, vector: vector, items: items, database: database)
         }
     }
 
@@ -56,8 +56,10 @@ public final class IndexUpdater: ArrayProtocol, @unchecked Sendable {   // its v
 
     private let index: QueryIndex
     private let table: VectorIndexSQL
+    /// The index's expression, compiled: with `table`, what the index was at ``QueryIndex/beginUpdate(limit:)``.
+    private let vector: String
     /// The number of items of every vector (the index's dimensions).
-    package let dimensions: Int
+    package var dimensions: Int { table.options.dimensions }
     private let values: [JSONValue]
     private let sequences: [Int64]
     private let database: WeakDatabase
@@ -65,8 +67,8 @@ public final class IndexUpdater: ArrayProtocol, @unchecked Sendable {   // its v
     private var items: [Item]
     private var isFinished = false
 
-    init(index: QueryIndex, table: VectorIndexSQL, dimensions: Int, items: [(sequence: Int64, value: JSONValue)], database: Database) {
-        (self.index, self.table, self.dimensions) = (index, table, dimensions)
+    init(index: QueryIndex, table: VectorIndexSQL, vector: String, items: [(sequence: Int64, value: JSONValue)], database: Database) {
+        (self.index, self.table, self.vector) = (index, table, vector)
         (values, sequences) = (items.map(\.value), items.map(\.sequence))
         self.items = Array(repeating: .pending, count: items.count)
         self.database = WeakDatabase(database)
@@ -132,8 +134,8 @@ public final class IndexUpdater: ArrayProtocol, @unchecked Sendable {   // its v
         }
         try index.collection.write { _, connection in
             // (Deleted, or made again with other options, since beginUpdate: these vectors are not its.)
-            let now = try index.lazyVectorIndex(of: database.get()).index
-            guard now.table == table.table, now.options == table.options else {
+            let now = try index.lazyVectorIndex(of: database.get())
+            guard now.index.table == table.table, now.index.options == table.options, now.vector == vector else {
                 throw DocLiteError(.missingIndex, "index \(DocLiteError.quoted(index.name)) was deleted or made again since beginUpdate")
             }
             try connection.withStatement(table.setVector) { insert in

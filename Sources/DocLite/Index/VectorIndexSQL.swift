@@ -42,10 +42,7 @@ struct VectorIndexSQL {
     private var generationTable: String { VectorTableCache.generationTable(of: table) }
     private var centroidsTable: String { VectorTableCache.centroidsTable(of: table) }
 
-    /// Gives the table a new generation, `?1`: run in the transaction of every change to its
-    /// rows, so that a copy of them in memory is known to be out of date. A random number,
-    /// so that no other change (one rolled back, another connection's) ever has it.
-    private var touch: StatementKey {
+    private var setGeneration: StatementKey {
         StatementKey("INSERT INTO \(generationTable) (id, generation) VALUES (1, ?1) ON CONFLICT (id) DO UPDATE SET generation = ?1")
     }
 
@@ -69,20 +66,32 @@ struct VectorIndexSQL {
     /// after a change of one row at most it is skipped while the count known before
     /// (``UntrainedVectorCounts``) is too far below the threshold for one more to reach it.
     func changed(_ connection: SQLiteConnection, _ added: DerivedRowStatements.RowsAdded) throws {
+        let generation = Int64.random(in: .min ... .max)
+        guard try !isTrained(connection) else { return try touch(generation, connection) }
         let counts = UntrainedVectorCounts.shared, key = counts.key(of: table, on: connection.handle)
         let before = try connection.withStatement("SELECT generation FROM \(generationTable)") { try $0.step() ? $0.int64(0) : nil }
-        var held: Int?
-        if added == .atMostOne, let generation = before, let known = counts.held(key, generation: generation), known + 1 < trainingThreshold {
+        let held: Int?
+        if added == .atMostOne, let before, let known = counts.held(key, generation: before), known + 1 < trainingThreshold {
             held = known + 1
         } else {
             held = try trainIfReady(connection)
         }
-        let generation = Int64.random(in: .min ... .max)
-        try connection.withStatement(touch) { touch in
+        try touch(generation, connection)
+        counts.record(key, generation: generation, held: held)
+    }
+
+    /// Gives the table a new generation: run in the transaction of every change to its rows,
+    /// so that a copy of them in memory is known to be out of date. A random number, so that
+    /// no other change (one rolled back, another connection's) ever has it.
+    private func touch(_ generation: Int64, _ connection: SQLiteConnection) throws {
+        try connection.withStatement(setGeneration) { touch in
             touch.bind(1, generation)
             try touch.run()
         }
-        counts.record(key, generation: generation, held: held)
+    }
+
+    private func isTrained(_ connection: SQLiteConnection) throws -> Bool {
+        try connection.withStatement("SELECT count(*) FROM \(centroidsTable)") { try $0.step() && $0.int64(0) > 0 }
     }
 
     /// The documents a lazy index has not indexed yet whose `vector` (compiled SQL over
@@ -121,11 +130,9 @@ struct VectorIndexSQL {
     /// centroids of a sample of at most `trainingLimit` of them (every one, or a seeded
     /// random choice), then each row's bucket. Returns how many vectors the index holds
     /// (counted up to the threshold) while it stays untrained; nil once it is trained.
-    @discardableResult
     func trainIfReady(_ connection: SQLiteConnection) throws -> Int? {
-        let trained = try connection.withStatement("SELECT count(*) FROM \(centroidsTable)") { try $0.step() && $0.int64(0) > 0 }
-        guard !trained else { return nil }
-        let held = try connection.withStatement("SELECT count(*) FROM (SELECT 1 FROM \(table) WHERE length(vector) = ?2 LIMIT ?1)") { count in
+        guard try !isTrained(connection) else { return nil }
+        let held = try connection.withStatement("SELECT count(*) FROM (SELECT 1 FROM \(table) WHERE typeof(vector) = 'blob' AND length(vector) = ?2 LIMIT ?1)") { count in
             count.bind(1, Int64(trainingThreshold))
             count.bind(2, Int64(options.dimensions * MemoryLayout<Float>.size))
             return try count.step() ? Int(count.int64(0)) : 0
@@ -135,7 +142,7 @@ struct VectorIndexSQL {
         var sample: [Float] = [], seen = 0
         var random = SeededRandom(seed: 0x7EA1)
         // (Only vectors of the index's length and finite items: a file's rows are checked.)
-        try connection.withStatement("SELECT vector FROM \(table) WHERE length(vector) = ?1 ORDER BY sequence") { rows in
+        try connection.withStatement("SELECT vector FROM \(table) WHERE typeof(vector) = 'blob' AND length(vector) = ?1 ORDER BY sequence") { rows in
             rows.bind(1, Int64(dimensions * MemoryLayout<Float>.size))
             while try rows.step() {
                 let items = rows.bytes(0).withUnsafeBytes { raw in
@@ -173,7 +180,7 @@ struct VectorIndexSQL {
         var after = Int64.min
         while true {
             var sequences: [Int64] = [], vectors: [Float] = []
-            try connection.withStatement("SELECT sequence, vector FROM \(table) WHERE sequence > ?1 AND length(vector) = ?2 "
+            try connection.withStatement("SELECT sequence, vector FROM \(table) WHERE sequence > ?1 AND typeof(vector) = 'blob' AND length(vector) = ?2 "
                                          + "ORDER BY sequence LIMIT ?3") { rows in
                 rows.bind(1, after)
                 rows.bind(2, Int64(bytes))

@@ -4,8 +4,8 @@ import CSQLite
 /// process's connections: one per database file and table, the most recently used few.
 ///
 /// A copy is used only while its *token* holds — the file's schema version and the
-/// table's generation, a counter the save path bumps in the transaction of every change
-/// to the table (``VectorIndexSQL``). A connection reading a committed state (outside a
+/// table's generation, a random number the save path writes in the transaction of every
+/// change to the table (``VectorIndexSQL``). A connection reading a committed state (outside a
 /// transaction, or in a read snapshot) gets the copy of exactly that state, or makes it;
 /// one inside a write transaction, whose changes may roll back, reads the table itself
 /// and keeps nothing: so no copy ever holds what was not committed, and one generation

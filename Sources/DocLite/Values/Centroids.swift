@@ -108,7 +108,8 @@ struct Centroids: Sendable {
     /// a centroid: each choice reads every candidate, and the Lloyd rounds that follow
     /// move the centroids to the whole sample.
     private static func seeds(_ sample: [Float], dimensions: Int, count: Int, _ random: inout SeededRandom) -> [Float] {
-        let all = sample.count / dimensions, step = max(1, all / (seedingCandidates * count))
+        let all = sample.count / dimensions, candidates = seedingCandidates * count
+        let step = (all + candidates - 1) / candidates   // (rounded up: at most `candidates` of them)
         let sample = step == 1 ? sample : stride(from: 0, to: all, by: step).flatMap { sample[($0 * dimensions)..<(($0 + 1) * dimensions)] }
         let n = sample.count / dimensions
         var items: [Float] = [], nearest = [Float](repeating: .infinity, count: n)

@@ -243,13 +243,19 @@ final class VectorIndexTrainingTests: QueryTestCase {
     }
 
     /// A file whose vector table holds rows DocLite never writes (vectors of another
-    /// length) is never trained on them: the next save neither fails nor crashes.
+    /// length, text) is never trained on them: the next save neither fails nor crashes.
     func testRowsOfAnotherLengthAreNotTrainedOn() throws {
         try createIndex()
         for sequence in 1000..<1040 { rawSQL("INSERT INTO \(table) (sequence, vector) VALUES (\(sequence), X'00')") }
         try save(cluster: 0, 0..<5)
         XCTAssertFalse(isTrained)
         XCTAssertEqual(try nearest(centre(0)).count, 5)
+        // Text as long in characters as a vector in bytes (but twice that in UTF-8) is no vector either.
+        let text = String(repeating: "é", count: Self.dimensions * 4)
+        for sequence in 2000..<2040 { rawSQL("INSERT INTO \(table) (sequence, vector) VALUES (\(sequence), '\(text)')") }
+        for c in 0..<4 { try save(cluster: c, 5..<15) }
+        XCTAssertTrue(isTrained)
+        XCTAssertEqual(rawSQL("SELECT count(*) FROM \(table) WHERE typeof(vector) = 'blob' AND length(vector) = 32 AND bucket IS NULL"), 0)
     }
 
     /// A range too wide for a float32 step (items near ±3.4e38) leaves the vectors uncoded.

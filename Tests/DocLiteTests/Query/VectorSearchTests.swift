@@ -374,6 +374,11 @@ final class VectorSearchTests: QueryTestCase {
         try defaultCollection.createIndex(withName: "lazy", config: other)
         assertThrows(.missingIndex, containing: "deleted or made again since beginUpdate") { try stale.finish() }
         XCTAssertEqual(try index.beginUpdate(limit: 999)?.count, 101, "nothing indexed in the new one")
+        try defaultCollection.deleteIndex(forName: "lazy")
+        var sameOptions = VectorIndexConfiguration(expression: "vector", dimensions: 3, centroids: 2)   // (another expression)
+        (sameOptions.encoding, sameOptions.isLazy) = (.none, true)
+        try defaultCollection.createIndex(withName: "lazy", config: sameOptions)
+        assertThrows(.missingIndex, containing: "deleted or made again since beginUpdate") { try stale.finish() }
     }
 
     /// The index's vectors are searched in memory: every search sees every change
