@@ -135,7 +135,7 @@ public final class IndexUpdater: ArrayProtocol, @unchecked Sendable {   // its v
         try index.collection.write { _, connection in
             // (Deleted, or made again with other options, since beginUpdate: these vectors are not its.)
             let now = try index.lazyVectorIndex(of: database.get())
-            guard now.index.table == table.table, now.index.options == table.options, now.vector == vector else {
+            guard now.index == table, now.vector == vector else {
                 throw DocLiteError(.missingIndex, "index \(DocLiteError.quoted(index.name)) was deleted or made again since beginUpdate")
             }
             try connection.withStatement(table.setVector) { insert in

@@ -14,7 +14,7 @@
 /// A lazy index's rows are set by the application (``IndexUpdater``): saves only
 /// remove a changed document's row, and a row whose vector is NULL stands for a
 /// document indexed without one. A document without a row is not indexed yet.
-struct VectorIndexSQL {
+struct VectorIndexSQL: Equatable {
     /// The table's name.
     let table: String
     let collection: Int64
@@ -38,6 +38,10 @@ struct VectorIndexSQL {
         "CREATE TABLE \(centroidsTable) (id INTEGER PRIMARY KEY CHECK (id = 1), training INTEGER NOT NULL, "
             + "centroids BLOB NOT NULL, bits INTEGER NOT NULL, ranges BLOB)"
     }
+
+    /// The SQL condition of a row holding a vector of the index's length: a file's rows are
+    /// checked, as DocLite writes no other.
+    private var holdsVector: String { "typeof(vector) = 'blob' AND length(vector) = \(options.dimensions * MemoryLayout<Float>.size)" }
 
     private var generationTable: String { VectorTableCache.generationTable(of: table) }
     private var centroidsTable: String { VectorTableCache.centroidsTable(of: table) }
@@ -132,23 +136,18 @@ struct VectorIndexSQL {
     /// (counted up to the threshold) while it stays untrained; nil once it is trained.
     func trainIfReady(_ connection: SQLiteConnection) throws -> Int? {
         guard try !isTrained(connection) else { return nil }
-        let held = try connection.withStatement("SELECT count(*) FROM (SELECT 1 FROM \(table) WHERE typeof(vector) = 'blob' AND length(vector) = ?2 LIMIT ?1)") { count in
+        let held = try connection.withStatement("SELECT count(*) FROM (SELECT 1 FROM \(table) WHERE \(holdsVector) LIMIT ?1)") { count in
             count.bind(1, Int64(trainingThreshold))
-            count.bind(2, Int64(options.dimensions * MemoryLayout<Float>.size))
             return try count.step() ? Int(count.int64(0)) : 0
         }
         guard held >= trainingThreshold else { return held }
         let dimensions = options.dimensions
         var sample: [Float] = [], seen = 0
         var random = SeededRandom(seed: 0x7EA1)
-        // (Only vectors of the index's length and finite items: a file's rows are checked.)
-        try connection.withStatement("SELECT vector FROM \(table) WHERE typeof(vector) = 'blob' AND length(vector) = ?1 ORDER BY sequence") { rows in
-            rows.bind(1, Int64(dimensions * MemoryLayout<Float>.size))
+        try connection.withStatement("SELECT vector FROM \(table) WHERE \(holdsVector) ORDER BY sequence") { rows in
             while try rows.step() {
-                let items = rows.bytes(0).withUnsafeBytes { raw in
-                    (0..<dimensions).map { raw.loadUnaligned(fromByteOffset: $0 * MemoryLayout<Float>.size, as: Float.self) }
-                }
-                guard items.allSatisfy(\.isFinite) else { continue }
+                let items = Self.floats(rows, 0)
+                guard items.allSatisfy(\.isFinite) else { continue }   // (a file's rows are checked)
                 // Reservoir sampling: each vector is in the sample with the same chance.
                 let slot = seen < trainingLimit ? seen : Int(random.next() % UInt64(seen + 1))
                 seen += 1
@@ -176,21 +175,16 @@ struct VectorIndexSQL {
     /// Gives each row of a vector of the index's length its nearest centroid's bucket, a
     /// block of rows at a time (the kernel scores a block against every centroid at once).
     private func assignBuckets(_ centroids: Centroids, _ connection: SQLiteConnection) throws {
-        let bytes = options.dimensions * MemoryLayout<Float>.size, block = 1024
+        let block = 1024
         var after = Int64.min
         while true {
             var sequences: [Int64] = [], vectors: [Float] = []
-            try connection.withStatement("SELECT sequence, vector FROM \(table) WHERE sequence > ?1 AND typeof(vector) = 'blob' AND length(vector) = ?2 "
-                                         + "ORDER BY sequence LIMIT ?3") { rows in
+            try connection.withStatement("SELECT sequence, vector FROM \(table) WHERE sequence > ?1 AND \(holdsVector) ORDER BY sequence LIMIT ?2") { rows in
                 rows.bind(1, after)
-                rows.bind(2, Int64(bytes))
-                rows.bind(3, Int64(block))
+                rows.bind(2, Int64(block))
                 while try rows.step() {
                     sequences.append(rows.int64(0))
-                    vectors.append(contentsOf: repeatElement(0, count: options.dimensions))
-                    vectors.withUnsafeMutableBytes { all in
-                        rows.bytes(1).withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: all[(all.count - bytes)...]).copyMemory(from: $0) }
-                    }
+                    vectors += Self.floats(rows, 1)
                 }
             }
             guard let last = sequences.last else { return }
@@ -206,5 +200,13 @@ struct VectorIndexSQL {
                 }
             }
         }
+    }
+
+    /// The float32s of column `column`, a blob of a row that ``holdsVector``.
+    private static func floats(_ row: Statement, _ column: Int32) -> [Float] {
+        let bytes = row.bytes(column)
+        var items = [Float](repeating: 0, count: bytes.count / MemoryLayout<Float>.size)
+        items.withUnsafeMutableBytes { items in bytes.withUnsafeBytes { items.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[..<items.count])) } }
+        return items
     }
 }
