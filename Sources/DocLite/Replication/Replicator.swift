@@ -11,9 +11,27 @@ public final class Replicator: @unchecked Sendable {   // `state` is behind `loc
         var worker: ReplicationWorker?
         /// A start asked for while the worker stops (its `reset`): it runs once the worker ends.
         var startAfterStop: Bool?
-        var changeListeners: [Int: (ListenerQueue, @Sendable (ReplicatorChange) -> Void)] = [:]
-        var documentListeners: [Int: (ListenerQueue, @Sendable (DocumentReplication) -> Void)] = [:]
+        var changeListeners = Listeners<ReplicatorChange>()
+        var documentListeners = Listeners<DocumentReplication>()
         var nextListenerID = 1
+    }
+
+    /// The listeners of one kind of event, in the order they were added.
+    private struct Listeners<Event> {
+        private var entries: [(id: Int, queue: ListenerQueue, call: @Sendable (Event) -> Void)] = []
+
+        mutating func add(id: Int, _ queue: ListenerQueue, _ call: @escaping @Sendable (Event) -> Void) {
+            entries.append((id, queue, call))
+        }
+
+        mutating func remove(id: Int) {
+            entries.removeAll { $0.id == id }
+        }
+
+        /// Queues each listener's call with `event`.
+        func tell(_ event: Event) where Event: Sendable {
+            for entry in entries { entry.queue.async { entry.call(event) } }
+        }
     }
 
     /// The configuration, as it was when the replicator was made.
@@ -114,12 +132,7 @@ public final class Replicator: @unchecked Sendable {   // `state` is behind `loc
     }
 
     private func addChangeListener(_ queue: ListenerQueue, _ listener: @escaping @Sendable (ReplicatorChange) -> Void) -> ListenerToken {
-        let id = lock.withLock {
-            defer { state.nextListenerID += 1 }
-            state.changeListeners[state.nextListenerID] = (queue, listener)
-            return state.nextListenerID
-        }
-        return ListenerToken { [weak self] in self?.lock.withLock { _ = self?.state.changeListeners.removeValue(forKey: id) } }
+        addListener(\.changeListeners, queue, listener)
     }
 
     /// Calls `listener` with the documents pushed and pulled, batch by batch, on the main queue.
@@ -144,12 +157,18 @@ public final class Replicator: @unchecked Sendable {   // `state` is behind `loc
 
     private func addDocumentReplicationListener(_ queue: ListenerQueue,
                                                 _ listener: @escaping @Sendable (DocumentReplication) -> Void) -> ListenerToken {
+        addListener(\.documentListeners, queue, listener)
+    }
+
+    /// Adds a listener to `listeners`, and returns the token that removes it.
+    private func addListener<Event>(_ listeners: WritableKeyPath<State, Listeners<Event>> & Sendable, _ queue: ListenerQueue,
+                                    _ listener: @escaping @Sendable (Event) -> Void) -> ListenerToken {
         let id = lock.withLock {
             defer { state.nextListenerID += 1 }
-            state.documentListeners[state.nextListenerID] = (queue, listener)
+            state[keyPath: listeners].add(id: state.nextListenerID, queue, listener)
             return state.nextListenerID
         }
-        return ListenerToken { [weak self] in self?.lock.withLock { _ = self?.state.documentListeners.removeValue(forKey: id) } }
+        return ListenerToken { [weak self] in self?.lock.withLock { self?.state[keyPath: listeners].remove(id: id) } }
     }
 
     // MARK: What the worker reports
@@ -162,7 +181,7 @@ public final class Replicator: @unchecked Sendable {   // `state` is behind `loc
         lock.withLock {
             state.status = Status(activity: activity, progress: progress ?? state.status.progress, error: error)
             let change = ReplicatorChange(replicator: self, status: state.status)
-            for (queue, listener) in Self.inOrder(state.changeListeners) { queue.async { listener(change) } }
+            state.changeListeners.tell(change)
             if let worker, state.worker === worker {
                 state.worker = nil
                 if let reset = state.startAfterStop {
@@ -177,13 +196,6 @@ public final class Replicator: @unchecked Sendable {   // `state` is behind `loc
     func report(_ documents: [ReplicatedDocument], isPush: Bool) {
         guard !documents.isEmpty else { return }
         let event = DocumentReplication(replicator: self, isPush: isPush, documents: documents)
-        lock.withLock {
-            for (queue, listener) in Self.inOrder(state.documentListeners) { queue.async { listener(event) } }
-        }
-    }
-
-    /// Listeners in the order they were added.
-    private static func inOrder<Listener>(_ listeners: [Int: Listener]) -> [Listener] {
-        listeners.sorted { $0.key < $1.key }.map(\.value)
+        lock.withLock { state.documentListeners.tell(event) }
     }
 }
